@@ -1,0 +1,71 @@
+"""Random and greedy one-ply players.
+
+They see the game only through the contract. The greedy player never peeks:
+it evaluates each of its actions on a ``determinize(seat)`` of the state, so
+it decides from exactly what its seat may know.
+"""
+from __future__ import annotations
+
+import random
+
+from rules.api import IllegalAction, State
+
+
+class Player:
+    level = "base"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, seat: int) -> dict:
+        raise NotImplementedError
+
+
+class RandomPlayer(Player):
+    """Uniform over the legal actions."""
+
+    level = "random"
+
+    def choose(self, state: State, seat: int) -> dict:
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise IllegalAction("No legal action for this seat.")
+        return self.rng.choice(actions)
+
+
+class GreedyPlayer(Player):
+    """Picks the action whose immediate result ``evaluate``s best for its seat; ties at random."""
+
+    level = "greedy"
+
+    def choose(self, state: State, seat: int) -> dict:
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise IllegalAction("No legal action for this seat.")
+        if len(actions) == 1:
+            return actions[0]
+        world = state.determinize(seat, self.rng)
+        best: list[dict] = []
+        best_value = float("-inf")
+        for action in actions:
+            trial = world.clone()
+            try:
+                trial.apply(seat, action)
+            except IllegalAction:  # legal in the real state, not in this world: skip it
+                continue
+            value = trial.evaluate(seat)
+            if value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+        return self.rng.choice(best or actions)
+
+
+LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+
+
+def make_player(level: str = "greedy", seed: int | None = None) -> Player:
+    try:
+        return LEVELS[level](seed)
+    except KeyError:
+        raise IllegalAction(f"Unknown AI level {level!r}. Levels: {', '.join(LEVELS)}.") from None

@@ -1,0 +1,188 @@
+"""The engine contract every game implements, and the registry of games.
+
+Engines are pure: no I/O, no asyncio, no platform or database types. A state is
+deterministic given its seed and the actions applied to it, and carries its own
+RNG so that ``to_json`` captures everything needed to continue it.
+
+Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
+``get_game``, ``GAMES``) a game may override a few presentation hooks with
+defaults here (``rules_summary``, ``render_view``, ``describe_event``,
+``configurations``, ``has_hidden_information``, ``State.evaluate``): the bot
+and the AI use them, and they never change what is legal.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+
+class IllegalAction(ValueError):
+    """An action (or notation, or option) that is not allowed; ``str(e)`` is shown to the user."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for narration and the log.
+
+    ``audience`` None means everyone may know it; otherwise only the listed seats.
+    """
+
+    kind: str
+    data: dict = field(default_factory=dict)
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "data": self.data,
+                "audience": list(self.audience) if self.audience is not None else None}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Event":
+        aud = data.get("audience")
+        return cls(data["kind"], data.get("data", {}), tuple(aud) if aud is not None else None)
+
+
+class State:
+    """One game in progress. Seats are 0-based; actions are plain JSON dicts with a ``"type"`` key.
+
+    Convention for the move picker: the keys of an action dict are ordered as a
+    person would choose them (``type`` first, then e.g. card, then target); a
+    parameter that is a choice of several items is a sorted list.
+    """
+
+    def to_act(self) -> list[int]:
+        """Seats that may act now (several in simultaneous phases); [] when over."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> list[dict]:
+        """Every legal action of ``seat`` now, in a deterministic order; [] if it may not act."""
+        raise NotImplementedError
+
+    def apply(self, seat: int, action: dict) -> list[Event]:
+        """Validate and apply; raise IllegalAction leaving the state unchanged."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict:
+        """All that ``seat`` may know, as JSON (None: the public channel / a spectator)."""
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def scores(self) -> list[float]:
+        """Per seat; final when over, the running score before."""
+        raise NotImplementedError
+
+    def ranking(self) -> list[int]:
+        """Place per seat, 1 = best, equal places for ties."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict:
+        """Complete state, JSON-serialisable, including the RNG state."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        raise NotImplementedError
+
+    def determinize(self, seat: int | None, rng: random.Random) -> "State":
+        """A clone in which everything ``seat`` cannot know is re-drawn at random, consistent with view(seat)."""
+        raise NotImplementedError
+
+    # -- optional hooks ---------------------------------------------------------------
+    def evaluate(self, seat: int) -> float:
+        """How good this state is for ``seat``: the greedy AI maximises it. Default: its score."""
+        return float(self.scores()[seat])
+
+    @property
+    def num_players(self) -> int:
+        return len(self.scores())
+
+
+class Game:
+    """A game's static description and factory; one instance per game, registered in GAMES."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    has_hidden_information: bool = True
+
+    def default_options(self) -> dict:
+        return {}
+
+    def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> State:
+        """A new game; IllegalAction if the player count or options are not valid."""
+        raise NotImplementedError
+
+    def from_json(self, data: dict) -> State:
+        raise NotImplementedError
+
+    def parse_action(self, state: State, seat: int, text: str) -> dict:
+        """Notation → action dict; IllegalAction, with an example of the expected form, if unknown."""
+        raise NotImplementedError
+
+    def format_action(self, action: dict) -> str:
+        """Action dict → notation; ``parse_action(format_action(a)) == a``."""
+        raise NotImplementedError
+
+    # -- optional hooks ---------------------------------------------------------------
+    def configurations(self) -> list[tuple[int, dict]]:
+        """Every (player count, options) combination worth testing: each variant at each valid count."""
+        return [(n, self.default_options()) for n in range(self.min_players, self.max_players + 1)]
+
+    def rules_summary(self) -> str:
+        """A screen or two on the rules and how to play them here (the /rules text)."""
+        return self.title
+
+    def render_view(self, view: dict) -> str:
+        """Chat text of a view (public or private): compact, whose turn, what may be done."""
+        return json.dumps(view, ensure_ascii=False)
+
+    def describe_event(self, event: Event) -> str | None:
+        """One line of narration for an event, or None to stay silent."""
+        return None
+
+    def describe_action(self, action: dict) -> str:
+        """A label for a button (default: the notation)."""
+        return self.format_action(action)
+
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    if not game.name:
+        raise ValueError("a game needs a name")
+    GAMES[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    """The registered game; IllegalAction (listing the known names) if there is none."""
+    from rules import load_games  # the registry is filled by importing the game packages
+
+    load_games()
+    key = (name or "").strip().lower()
+    game = GAMES.get(key)
+    if game is None:
+        known = ", ".join(sorted(GAMES))
+        raise IllegalAction(f"Unknown game {name!r}. Known games: {known}.")
+    return game
+
+
+def ranking_from_scores(scores: Iterable[float], higher_is_better: bool = True) -> list[int]:
+    """Competition ranking (1, 2, 2, 4) of scores; equal scores share a place."""
+    scores = list(scores)
+    sign = -1 if higher_is_better else 1
+    return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
+
+
+def check_action_shape(action: Any) -> dict:
+    """Reject anything that is not a dict with a string ``type`` (shared junk filter for engines)."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("An action must be a dict with a 'type'.")
+    return action
