@@ -1,0 +1,1 @@
+"""Herald the application: the service layer and the adapters (console, Discord, Telegram)."""

@@ -1,0 +1,914 @@
+"""The service layer: lobbies, seats, turns, timers. Adapters call it and deliver the messages it returns.
+
+One game, one writer: a per-game asyncio lock in the process and the ``version``
+check of ``Games.save_state`` across processes. A move (snapshot + log row) is
+committed before any message about it is returned. Public text comes only from
+``view(None)`` and public events; private text only from ``view(seat)`` and the
+events whose audience holds that seat.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import logging
+import random
+import re
+import secrets
+from collections import defaultdict
+from datetime import datetime, timedelta, timezone
+
+import rules
+from rules.ai import make_player
+from rules.api import Event, Game, IllegalAction, State
+from storage import Database, StaleVersion, UnitOfWork, open_database
+from storage.models import Chat, GameRow, Seat, Timer
+from bot.service import picker
+from bot.service.chat_settings import DEFAULT_SETTINGS, describe_settings, parse_settings
+from bot.service.messages import Button, ChatRef, Message, UserRef
+from bot.service.texts import HELP_TEXT, game_list_text
+
+log = logging.getLogger(__name__)
+
+OPEN = ("lobby", "active")
+AI_STEP_CAP = 5000
+RECENT_LINES = 6
+
+
+class ServiceError(Exception):
+    """A friendly refusal: the text goes back to the person, nothing changed."""
+
+
+def answers_errors(method):
+    """Turn a refusal into one reply to the caller; never let a traceback reach a chat."""
+
+    @functools.wraps(method)
+    async def wrapper(self, *args, **kwargs):
+        try:
+            return await method(self, *args, **kwargs)
+        except (ServiceError, IllegalAction) as e:
+            return [self._reply(args, kwargs, str(e), kind="error")]
+        except StaleVersion:
+            return [self._reply(args, kwargs, "Someone else moved at the same moment; please try again.",
+                                kind="error")]
+        except Exception:
+            log.exception("service error in %s", method.__name__)
+            return [self._reply(args, kwargs, "Sorry, something went wrong on my side. Nothing was changed.",
+                                kind="error")]
+
+    return wrapper
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _hash(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:32]
+
+
+class Service:
+    def __init__(self, db: Database):
+        self.db = db
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states: dict[int, tuple[int, State]] = {}
+        self.dm_required_platforms: set[str] = {"telegram"}
+        self.league_hook = None  # set by bot.leagues: called when a game ends, inside its transaction
+        self._timer_wakeup = asyncio.Event()
+
+    # ------------------------------------------------------------------ helpers
+    def _reply(self, args, kwargs, text: str, kind: str = "info") -> Message:
+        chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
+        user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
+        return Message(text=text, chat=chat, user=user, kind=kind)
+
+    def _uow(self) -> UnitOfWork:
+        return UnitOfWork(self.db)
+
+    async def _chat_row(self, uow: UnitOfWork, chat: ChatRef) -> Chat:
+        return await uow.chats.get_or_create(chat.platform, chat.id, chat.league_key, chat.title)
+
+    @staticmethod
+    def chat_ref(row: Chat) -> ChatRef:
+        platform, _, league = row.league.partition(":")
+        return ChatRef(row.platform, row.external_id, league or None, row.title)
+
+    @staticmethod
+    def user_ref(seat: Seat) -> UserRef | None:
+        if seat.player is None:
+            return None
+        return UserRef(seat.player.platform, seat.player.external_id, seat.player.name)
+
+    @staticmethod
+    def _is_user(seat: Seat, user: UserRef) -> bool:
+        return seat.player is not None and seat.player.platform == user.platform and seat.player.external_id == user.id
+
+    @staticmethod
+    def seat_name(seat: Seat) -> str:
+        if seat.player is not None and not seat.resigned:
+            return seat.player.name
+        if seat.player is not None:
+            return f"🤖 {seat.player.name}"
+        return f"🤖 AI {seat.position + 1}"
+
+    def names(self, row: GameRow) -> list[str]:
+        by_seat = sorted((s for s in row.seats if s.seat is not None), key=lambda s: s.seat)
+        return [self.seat_name(s) for s in by_seat]
+
+    @staticmethod
+    def substitute(text: str, names: list[str]) -> str:
+        def name(match: re.Match) -> str:
+            i = int(match.group(1)) - 1
+            return names[i] if 0 <= i < len(names) else match.group(0)
+
+        return re.sub(r"\{P(\d+)\}", name, text)
+
+    def _state(self, row: GameRow) -> State:
+        cached = self._states.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        state = rules.get_game(row.game).from_json(row.state)
+        self._states[row.id] = (row.version, state)
+        return state
+
+    def _seat_of(self, row: GameRow, user: UserRef) -> Seat | None:
+        return next((s for s in row.seats if self._is_user(s, user) and not s.resigned), None)
+
+    async def _find_game(self, uow: UnitOfWork, chat: ChatRef | None, user: UserRef | None, game_id: int | None,
+                         statuses: tuple[str, ...] = OPEN) -> GameRow:
+        """The game meant: by number, else the only one of this chat (or of this person) in ``statuses``."""
+        if game_id is not None:
+            row = await uow.games.get(int(game_id))
+            if row is None:
+                raise ServiceError(f"There is no game #{game_id}.")
+            if chat is not None and chat.platform != "console":
+                chat_row = await uow.chats.find(chat.platform, chat.id)
+                if chat_row is None or chat_row.id != row.chat_id:
+                    if user is None or not any(self._is_user(s, user) for s in row.seats):
+                        raise ServiceError(f"Game #{game_id} is not played in this chat.")
+            return row
+        candidates: list[GameRow] = []
+        if chat is not None:
+            chat_row = await uow.chats.find(chat.platform, chat.id)
+            if chat_row is not None:
+                candidates = await uow.games.in_chat(chat_row.id, statuses)
+            if user is not None and len(candidates) > 1:
+                mine = [g for g in candidates if any(self._is_user(s, user) for s in g.seats)]
+                if len(mine) == 1:
+                    return mine[0]
+        elif user is not None:
+            player = await uow.players.find(user.platform, user.id)
+            if player is not None:
+                candidates = await uow.games.of_player(player.id, statuses)
+        if not candidates:
+            where = "in this chat" if chat is not None else "for you"
+            raise ServiceError(f"There is no open game {where}. Start one with /new <game> — see /help.")
+        if len(candidates) > 1:
+            listing = ", ".join(f"#{g.id} {rules.get_game(g.game).title}" for g in candidates)
+            raise ServiceError(f"Several games are open ({listing}): add the number, e.g. `{candidates[0].id}`.")
+        return candidates[0]
+
+    # ------------------------------------------------------------------ lobby
+    @answers_errors
+    async def create_lobby(self, chat: ChatRef, user: UserRef, game_name: str, options_text: str = "") -> list[Message]:
+        game = rules.get_game(game_name)
+        options = parse_options(game, options_text)
+        async with self._uow() as uow:
+            chat_row = await self._chat_row(uow, chat)
+            player = await uow.players.get_or_create(user.platform, user.id, user.name)
+            row = GameRow(chat_id=chat_row.id, game=game.name, options=options, seed=secrets.randbits(62),
+                          status="lobby", created_by=player.id, version=0)
+            await uow.games.add(row)
+            uow.session.add(Seat(game_id=row.id, position=0, player_id=player.id))
+            await uow.commit()
+            row = await uow.games.get(row.id)
+            return [self._lobby_message(row, chat, note=f"{user.name} opened a table of {game.title}.")]
+
+    def _lobby_message(self, row: GameRow, chat: ChatRef, note: str = "") -> Message:
+        game = rules.get_game(row.game)
+        lines = [f"🏰 {game.title} — table #{row.id}"]
+        if row.options and row.options != game.default_options():
+            lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in row.options.items()))
+        lines.append(f"Seats ({len(row.seats)}/{game.max_players}, needs {game.min_players}):")
+        for s in row.seats:
+            flag = ""
+            if s.player is not None and chat.platform in self.dm_required_platforms and not s.player.dm_ok:
+                flag = "  ⚠ must open a private chat with me first"
+            lines.append(f"  {s.position + 1}. {self.seat_name(s)}{flag}")
+        if note:
+            lines.append("")
+            lines.append(note)
+        lines.append("Join with the buttons or /join, add an AI with /addai, then /start.")
+        gid = row.id
+        buttons = [[Button("Join", f"j:{gid}", "success"), Button("Leave", f"l:{gid}"),
+                    Button("Add AI", f"a:{gid}"), Button("Start", f"s:{gid}", "primary")]]
+        return Message("\n".join(lines), chat=chat, buttons=buttons, slot=f"lobby:{gid}", game_id=gid, kind="lobby")
+
+    @answers_errors
+    async def join(self, chat: ChatRef, user: UserRef, game_id: int | None = None) -> list[Message]:
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, None, game_id, ("lobby",))
+            game = rules.get_game(row.game)
+            if any(self._is_user(s, user) for s in row.seats):
+                raise ServiceError(f"You already have a seat at table #{row.id}.")
+            if len(row.seats) >= game.max_players:
+                raise ServiceError(f"Table #{row.id} is full ({game.max_players} seats).")
+            player = await uow.players.get_or_create(user.platform, user.id, user.name)
+            position = max((s.position for s in row.seats), default=-1) + 1
+            uow.session.add(Seat(game_id=row.id, position=position, player_id=player.id))
+            await uow.commit()
+            row = await uow.games.get(row.id)
+            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+            out = [self._lobby_message(row, chat_ref, note=f"{user.name} joined.")]
+            if chat_ref.platform in self.dm_required_platforms and not player.dm_ok:
+                out.append(Message(f"{user.name}, open a private chat with me so I can send you your hand.",
+                                   chat=chat_ref, user=user, game_id=row.id, kind="dm_needed"))
+            return out
+
+    @answers_errors
+    async def leave(self, chat: ChatRef, user: UserRef, game_id: int | None = None) -> list[Message]:
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, ("lobby",))
+            seat = next((s for s in row.seats if self._is_user(s, user)), None)
+            if seat is None:
+                raise ServiceError(f"You have no seat at table #{row.id}.")
+            await uow.session.delete(seat)
+            humans = [s for s in row.seats if s.player is not None and s is not seat]
+            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+            if not humans:
+                row.status = "aborted"
+                row.finished_at = _now()
+                await uow.commit()
+                return [Message(f"Table #{row.id} is closed: everyone left.", chat=chat_ref, slot=f"lobby:{row.id}",
+                                game_id=row.id, kind="lobby")]
+            await uow.commit()
+            row = await uow.games.get(row.id)
+            return [self._lobby_message(row, chat_ref, note=f"{user.name} left.")]
+
+    @answers_errors
+    async def add_ai(self, chat: ChatRef, user: UserRef, level: str = "greedy",
+                     game_id: int | None = None) -> list[Message]:
+        level = (level or "greedy").strip().lower()
+        make_player(level)  # validates the level
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, ("lobby",))
+            game = rules.get_game(row.game)
+            if len(row.seats) >= game.max_players:
+                raise ServiceError(f"Table #{row.id} is full ({game.max_players} seats).")
+            position = max((s.position for s in row.seats), default=-1) + 1
+            uow.session.add(Seat(game_id=row.id, position=position, ai_level=level))
+            await uow.commit()
+            row = await uow.games.get(row.id)
+            return [self._lobby_message(row, self.chat_ref(await uow.chats.get(row.chat_id)),
+                                        note=f"An AI ({level}) sat down.")]
+
+    @answers_errors
+    async def start(self, chat: ChatRef, user: UserRef, game_id: int | None = None) -> list[Message]:
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, OPEN)
+            if row.status == "active":
+                raise ServiceError(f"Game #{row.id} is already running. /board shows it.")
+            async with self._locks[row.id]:
+                chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+                player = await uow.players.find(user.platform, user.id)
+                if not any(self._is_user(s, user) for s in row.seats) and (player is None or
+                                                                            player.id != row.created_by):
+                    raise ServiceError("Only a seated player can start the game: /join first.")
+                game = rules.get_game(row.game)
+                n = len(row.seats)
+                if n < game.min_players:
+                    raise ServiceError(f"{game.title} needs at least {game.min_players} players; "
+                                       f"{n} seated. /join or /addai.")
+                if chat_ref.platform in self.dm_required_platforms:
+                    waiting = [s.player.name for s in row.seats if s.player is not None and not s.player.dm_ok]
+                    if waiting:
+                        raise ServiceError("Waiting for " + ", ".join(waiting) +
+                                           " to open a private chat with me (tap the link), so I can send hands.")
+                state = game.new_game(n, seed=row.seed, options=dict(row.options))
+                order = list(range(n))
+                random.Random(row.seed).shuffle(order)  # random seating [every game: seats drawn at the table]
+                for s, engine_seat in zip(sorted(row.seats, key=lambda s: s.position), order):
+                    s.seat = engine_seat
+                row.status = "lobby"  # save_state sets active
+                await uow.games.save_state(row, state.to_json(), status="active")
+                self._states[row.id] = (row.version, state)
+                advance_events = await self._advance_ai(uow, row, state)
+                out = await self._after_change(uow, row, state, chat_ref, advance_events, started=True)
+                await uow.commit()
+                self._timer_wakeup.set()
+                return out
+
+    # ------------------------------------------------------------------ playing
+    @answers_errors
+    async def act(self, chat: ChatRef | None, user: UserRef, move, game_id: int | None = None,
+                  version: int | None = None) -> list[Message]:
+        """Apply a typed notation (str) or an action dict for ``user``'s seat."""
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, ("active",))
+            return await self._act_locked(uow, row, user, move, version, chat)
+
+    async def _act_locked(self, uow: UnitOfWork, row: GameRow, user: UserRef, move, version: int | None,
+                          chat: ChatRef | None) -> list[Message]:
+        async with self._locks[row.id]:
+            await uow.session.refresh(row)
+            if row.status != "active":
+                raise ServiceError(f"Game #{row.id} is over." if row.status == "finished"
+                                   else f"Game #{row.id} is not running.")
+            seat_row = self._seat_of(row, user)
+            if seat_row is None:
+                raise ServiceError(f"You are not playing in game #{row.id}.")
+            if version is not None and version != row.version:
+                return self._stale(row, user)
+            game = rules.get_game(row.game)
+            state = self._state(row)
+            seat = seat_row.seat
+            if seat not in state.to_act():
+                waiting = ", ".join(self.names(row)[s] for s in state.to_act())
+                raise ServiceError(f"It is not your turn — waiting for {waiting}.")
+            action = game.parse_action(state, seat, move) if isinstance(move, str) else move
+            work = state.clone()
+            events = work.apply(seat, action)
+            await uow.games.log_move(row.id, await uow.games.move_count(row.id), seat, action,
+                                     [e.to_json() for e in events], "player")
+            all_events = [(seat, action, events)]
+            all_events += await self._advance_ai(uow, row, work)
+            await uow.games.save_state(row, work.to_json(), status="finished" if work.is_over() else None)
+            self._states[row.id] = (row.version, work)
+            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+            out = await self._after_change(uow, row, work, chat_ref, all_events, actor=seat)
+            await uow.commit()
+            self._timer_wakeup.set()
+            return out
+
+    async def _advance_ai(self, uow: UnitOfWork, row: GameRow, state: State) -> list[tuple[int, dict, list[Event]]]:
+        """Let AI seats (and resigned ones) act until a human is to act or the game ends; logs each move."""
+        ai_seats = {s.seat: s for s in row.seats if s.seat is not None and (s.player is None or s.resigned)}
+        done: list[tuple[int, dict, list[Event]]] = []
+        seq = await uow.games.move_count(row.id)
+        for _ in range(AI_STEP_CAP):
+            acting = [s for s in state.to_act() if s in ai_seats]
+            if not acting or state.is_over():
+                break
+            seat = acting[0]
+            level = ai_seats[seat].ai_level or "greedy"
+            ai = make_player(level, seed=row.seed ^ seq)
+            action = ai.choose(state, seat)
+            events = state.apply(seat, action)
+            await uow.games.log_move(row.id, seq, seat, action, [e.to_json() for e in events], "ai")
+            seq += 1
+            done.append((seat, action, events))
+        return done
+
+    async def _after_change(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef,
+                            batch: list[tuple[int, dict, list[Event]]], actor: int | None = None,
+                            started: bool = False) -> list[Message]:
+        """Messages after a change (board, private views that changed, results) and the timers and ratings."""
+        game = rules.get_game(row.game)
+        names = self.names(row)
+        out: list[Message] = []
+        if started:
+            out.append(Message(f"🏁 Game #{row.id} of {game.title} starts. Seats: " +
+                               ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)), chat=chat,
+                               slot=f"lobby:{row.id}", game_id=row.id, kind="lobby"))
+        out.append(await self._board_message(uow, row, state, chat, fresh=started))
+        private_lines: dict[int, list[str]] = defaultdict(list)
+        for seat, action, events in batch:
+            for event in events:
+                if event.audience is None:
+                    continue
+                line = game.describe_event(event)
+                if line:
+                    for s in event.audience:
+                        private_lines[s].append(self.substitute(line, names))
+        for s in row.seats:
+            if s.seat is None or s.player is None or s.resigned:
+                continue
+            view = state.view(s.seat)
+            digest = _hash(view)
+            if digest == s.view_hash and not private_lines.get(s.seat) and s.seat != actor:
+                continue
+            s.view_hash = digest
+            out.append(self._private_message(row, s, state, private_lines.get(s.seat, [])))
+        if state.is_over():
+            await uow.timers.clear(row.id)
+            out.extend(await self._finish(uow, row, state, chat))
+        else:
+            await self._update_timers(uow, row, state, chat)
+        return out
+
+    async def _board_message(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef,
+                             fresh: bool = False) -> Message:
+        game = rules.get_game(row.game)
+        names = self.names(row)
+        recent: list[str] = []
+        for move in await uow.games.last_moves(row.id, 12):
+            for data in move.events:
+                event = Event.from_json(data)
+                if event.audience is None:
+                    line = game.describe_event(event)
+                    if line:
+                        recent.append(self.substitute(line, names))
+        text = self.substitute(game.render_view(state.view(None)), names)
+        header = f"#{row.id} {game.title}"
+        if recent:
+            text = header + "\n" + "\n".join("· " + l for l in recent[-RECENT_LINES:]) + "\n\n" + text
+        else:
+            text = header + "\n\n" + text
+        if not state.is_over():
+            waiting = ", ".join(names[s] for s in state.to_act())
+            text += f"\n\n⏳ To act: {waiting}"
+        buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{row.id}", "primary")]]
+        return Message(text, chat=chat, buttons=buttons, slot=f"board:{row.id}", game_id=row.id, kind="board",
+                       fresh=fresh)
+
+    def _private_message(self, row: GameRow, seat_row: Seat, state: State, lines: list[str],
+                         path: str = "", note: str = "") -> Message:
+        """A person's own view (from ``view(seat)`` only) with the move picker when they are to act."""
+        game = rules.get_game(row.game)
+        names = self.names(row)
+        seat = seat_row.seat
+        text = self.substitute(game.render_view(state.view(seat)), names)
+        head = [f"#{row.id} {game.title} — your view (seat {seat + 1})"]
+        if note:
+            head.append(note)
+        head.extend(lines[-8:])
+        buttons: list[list[Button]] = []
+        if seat in state.to_act() and not state.is_over():
+            level = picker.resolve(game, state.legal_actions(seat), path)
+            buttons = self._picker_buttons(row, level, path)
+            if level.chosen:
+                head.append("Chosen so far: " + " → ".join(level.chosen))
+        return Message("\n".join(head) + "\n\n" + text, user=self.user_ref(seat_row), buttons=buttons,
+                       slot=f"hand:{row.id}", game_id=row.id, kind="hand")
+
+    @staticmethod
+    def _picker_buttons(row: GameRow, level: picker.PickerLevel, path: str) -> list[list[Button]]:
+        prefix = f"p:{row.id}:{row.version}:"
+        options = level.options[: picker.MAX_OPTIONS]
+        flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in options]
+        per_row = 4 if all(len(b.label) <= 6 for b in flat) else (2 if all(len(b.label) <= 16 for b in flat) else 1)
+        rows = [flat[i:i + per_row] for i in range(0, len(flat), per_row)]
+        controls = []
+        if level.multi and level.can_finish:
+            mask = sum(1 << i for i, (label, _) in enumerate(level.options) if label.startswith("✔ "))
+            controls.append(Button("✅ Done", prefix + level.data_for(path, f"d{mask:x}"), "success"))
+        if path:
+            controls.append(Button("↩ Back", prefix + picker.parent(path)))
+        if controls:
+            rows.append(controls)
+        return rows
+
+    def _stale(self, row: GameRow, user: UserRef) -> list[Message]:
+        seat_row = self._seat_of(row, user)
+        state = self._state(row)
+        out = [Message("This board is out of date — here is the current one.", user=user, kind="error",
+                       game_id=row.id)]
+        if seat_row is not None and row.status == "active":
+            out.append(self._private_message(row, seat_row, state, []))
+        return out
+
+    @answers_errors
+    async def show_private(self, user: UserRef, game_id: int | None = None, chat: ChatRef | None = None) -> list[Message]:
+        """The person's own view with their picker (/hand, the My hand button)."""
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, ("active",))
+            seat_row = self._seat_of(row, user)
+            if seat_row is None:
+                raise ServiceError(f"You are not playing in game #{row.id}.")
+            return [self._private_message(row, seat_row, self._state(row), [])]
+
+    @answers_errors
+    async def show_board(self, chat: ChatRef, game_id: int | None = None, user: UserRef | None = None) -> list[Message]:
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, ("active", "finished") if game_id else ("active",))
+            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+            if row.status == "lobby":
+                return [self._lobby_message(row, chat_ref)]
+            return [await self._board_message(uow, row, self._state(row), chat_ref, fresh=True)]
+
+    @answers_errors
+    async def choices(self, user: UserRef, game_id: int | None = None) -> list[tuple[str, str]]:
+        """(label, notation) of every legal action of ``user`` now — the console's numbered menu."""
+        async with self._uow() as uow:
+            row = await self._find_game(uow, None, user, game_id, ("active",))
+            seat_row = self._seat_of(row, user)
+            if seat_row is None:
+                return []
+            game = rules.get_game(row.game)
+            state = self._state(row)
+            return [(game.describe_action(a), game.format_action(a)) for a in state.legal_actions(seat_row.seat)]
+
+    @answers_errors
+    async def press(self, user: UserRef, data: str, chat: ChatRef | None = None,
+                    is_admin: bool = False) -> list[Message]:
+        """A button was pressed. Forged or stale data is answered, never applied."""
+        kind, _, rest = (data or "").partition(":")
+        parts = rest.split(":")
+        try:
+            game_id = int(parts[0])
+        except (ValueError, IndexError):
+            raise ServiceError("That button is not one of mine.") from None
+        if kind == "p":
+            if len(parts) != 3 or not parts[1].isdigit():
+                raise ServiceError("That button is not one of mine.")
+            return await self._press_picker(user, game_id, int(parts[1]), parts[2])
+        handlers = {"j": self.join, "l": self.leave, "s": self.start}
+        if kind in handlers:
+            return await handlers[kind](chat, user, game_id=game_id) if chat else await self._no_chat(user)
+        if kind == "a":
+            return await self.add_ai(chat, user, "greedy", game_id=game_id) if chat else await self._no_chat(user)
+        if kind == "h":
+            return await self.show_private(user, game_id=game_id)
+        raise ServiceError("That button is not one of mine.")
+
+    async def _no_chat(self, user: UserRef) -> list[Message]:
+        return [Message("That button only works in the game's chat.", user=user, kind="error")]
+
+    async def _press_picker(self, user: UserRef, game_id: int, version: int, path: str) -> list[Message]:
+        async with self._uow() as uow:
+            row = await uow.games.get(game_id)
+            if row is None:
+                raise ServiceError("That button is not one of mine.")
+            seat_row = self._seat_of(row, user)
+            if seat_row is None:
+                raise ServiceError(f"You are not playing in game #{row.id}.")
+            if row.status != "active":
+                raise ServiceError(f"Game #{row.id} is over.")
+            if version != row.version:
+                return self._stale(row, user)
+            state = self._state(row)
+            if seat_row.seat not in state.to_act():
+                waiting = ", ".join(self.names(row)[s] for s in state.to_act())
+                raise ServiceError(f"It is not your turn — waiting for {waiting}.")
+            game = rules.get_game(row.game)
+            level = picker.resolve(game, state.legal_actions(seat_row.seat), path)
+            if level.action is None:
+                return [self._private_message(row, seat_row, state, [], path=path)]
+            return await self._act_locked(uow, row, user, level.action, version, None)
+
+    @answers_errors
+    async def resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None = None) -> list[Message]:
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, ("active",))
+            async with self._locks[row.id]:
+                await uow.session.refresh(row)
+                seat_row = self._seat_of(row, user)
+                if seat_row is None:
+                    raise ServiceError(f"You are not playing in game #{row.id}.")
+                seat_row.resigned = True
+                chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+                humans = [s for s in row.seats if s.player is not None and not s.resigned]
+                if not humans:
+                    await uow.games.save_state(row, row.state, status="aborted")
+                    await uow.timers.clear(row.id)
+                    await uow.commit()
+                    self._states.pop(row.id, None)
+                    return [Message(f"{user.name} resigned; no human is left, so game #{row.id} ends unrated.",
+                                    chat=chat_ref, game_id=row.id, kind="result")]
+                state = self._state(row).clone()
+                events = await self._advance_ai(uow, row, state)
+                await uow.games.save_state(row, state.to_json(), status="finished" if state.is_over() else None)
+                self._states[row.id] = (row.version, state)
+                out = [Message(f"🏳 {user.name} resigned from game #{row.id}; an AI plays their seat.",
+                               chat=chat_ref, game_id=row.id, kind="notice")]
+                out += await self._after_change(uow, row, state, chat_ref, events)
+                await uow.commit()
+                return out
+
+    @answers_errors
+    async def abort(self, chat: ChatRef, user: UserRef, game_id: int | None = None,
+                    is_admin: bool = False) -> list[Message]:
+        async with self._uow() as uow:
+            row = await self._find_game(uow, chat, user, game_id, OPEN)
+            async with self._locks[row.id]:
+                await uow.session.refresh(row)
+                player = await uow.players.find(user.platform, user.id)
+                if not is_admin and (player is None or player.id != row.created_by):
+                    raise ServiceError("Only the game's creator or a server/group admin can abort it.")
+                chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+                was = row.status
+                await uow.games.save_state(row, row.state or {}, status="aborted")
+                await uow.timers.clear(row.id)
+                await uow.commit()
+                self._states.pop(row.id, None)
+                what = "Table" if was == "lobby" else "Game"
+                return [Message(f"🛑 {what} #{row.id} was aborted by {user.name}.", chat=chat_ref,
+                                slot=f"{'lobby' if was == 'lobby' else 'board'}:{row.id}", game_id=row.id,
+                                kind="result")]
+
+    async def _finish(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef) -> list[Message]:
+        names = self.names(row)
+        ranking = state.ranking()
+        scores = state.scores()
+        resigned = {s.seat for s in row.seats if s.resigned and s.seat is not None}
+        row.result = {"ranking": ranking, "scores": scores, "names": names, "resigned": sorted(resigned)}
+        lines = [f"🏆 Game #{row.id} is over."]
+        for seat in sorted(range(len(names)), key=lambda s: (ranking[s], s)):
+            lines.append(f"{ranking[seat]}. {names[seat]} — {scores[seat]:g}" + (" (resigned)" if seat in resigned else ""))
+        out = [Message("\n".join(lines), chat=chat, game_id=row.id, kind="result")]
+        if self.league_hook is not None:
+            out.extend(await self.league_hook(uow, row, state, chat))
+        return out
+
+    # ------------------------------------------------------------------ timers
+    async def _update_timers(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef) -> None:
+        """Each human to act has a deadline from when their turn began; others' timers are dropped."""
+        chat_row = await uow.chats.get(row.chat_id)
+        seconds = int((chat_row.settings or {}).get("turn_timer", DEFAULT_SETTINGS["turn_timer"]))
+        existing = await uow.timers.of_game(row.id)
+        humans = {s.seat for s in row.seats if s.player is not None and not s.resigned and s.seat is not None}
+        to_act = set(state.to_act()) & humans
+        for timer in existing:
+            if timer.seat not in to_act:
+                await uow.timers.delete(timer)
+        if seconds <= 0:
+            return
+        have = {t.seat for t in existing if t.seat in to_act}
+        now = _now()
+        for seat in sorted(to_act - have):
+            uow.session.add(Timer(game_id=row.id, seat=seat, kind="remind", version=row.version,
+                                  due_at=now + timedelta(seconds=seconds / 2)))
+            uow.session.add(Timer(game_id=row.id, seat=seat, kind="autoplay", version=row.version,
+                                  due_at=now + timedelta(seconds=seconds)))
+
+    async def run_timers(self, now: datetime | None = None) -> list[Message]:
+        """Fire every due timer: remind at half time, then an AI plays the turn."""
+        now = now or _now()
+        out: list[Message] = []
+        async with self._uow() as uow:
+            due = await uow.timers.due(now)
+            jobs = [(t.id, t.game_id, t.seat, t.kind) for t in due]
+        for timer_id, game_id, seat, kind in jobs:
+            try:
+                out.extend(await self._fire_timer(timer_id, game_id, seat, kind))
+            except StaleVersion:
+                continue
+            except Exception:
+                log.exception("timer %s failed", timer_id)
+        return out
+
+    async def _fire_timer(self, timer_id: int, game_id: int, seat: int, kind: str) -> list[Message]:
+        async with self._locks[game_id]:
+            async with self._uow() as uow:
+                timer = await uow.session.get(Timer, timer_id)
+                if timer is None:
+                    return []
+                await uow.timers.delete(timer)
+                row = await uow.games.get(game_id)
+                if row is None or row.status != "active":
+                    await uow.commit()
+                    return []
+                state = self._state(row)
+                seat_row = next((s for s in row.seats if s.seat == seat), None)
+                if seat not in state.to_act() or seat_row is None or seat_row.player is None:
+                    await uow.commit()
+                    return []
+                user = self.user_ref(seat_row)
+                if kind == "remind":
+                    await uow.commit()
+                    return [Message(f"⏳ Game #{row.id}: half of your turn time is gone. An AI will play for "
+                                    f"you when it runs out.", user=user, game_id=row.id, kind="notice")]
+                work = state.clone()
+                game = rules.get_game(row.game)
+                ai = make_player("greedy", seed=row.seed ^ row.version)
+                seq = await uow.games.move_count(row.id)
+                batch = []
+                while seat in work.to_act() and not work.is_over() and len(batch) < 200:
+                    action = ai.choose(work, seat)
+                    events = work.apply(seat, action)
+                    await uow.games.log_move(row.id, seq, seat, action, [e.to_json() for e in events], "timer")
+                    seq += 1
+                    batch.append((seat, action, events))
+                batch += await self._advance_ai(uow, row, work)
+                await uow.games.save_state(row, work.to_json(), status="finished" if work.is_over() else None)
+                self._states[row.id] = (row.version, work)
+                chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+                out = [Message(f"⌛ {seat_row.player.name}'s time ran out in game #{row.id}; an AI played "
+                               f"their turn.", chat=chat_ref, game_id=row.id, kind="notice")]
+                out += await self._after_change(uow, row, work, chat_ref, batch)
+                await uow.commit()
+                return out
+
+    async def next_timer_due(self) -> datetime | None:
+        async with self._uow() as uow:
+            due = await uow.timers.next_due()
+            return _aware(due) if due else None
+
+    async def timer_loop(self, deliver, max_sleep: float = 30.0) -> None:
+        """Run forever: fire due timers and hand their messages to ``deliver`` (an async callable)."""
+        while True:
+            try:
+                messages = await self.run_timers()
+                if messages:
+                    await deliver(messages)
+                due = await self.next_timer_due()
+                delay = max_sleep if due is None else max(0.05, min(max_sleep, (due - _now()).total_seconds()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("timer loop")
+                delay = max_sleep
+            self._timer_wakeup.clear()
+            try:
+                await asyncio.wait_for(self._timer_wakeup.wait(), timeout=delay)
+            except asyncio.TimeoutError:
+                pass
+
+    # ------------------------------------------------------------------ chat-level
+    @answers_errors
+    async def games(self, chat: ChatRef, user: UserRef | None = None) -> list[Message]:
+        async with self._uow() as uow:
+            chat_row = await uow.chats.find(chat.platform, chat.id)
+            rows = await uow.games.in_chat(chat_row.id, OPEN) if chat_row else []
+            if not rows:
+                return [Message("No games here yet. Open one with /new <game>:\n" + game_list_text(), chat=chat)]
+            lines = ["Games in this chat:"]
+            for row in rows:
+                game = rules.get_game(row.game)
+                if row.status == "lobby":
+                    lines.append(f"#{row.id} {game.title} — lobby, {len(row.seats)}/{game.max_players} seated")
+                else:
+                    state = self._state(row)
+                    names = self.names(row)
+                    lines.append(f"#{row.id} {game.title} — playing; to act: "
+                                 + ", ".join(names[s] for s in state.to_act()))
+            return [Message("\n".join(lines), chat=chat)]
+
+    @answers_errors
+    async def rules_text(self, chat: ChatRef | None, game_name: str = "", user: UserRef | None = None) -> list[Message]:
+        if not game_name.strip():
+            return [Message("Which game? /rules <game>:\n" + game_list_text(), chat=chat, user=user)]
+        game = rules.get_game(game_name)
+        return [Message(f"📜 {game.title}\n\n{game.rules_summary()}", chat=chat, user=user)]
+
+    def help(self, chat: ChatRef | None = None, user: UserRef | None = None) -> list[Message]:
+        return [Message(HELP_TEXT + "\n\nGames:\n" + game_list_text(), chat=chat, user=user)]
+
+    @answers_errors
+    async def settings(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> list[Message]:
+        async with self._uow() as uow:
+            chat_row = await self._chat_row(uow, chat)
+            current = {**DEFAULT_SETTINGS, **(chat_row.settings or {})}
+            if not text.strip():
+                await uow.commit()
+                return [Message(describe_settings(current), chat=chat, user=user)]
+            if not is_admin:
+                raise ServiceError("Only admins of this server/group can change settings.")
+            changes = parse_settings(text)
+            chat_row.settings = {**(chat_row.settings or {}), **changes}
+            await uow.commit()
+            return [Message("✅ Settings saved.\n" + describe_settings({**current, **changes}), chat=chat, user=user)]
+
+    async def chat_settings(self, chat: ChatRef) -> dict:
+        async with self._uow() as uow:
+            row = await uow.chats.find(chat.platform, chat.id)
+            return {**DEFAULT_SETTINGS, **((row.settings or {}) if row else {})}
+
+    # ------------------------------------------------------------------ adapter bookkeeping
+    async def dm_opened(self, user: UserRef) -> list[Message]:
+        """The person can now receive private messages (Telegram: they pressed Start in the private chat)."""
+        async with self._uow() as uow:
+            player = await uow.players.get_or_create(user.platform, user.id, user.name)
+            player.dm_ok = True
+            lobbies = await uow.games.of_player(player.id, ("lobby",))
+            out = []
+            for row in lobbies:
+                chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+                out.append(self._lobby_message(row, chat_ref, note=f"{user.name} can now get private messages."))
+            await uow.commit()
+        return out
+
+    async def dm_failed(self, user: UserRef, game_id: int | None) -> list[Message]:
+        """A private message could not be delivered: tell the game's chat, once per person."""
+        async with self._uow() as uow:
+            player = await uow.players.find(user.platform, user.id)
+            if player is None:
+                return []
+            already = player.dm_ok is False
+            player.dm_ok = False
+            await uow.commit()
+            if already or game_id is None:
+                return []
+            row = await uow.games.get(game_id)
+            if row is None:
+                return []
+            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+        return [Message(f"⚠ I cannot send private messages to {user.name}. Please allow direct messages from "
+                        f"server members (or start a private chat with me); meanwhile use /hand or the "
+                        f"“My hand” button here.", chat=chat_ref, game_id=game_id, kind="notice")]
+
+    async def dm_delivered(self, user: UserRef) -> None:
+        async with self._uow() as uow:
+            player = await uow.players.find(user.platform, user.id)
+            if player is not None and player.dm_ok is not True:
+                player.dm_ok = True
+                await uow.commit()
+
+    async def remember_message(self, platform: str, slot: str, chat_id: str, message_id: str) -> None:
+        async with self._uow() as uow:
+            await uow.slots.put(platform, slot, chat_id, message_id)
+            await uow.commit()
+
+    async def message_for_slot(self, platform: str, slot: str) -> tuple[str, str] | None:
+        async with self._uow() as uow:
+            row = await uow.slots.get(platform, slot)
+            return (row.chat_external_id, row.message_id) if row else None
+
+    async def migrate_chat(self, platform: str, old_id: str, new_id: str) -> None:
+        """A chat changed its id (Telegram group → supergroup): its games and league stay."""
+        async with self._uow() as uow:
+            chat = await uow.chats.find(platform, old_id)
+            if chat is not None and await uow.chats.find(platform, new_id) is None:
+                await uow.chats.move(chat, new_id)
+                await uow.commit()
+
+    async def active_game_ids(self) -> list[int]:
+        async with self._uow() as uow:
+            return [g.id for g in await uow.games.with_status(("active",))]
+
+    async def resume(self) -> int:
+        """Load every active game (checks its snapshot) so the first move after a restart is fast."""
+        count = 0
+        async with self._uow() as uow:
+            for row in await uow.games.with_status(("active",)):
+                self._state(row)
+                count += 1
+        return count
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+def parse_options(game: Game, text: str) -> dict:
+    """``key=value`` pairs (values typed like the defaults) over the game's default options."""
+    options = dict(game.default_options())
+    for token in (text or "").split():
+        key, sep, value = token.partition("=")
+        key = key.strip().lower()
+        if not sep:
+            matches = [k for k, v in options.items() if isinstance(v, str) and _allowed(game, k, value)]
+            if len(matches) == 1:
+                key, value = matches[0], token
+            else:
+                raise IllegalAction(f"Options are written key=value, e.g. {_example(game)}.")
+        if key not in options:
+            known = ", ".join(options) or "none"
+            raise IllegalAction(f"{game.title} has no option {key!r}. Options: {known}.")
+        default = options[key]
+        options[key] = _coerce(key, value, default)
+    return options
+
+
+def _allowed(game: Game, key: str, value: str) -> bool:
+    try:
+        game.new_game(game.max_players, seed=0, options={**game.default_options(), key: value.lower()})
+        return True
+    except Exception:
+        return False
+
+
+def _example(game: Game) -> str:
+    opts = game.default_options()
+    return " ".join(f"{k}={v}" for k, v in list(opts.items())[:2]) or "(this game has no options)"
+
+
+def _coerce(key: str, value: str, default):
+    value = value.strip()
+    if isinstance(default, bool):
+        if value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if value.lower() in ("0", "false", "no", "off"):
+            return False
+        raise IllegalAction(f"Option {key} takes on/off.")
+    if isinstance(default, int):
+        try:
+            return int(value)
+        except ValueError:
+            raise IllegalAction(f"Option {key} takes a whole number.") from None
+    if isinstance(default, list):
+        try:
+            return [int(v) for v in value.split(",") if v]
+        except ValueError:
+            raise IllegalAction(f"Option {key} takes numbers separated by commas, e.g. 3,7,11.") from None
+    return value.lower()
+
+
+async def build_service(database_url: str | None = None) -> Service:
+    """Open (and migrate) the database, resume every active game; the fixed entry point for all adapters."""
+    from bot.settings import DEFAULT_DATABASE_URL
+
+    db = await open_database(database_url or DEFAULT_DATABASE_URL)
+    service = Service(db)
+    try:
+        from bot import leagues
+    except ImportError:
+        leagues = None
+    if leagues is not None:
+        leagues.install(service)
+    await service.resume()
+    return service

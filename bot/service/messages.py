@@ -1,0 +1,66 @@
+"""What adapters hand to the service (references) and what they get back (messages). Platform-neutral."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    """A channel or group. ``league`` is the server (Discord guild) or group the chat's games are rated in."""
+
+    platform: str
+    id: str
+    league: str | None = None
+    title: str | None = None
+
+    @property
+    def league_key(self) -> str:
+        return f"{self.platform}:{self.league or self.id}"
+
+
+@dataclass(frozen=True)
+class UserRef:
+    platform: str
+    id: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button; ``data`` is what comes back in ``Service.press`` (≤ 64 bytes, safe for Telegram)."""
+
+    label: str
+    data: str
+    style: str = "secondary"  # primary, secondary, success, danger
+
+
+@dataclass
+class Message:
+    """Something to show.
+
+    - ``chat`` only: public in that chat (rendered from ``view(None)`` only).
+    - ``user`` only: private to that person (their DM).
+    - both: an answer to ``user``'s own command in ``chat`` (Discord: ephemeral; Telegram: a reply).
+
+    ``slot`` names the message this one replaces (``lobby:12``, ``board:12``, ``hand:12``): adapters edit the
+    message they last sent for the slot, or post a new one when ``fresh`` is set or there is none.
+    """
+
+    text: str
+    chat: ChatRef | None = None
+    user: UserRef | None = None
+    buttons: list[list[Button]] = field(default_factory=list)
+    slot: str | None = None
+    game_id: int | None = None
+    kind: str = "info"  # lobby, board, hand, result, info, error, notice
+    fresh: bool = False
+    image: bytes | None = None
+    image_name: str | None = None
+
+    @property
+    def is_private(self) -> bool:
+        return self.user is not None and self.chat is None
+
+    @property
+    def is_reply(self) -> bool:
+        return self.user is not None and self.chat is not None

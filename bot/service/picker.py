@@ -1,0 +1,146 @@
+"""The move picker: narrows ``legal_actions`` one parameter at a time, for any game.
+
+A button's data is ``p:<game>:<version>:<path>``, where the path lists the option
+chosen at each level (``3.0.m5`` …); a list parameter is a multi-select whose
+path token is ``m<hex bitmask>`` while toggling and ``d<hex bitmask>`` when done.
+Everything is derived again from ``legal_actions`` of the stated version, so the
+data needs no storage, fits Telegram's 64 bytes and a stale version is detected.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from rules.api import Game, IllegalAction
+
+MAX_OPTIONS = 40
+
+
+def _key(value) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+@dataclass
+class PickerLevel:
+    """Where a path leads: a finished action, or the next choice to offer."""
+
+    action: dict | None = None
+    key: str | None = None
+    options: list[tuple[str, str]] = field(default_factory=list)  # (label, token)
+    multi: bool = False
+    selected: list = field(default_factory=list)
+    can_finish: bool = False
+    chosen: list[str] = field(default_factory=list)  # labels of the choices made so far
+    has_token: bool = False  # the path already holds this (multi-select) level's token
+
+    def data_for(self, path: str, token: str) -> str:
+        """The path a button of this level leads to."""
+        return extend(parent(path) if self.has_token else path, token)
+
+
+def _label(game: Game, key: str, value, candidates: list[dict]) -> str:
+    if len(candidates) == 1:
+        return game.describe_action(candidates[0])
+    if key == "type":
+        return str(value).replace("_", " ").capitalize() + " …"
+    return f"{value} …"
+
+
+def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
+    """Follow ``path`` through ``actions``; IllegalAction if it does not fit (forged or stale)."""
+    tokens = [t for t in path.split(".") if t] if path else []
+    candidates = list(actions)
+    if not candidates:
+        raise IllegalAction("You have nothing to do right now.")
+    fixed: dict = {}
+    chosen: list[str] = []
+    level = 0
+    while True:
+        if len(candidates) == 1 and all(k in fixed for k in candidates[0]):
+            if tokens[level:]:
+                raise IllegalAction("That button does not fit this board.")
+            return PickerLevel(action=candidates[0], chosen=chosen)
+        keys = [k for k in candidates[0] if k not in fixed]
+        if not keys:
+            return PickerLevel(action=candidates[0], chosen=chosen)
+        key = keys[0]
+        values: list = []
+        seen: set[str] = set()
+        for c in candidates:
+            if key not in c:
+                continue
+            k = _key(c[key])
+            if k not in seen:
+                seen.add(k)
+                values.append(c[key])
+        if len(values) == 1:  # nothing to choose at this level
+            fixed[key] = values[0]
+            candidates = [c for c in candidates if _key(c.get(key)) == _key(values[0])]
+            continue
+        multi = all(isinstance(v, list) for v in values)
+        token = tokens[level] if level < len(tokens) else None
+        if multi:
+            items: list = []
+            item_keys: set[str] = set()
+            for v in values:
+                for item in v:
+                    if _key(item) not in item_keys:
+                        item_keys.add(_key(item))
+                        items.append(item)
+            mask = 0
+            done = False
+            if token is not None:
+                if token[:1] not in ("m", "d"):
+                    raise IllegalAction("That button does not fit this board.")
+                try:
+                    mask = int(token[1:] or "0", 16)
+                except ValueError:
+                    raise IllegalAction("That button does not fit this board.") from None
+                if mask >> len(items):
+                    raise IllegalAction("That button does not fit this board.")
+                done = token[0] == "d"
+            selected = [items[i] for i in range(len(items)) if mask >> i & 1]
+            valid = {_key(v) for v in values}
+            if done:
+                if _key(selected) not in valid:
+                    raise IllegalAction("That is not a valid choice.")
+                fixed[key] = selected
+                candidates = [c for c in candidates if _key(c.get(key)) == _key(selected)]
+                chosen.append(", ".join(map(str, selected)))
+                level += 1
+                continue
+            if level + 1 < len(tokens):
+                raise IllegalAction("That button does not fit this board.")
+            options = [(("✔ " if mask >> i & 1 else "") + str(item), f"m{mask ^ (1 << i):x}")
+                       for i, item in enumerate(items)]
+            return PickerLevel(key=key, options=options, multi=True, selected=selected,
+                               can_finish=_key(selected) in valid, chosen=chosen, has_token=token is not None)
+        if token is None:
+            options = []
+            for i, value in enumerate(values):
+                group = [c for c in candidates if _key(c.get(key)) == _key(value)]
+                options.append((_label(game, key, value, group), str(i)))
+            return PickerLevel(key=key, options=options, chosen=chosen)
+        if not token.isdigit() or int(token) >= len(values):
+            raise IllegalAction("That button does not fit this board.")
+        value = values[int(token)]
+        fixed[key] = value
+        candidates = [c for c in candidates if _key(c.get(key)) == _key(value)]
+        chosen.append(str(value) if key != "type" else str(value).replace("_", " "))
+        level += 1
+
+
+def extend(path: str, token: str) -> str:
+    return f"{path}.{token}" if path else token
+
+
+def replace_last(path: str, token: str) -> str:
+    head = path.rsplit(".", 1)[0] if "." in path else ""
+    return extend(head, token)
+
+
+def parent(path: str) -> str:
+    if not path:
+        return ""
+    parts = path.split(".")
+    return ".".join(parts[:-1])

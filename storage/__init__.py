@@ -1,0 +1,8 @@
+"""Persistence: SQLAlchemy 2 (async) models, a unit of work with repositories, Alembic migrations.
+
+Nothing here is SQLite-only: the same code runs on PostgreSQL with another DATABASE_URL.
+"""
+from storage.db import Database, open_database
+from storage.uow import UnitOfWork, StaleVersion
+
+__all__ = ["Database", "open_database", "UnitOfWork", "StaleVersion"]

@@ -1,0 +1,72 @@
+"""Opening the database: the async engine, SQLite pragmas (WAL) and automatic Alembic migrations."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def alembic_config(url: str | None = None) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if url:
+        cfg.set_main_option("sqlalchemy.url", url)
+    return cfg
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+@dataclass
+class Database:
+    engine: AsyncEngine
+    sessions: async_sessionmaker
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision."""
+
+        def upgrade(sync_connection) -> None:
+            cfg = alembic_config()
+            cfg.attributes["connection"] = sync_connection
+            command.upgrade(cfg, "head")
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+async def open_database(url: str, *, migrate: bool = True) -> Database:
+    """Connect (creating the SQLite file if needed) and migrate the schema."""
+    parsed = make_url(url)
+    kwargs: dict = {}
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    else:
+        kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_async_engine(url, **kwargs)
+    if parsed.get_backend_name() == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    db = Database(engine, async_sessionmaker(engine, expire_on_commit=False))
+    if migrate:
+        await db.migrate()
+    return db
