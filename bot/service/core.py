@@ -25,6 +25,7 @@ from rules.api import Event, Game, IllegalAction, State
 from storage import Database, StaleVersion, UnitOfWork, open_database
 from storage.models import Chat, GameRow, Seat, Timer
 from bot.service import picker
+from bot.service.leagues import LeagueCommands
 from bot.service.chat_settings import DEFAULT_SETTINGS, describe_settings, parse_settings
 from bot.service.messages import Button, ChatRef, Message, UserRef
 from bot.service.texts import HELP_TEXT, game_list_text
@@ -72,13 +73,12 @@ def _hash(value) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:32]
 
 
-class Service:
+class Service(LeagueCommands):
     def __init__(self, db: Database):
         self.db = db
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._states: dict[int, tuple[int, State]] = {}
         self.dm_required_platforms: set[str] = {"telegram"}
-        self.league_hook = None  # set by bot.leagues: called when a game ends, inside its transaction
         self._timer_wakeup = asyncio.Event()
 
     # ------------------------------------------------------------------ helpers
@@ -294,7 +294,6 @@ class Service:
                 random.Random(row.seed).shuffle(order)  # random seating [every game: seats drawn at the table]
                 for s, engine_seat in zip(sorted(row.seats, key=lambda s: s.position), order):
                     s.seat = engine_seat
-                row.status = "lobby"  # save_state sets active
                 await uow.games.save_state(row, state.to_json(), status="active")
                 self._states[row.id] = (row.version, state)
                 advance_events = await self._advance_ai(uow, row, state)
@@ -611,8 +610,7 @@ class Service:
         for seat in sorted(range(len(names)), key=lambda s: (ranking[s], s)):
             lines.append(f"{ranking[seat]}. {names[seat]} — {scores[seat]:g}" + (" (resigned)" if seat in resigned else ""))
         out = [Message("\n".join(lines), chat=chat, game_id=row.id, kind="result")]
-        if self.league_hook is not None:
-            out.extend(await self.league_hook(uow, row, state, chat))
+        out.extend(await self.rate_finished(uow, row, state, chat))
         return out
 
     # ------------------------------------------------------------------ timers
@@ -904,11 +902,5 @@ async def build_service(database_url: str | None = None) -> Service:
 
     db = await open_database(database_url or DEFAULT_DATABASE_URL)
     service = Service(db)
-    try:
-        from bot import leagues
-    except ImportError:
-        leagues = None
-    if leagues is not None:
-        leagues.install(service)
     await service.resume()
     return service
