@@ -175,13 +175,15 @@ class Service(LeagueCommands):
 
     # ------------------------------------------------------------------ lobby
     @answers_errors
-    async def create_lobby(self, chat: ChatRef, user: UserRef, game_name: str, options_text: str = "") -> list[Message]:
+    async def create_lobby(self, chat: ChatRef, user: UserRef, game_name: str, options_text: str = "",
+                           seed: int | None = None) -> list[Message]:
         game = rules.get_game(game_name)
         options = parse_options(game, options_text)
         async with self._uow() as uow:
             chat_row = await self._chat_row(uow, chat)
             player = await uow.players.get_or_create(user.platform, user.id, user.name)
-            row = GameRow(chat_id=chat_row.id, game=game.name, options=options, seed=secrets.randbits(62),
+            row = GameRow(chat_id=chat_row.id, game=game.name, options=options,
+                          seed=secrets.randbits(62) if seed is None else seed,
                           status="lobby", created_by=player.id, version=0)
             await uow.games.add(row)
             uow.session.add(Seat(game_id=row.id, position=0, player_id=player.id))
@@ -824,6 +826,12 @@ class Service(LeagueCommands):
             if chat is not None and await uow.chats.find(platform, new_id) is None:
                 await uow.chats.move(chat, new_id)
                 await uow.commit()
+
+    async def games_of(self, user: UserRef, statuses: tuple[str, ...] = ("active",)) -> list[int]:
+        """Ids of the person's games in ``statuses``, oldest first."""
+        async with self._uow() as uow:
+            player = await uow.players.find(user.platform, user.id)
+            return [g.id for g in await uow.games.of_player(player.id, statuses)] if player else []
 
     async def active_game_ids(self) -> list[int]:
         async with self._uow() as uow:

@@ -1,0 +1,51 @@
+"""``python -m bot play <game>`` (console game against AI seats) and ``python -m bot run`` (the chat bot)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.settings import Settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Herald, a bot for medieval tabletop games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a local console game against AI seats (no token needed)")
+    play.add_argument("game", nargs="?", help="troubadour, guyenne, list_und_tuecke, kardinal, koenig_artus")
+    play.add_argument("--players", type=int, help="number of players including you")
+    play.add_argument("--seed", type=int, help="seed of the shuffle, to replay a deal")
+    play.add_argument("--options", default="", help="game options as key=value pairs, e.g. 'level=advanced'")
+    play.add_argument("--resume", action="store_true", help="continue your latest unfinished console game")
+    play.add_argument("--game-id", type=int, help="continue this game")
+    play.add_argument("--db", help="database URL (default: DATABASE_URL or sqlite herald.db)")
+    run = sub.add_parser("run", help="run the bot for Discord and/or Telegram (tokens from the environment)")
+    run.add_argument("--discord", action="store_true")
+    run.add_argument("--telegram", action="store_true")
+    args = parser.parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "play":
+        logging.getLogger().setLevel(logging.WARNING)
+        if not args.game and not (args.resume or args.game_id):
+            parser.error("name a game (e.g. python -m bot play list_und_tuecke) or use --resume")
+        from bot.console import play as play_console
+
+        try:
+            return asyncio.run(play_console(args.game, args.players, args.seed, args.options,
+                                            args.db or settings.database_url, args.resume, args.game_id))
+        except KeyboardInterrupt:
+            print("\nBye — the game is saved; continue with --resume.")
+            return 0
+    from bot.runner import run_bots
+
+    if not (args.discord or args.telegram):
+        args.discord = settings.discord_token is not None
+        args.telegram = settings.telegram_token is not None
+    return asyncio.run(run_bots(settings, discord=args.discord, telegram=args.telegram))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
