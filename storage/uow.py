@@ -23,8 +23,7 @@ class UnitOfWork:
         return self
 
     async def __aexit__(self, *exc) -> None:
-        await self.session.rollback()
-        await self.session.close()
+        await self.session.close()  # rolls back what was not committed; loaded objects stay readable
 
     async def commit(self) -> None:
         await self.session.commit()

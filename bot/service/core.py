@@ -450,6 +450,9 @@ class Service(LeagueCommands):
     @staticmethod
     def _picker_buttons(row: GameRow, level: picker.PickerLevel, path: str) -> list[list[Button]]:
         prefix = f"p:{row.id}:{row.version}:"
+        if level.action is not None:  # one action left: a single button confirms it
+            game = rules.get_game(row.game)
+            return [[Button(game.describe_action(level.action)[:40], prefix + path, "primary")]]
         options = level.options[: picker.MAX_OPTIONS]
         flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in options]
         per_row = 4 if all(len(b.label) <= 6 for b in flat) else (2 if all(len(b.label) <= 16 for b in flat) else 1)
