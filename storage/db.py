@@ -61,6 +61,9 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        # SQLite has one writer: one pooled connection serialises this process's transactions, so a
+        # read that later writes never meets "database is locked" (busy_timeout covers other processes).
+        kwargs.update(pool_size=1, max_overflow=0, pool_timeout=120)
     else:
         kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
