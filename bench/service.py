@@ -39,7 +39,10 @@ async def drive_game(service, game_name: str, index: int, moves_per_game: int, l
     rng = random.Random(index)
     done = 0
     while done < moves_per_game:
-        row_state = service._states[gid][1]
+        live = service._live_games.get(gid)  # the bench's people read the state the service holds
+        if live is None:
+            break
+        row_state = live.state
         if row_state.is_over():
             break
         seat = rng.choice(row_state.to_act())
@@ -48,7 +51,7 @@ async def drive_game(service, game_name: str, index: int, moves_per_game: int, l
         t0 = time.perf_counter()
         trial.apply(seat, action)
         engine_times.append(time.perf_counter() - t0)
-        user = await _user_at(service, gid, seat, users)
+        user = live.seats[seat].user
         t0 = time.perf_counter()
         out = await service.act(chat, user, action, game_id=gid)
         latencies.append(time.perf_counter() - t0)
@@ -57,21 +60,6 @@ async def drive_game(service, game_name: str, index: int, moves_per_game: int, l
         done += 1
         await asyncio.sleep(0)
     return done
-
-
-_seat_cache: dict[tuple[int, int], UserRef] = {}
-
-
-async def _user_at(service, gid: int, seat: int, users: list[UserRef]) -> UserRef:
-    key = (gid, seat)
-    if key not in _seat_cache:
-        from storage import UnitOfWork
-
-        async with UnitOfWork(service.db) as uow:
-            row = await uow.games.get(gid)
-            for s in row.seats:
-                _seat_cache[(gid, s.seat)] = next(u for u in users if u.id == s.player.external_id)
-    return _seat_cache[key]
 
 
 async def run(game_name: str, games: int, moves_per_game: int, db_dir: str) -> dict:
@@ -90,7 +78,7 @@ async def run(game_name: str, games: int, moves_per_game: int, db_dir: str) -> d
     elapsed = time.perf_counter() - start
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
-    service._states.clear()
+    service._live_games.clear()
     await service.resume()
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()

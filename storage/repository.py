@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import Chat, GameRow, MessageSlot, Move, Player, Seat, Timer, utcnow
@@ -107,6 +107,30 @@ class Games:
             setattr(game, key, value)
         return game.version
 
+    async def save_version(self, game_id: int, version: int, state: dict, *, status: str | None = None,
+                           result: dict | None = None) -> int:
+        """Like ``save_state`` for a game known only by id and version (the service's in-memory picture)."""
+        values = {"state": state, "version": version + 1, "updated_at": utcnow()}
+        if status is not None:
+            values["status"] = status
+            if status in ("finished", "aborted"):
+                values["finished_at"] = utcnow()
+        if result is not None:
+            values["result"] = result
+        outcome = await self.session.execute(
+            update(GameRow).where(GameRow.id == game_id, GameRow.version == version).values(**values)
+            .execution_options(synchronize_session=False))
+        if outcome.rowcount != 1:
+            raise StaleVersion(f"game {game_id} changed since version {version}")
+        return version + 1
+
+    async def append_moves(self, game_id: int, first_seq: int, moves: list[tuple[int, dict, list, str]]) -> None:
+        """Log (seat, action, events, by) rows from ``first_seq`` on, in one statement."""
+        if moves:
+            await self.session.execute(insert(Move), [
+                {"game_id": game_id, "seq": first_seq + i, "seat": seat, "action": action, "events": events,
+                 "by": by, "created_at": utcnow()} for i, (seat, action, events, by) in enumerate(moves)])
+
     async def log_move(self, game_id: int, seq: int, seat: int, action: dict, events: list, by: str) -> None:
         self.session.add(Move(game_id=game_id, seq=seq, seat=seat, action=action, events=events, by=by))
         await self.session.flush()
@@ -137,6 +161,13 @@ class Timers:
     async def replace(self, game_id: int, timers: list[Timer]) -> None:
         await self.session.execute(delete(Timer).where(Timer.game_id == game_id))
         self.session.add_all(timers)
+
+    async def drop_seats(self, game_id: int, seats: set[int]) -> None:
+        if seats:
+            await self.session.execute(delete(Timer).where(Timer.game_id == game_id, Timer.seat.in_(seats)))
+
+    async def seats_with_timers(self, game_id: int) -> set[int]:
+        return set(await self.session.scalars(select(Timer.seat).where(Timer.game_id == game_id).distinct()))
 
     async def clear(self, game_id: int) -> None:
         await self.session.execute(delete(Timer).where(Timer.game_id == game_id))

@@ -27,6 +27,7 @@ from storage.models import Chat, GameRow, Seat, Timer
 from bot.service import picker
 from bot.service.leagues import LeagueCommands
 from bot.service.chat_settings import DEFAULT_SETTINGS, describe_settings, parse_settings
+from bot.service.live import LiveGame, LiveSeat, load_live, seat_name
 from bot.service.messages import Button, ChatRef, Message, UserRef
 from bot.service.texts import HELP_TEXT, game_list_text
 
@@ -34,7 +35,6 @@ log = logging.getLogger(__name__)
 
 OPEN = ("lobby", "active")
 AI_STEP_CAP = 5000
-RECENT_LINES = 6
 
 
 class ServiceError(Exception):
@@ -77,7 +77,7 @@ class Service(LeagueCommands):
     def __init__(self, db: Database):
         self.db = db
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[int, tuple[int, State]] = {}
+        self._live_games: dict[int, LiveGame] = {}
         self.dm_required_platforms: set[str] = {"telegram"}
         self._timer_wakeup = asyncio.Event()
 
@@ -110,15 +110,7 @@ class Service(LeagueCommands):
 
     @staticmethod
     def seat_name(seat: Seat) -> str:
-        if seat.player is not None and not seat.resigned:
-            return seat.player.name
-        if seat.player is not None:
-            return f"🤖 {seat.player.name}"
-        return f"🤖 AI {seat.position + 1}"
-
-    def names(self, row: GameRow) -> list[str]:
-        by_seat = sorted((s for s in row.seats if s.seat is not None), key=lambda s: s.seat)
-        return [self.seat_name(s) for s in by_seat]
+        return seat_name(seat.player.name if seat.player else None, seat.resigned, seat.position)
 
     @staticmethod
     def substitute(text: str, names: list[str]) -> str:
@@ -127,14 +119,6 @@ class Service(LeagueCommands):
             return names[i] if 0 <= i < len(names) else match.group(0)
 
         return re.sub(r"\{P(\d+)\}", name, text)
-
-    def _state(self, row: GameRow) -> State:
-        cached = self._states.get(row.id)
-        if cached is not None and cached[0] == row.version:
-            return cached[1]
-        state = rules.get_game(row.game).from_json(row.state)
-        self._states[row.id] = (row.version, state)
-        return state
 
     def _seat_of(self, row: GameRow, user: UserRef) -> Seat | None:
         return next((s for s in row.seats if self._is_user(s, user) and not s.resigned), None)
@@ -297,162 +281,190 @@ class Service(LeagueCommands):
                 for s, engine_seat in zip(sorted(row.seats, key=lambda s: s.position), order):
                     s.seat = engine_seat
                 await uow.games.save_state(row, state.to_json(), status="active")
-                self._states[row.id] = (row.version, state)
-                advance_events = await self._advance_ai(uow, row, state)
-                out = await self._after_change(uow, row, state, chat_ref, advance_events, started=True)
                 await uow.commit()
-                self._timer_wakeup.set()
-                return out
+                self.forget(row.id)
+                live = await self._live(uow, row.id)
+                names = live.names
+                note = Message(f"🏁 Game #{row.id} of {game.title} starts. Seats: " +
+                               ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)), chat=live.chat,
+                               slot=f"lobby:{row.id}", game_id=row.id, kind="lobby")
+                work = live.state.clone()
+                return await self._commit(uow, live, work, self._ai_moves(live, work), notes=[note], started=True)
 
     # ------------------------------------------------------------------ playing
+    async def _live(self, uow: UnitOfWork, game_id: int) -> LiveGame | None:
+        """The in-memory picture of an active game (loaded once; dropped when another writer moved)."""
+        live = self._live_games.get(game_id)
+        if live is not None:
+            return live
+        row = await uow.games.get(game_id)
+        if row is None or row.status != "active":
+            return None
+        chat_row = await uow.chats.get(row.chat_id)
+        recent = [m.events for m in await uow.games.last_moves(row.id, 12)]
+        live = load_live(row, chat_row, self.chat_ref(chat_row), await uow.games.move_count(row.id), recent,
+                         await uow.timers.seats_with_timers(row.id))
+        self._live_games[game_id] = live
+        return live
+
+    def forget(self, game_id: int) -> None:
+        self._live_games.pop(game_id, None)
+
+    async def _active(self, uow: UnitOfWork, chat: ChatRef | None, user: UserRef | None,
+                      game_id: int | None) -> LiveGame:
+        """The active game meant by this call; no database read when it is known by number and loaded."""
+        if game_id is not None:
+            live = self._live_games.get(int(game_id))
+            if live is not None and (chat is None or chat.platform == "console" or
+                                     (chat.platform, chat.id) == (live.chat.platform, live.chat.id) or
+                                     (user is not None and live.seat_of(user) is not None)):
+                return live
+        row = await self._find_game(uow, chat, user, game_id, ("active",))
+        if row.status != "active":
+            raise ServiceError(f"Game #{row.id} is over." if row.status == "finished"
+                               else f"Game #{row.id} is not running.")
+        live = await self._live(uow, row.id)
+        if live is None:
+            raise ServiceError(f"Game #{row.id} is not running.")
+        return live
+
     @answers_errors
     async def act(self, chat: ChatRef | None, user: UserRef, move, game_id: int | None = None,
                   version: int | None = None) -> list[Message]:
         """Apply a typed notation (str) or an action dict for ``user``'s seat."""
-        async with self._uow() as uow:
-            row = await self._find_game(uow, chat, user, game_id, ("active",))
-            return await self._act_locked(uow, row, user, move, version, chat)
+        for attempt in (1, 2):
+            try:
+                async with self._uow() as uow:
+                    live = await self._active(uow, chat, user, game_id)
+                    return await self._act_live(uow, live.id, user, move, version)
+            except StaleVersion:  # another process moved first: re-read the game and judge the move again
+                if attempt == 2:
+                    raise
 
-    async def _act_locked(self, uow: UnitOfWork, row: GameRow, user: UserRef, move, version: int | None,
-                          chat: ChatRef | None) -> list[Message]:
-        async with self._locks[row.id]:
-            await uow.session.refresh(row)
-            if row.status != "active":
-                raise ServiceError(f"Game #{row.id} is over." if row.status == "finished"
-                                   else f"Game #{row.id} is not running.")
-            seat_row = self._seat_of(row, user)
+    async def _act_live(self, uow: UnitOfWork, game_id: int, user: UserRef, move,
+                        version: int | None) -> list[Message]:
+        async with self._locks[game_id]:
+            live = await self._live(uow, game_id)
+            if live is None:
+                raise ServiceError(f"Game #{game_id} is over.")
+            seat_row = live.seat_of(user)
             if seat_row is None:
-                raise ServiceError(f"You are not playing in game #{row.id}.")
-            if version is not None and version != row.version:
-                return self._stale(row, user)
-            game = rules.get_game(row.game)
-            state = self._state(row)
+                raise ServiceError(f"You are not playing in game #{live.id}.")
+            if version is not None and version != live.version:
+                return self._stale(live, seat_row)
+            state = live.state
             seat = seat_row.seat
             if seat not in state.to_act():
-                waiting = ", ".join(self.names(row)[s] for s in state.to_act())
-                raise ServiceError(f"It is not your turn — waiting for {waiting}.")
-            action = game.parse_action(state, seat, move) if isinstance(move, str) else move
+                raise ServiceError(f"It is not your turn — waiting for {self._waiting(live, state)}.")
+            action = live.game.parse_action(state, seat, move) if isinstance(move, str) else move
             work = state.clone()
-            events = work.apply(seat, action)
-            await uow.games.log_move(row.id, await uow.games.move_count(row.id), seat, action,
-                                     [e.to_json() for e in events], "player")
-            all_events = [(seat, action, events)]
-            all_events += await self._advance_ai(uow, row, work)
-            await uow.games.save_state(row, work.to_json(), status="finished" if work.is_over() else None)
-            self._states[row.id] = (row.version, work)
-            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
-            out = await self._after_change(uow, row, work, chat_ref, all_events, actor=seat)
-            await uow.commit()
-            self._timer_wakeup.set()
-            return out
+            batch = [(seat, action, work.apply(seat, action), "player")]
+            batch += self._ai_moves(live, work)
+            return await self._commit(uow, live, work, batch, actor=seat)
 
-    async def _advance_ai(self, uow: UnitOfWork, row: GameRow, state: State) -> list[tuple[int, dict, list[Event]]]:
-        """Let AI seats (and resigned ones) act until a human is to act or the game ends; logs each move."""
-        ai_seats = {s.seat: s for s in row.seats if s.seat is not None and (s.player is None or s.resigned)}
-        done: list[tuple[int, dict, list[Event]]] = []
-        seq = await uow.games.move_count(row.id)
+    def _ai_moves(self, live: LiveGame, state: State, only_seat: int | None = None) -> list[tuple]:
+        """AI seats (and resigned ones) act until a human is to act or the game ends. Pure: no I/O."""
+        done: list[tuple] = []
         for _ in range(AI_STEP_CAP):
-            acting = [s for s in state.to_act() if s in ai_seats]
-            if not acting or state.is_over():
+            if state.is_over():
+                break
+            acting = [s for s in state.to_act() if live.seats[s].is_ai]
+            if not acting:
                 break
             seat = acting[0]
-            level = ai_seats[seat].ai_level or "greedy"
-            ai = make_player(level, seed=row.seed ^ seq)
+            ai = make_player(live.seats[seat].ai_level or "greedy", seed=live.seed ^ (live.moves + len(done)))
             action = ai.choose(state, seat)
-            events = state.apply(seat, action)
-            await uow.games.log_move(row.id, seq, seat, action, [e.to_json() for e in events], "ai")
-            seq += 1
-            done.append((seat, action, events))
+            done.append((seat, action, state.apply(seat, action), "ai"))
         return done
 
-    async def _after_change(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef,
-                            batch: list[tuple[int, dict, list[Event]]], actor: int | None = None,
-                            started: bool = False) -> list[Message]:
-        """Messages after a change (board, private views that changed, results) and the timers and ratings."""
-        game = rules.get_game(row.game)
-        names = self.names(row)
-        out: list[Message] = []
-        if started:
-            out.append(Message(f"🏁 Game #{row.id} of {game.title} starts. Seats: " +
-                               ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)), chat=chat,
-                               slot=f"lobby:{row.id}", game_id=row.id, kind="lobby"))
-        out.append(await self._board_message(uow, row, state, chat, fresh=started))
+    async def _commit(self, uow: UnitOfWork, live: LiveGame, work: State, batch: list[tuple],
+                      actor: int | None = None, notes: list[Message] | None = None,
+                      started: bool = False) -> list[Message]:
+        """Write moves + snapshot (version-checked) + timers (+ ratings at the end), commit, then speak."""
+        over = work.is_over()
+        try:
+            await uow.games.append_moves(live.id, live.moves, [(s, a, [e.to_json() for e in ev], by)
+                                                               for s, a, ev, by in batch])
+            new_version = await uow.games.save_version(live.id, live.version, work.to_json(),
+                                                       status="finished" if over else None)
+            finish: list[Message] = []
+            if over:
+                await uow.timers.clear(live.id)
+                finish = await self._finish(uow, live, work)
+            else:
+                await self._update_timers(uow, live, work)
+            await uow.commit()
+        except BaseException:
+            self.forget(live.id)  # the picture may be ahead of the database: reload next time
+            raise
+        live.version, live.state, live.moves = new_version, work, live.moves + len(batch)
+        for _, _, events, _ in batch:
+            live.remember_public(events)
+        if over:
+            live.status = "finished"
+            self.forget(live.id)
+        self._timer_wakeup.set()
+        return (notes or []) + self._change_messages(live, work, batch, actor, started) + finish
+
+    def _change_messages(self, live: LiveGame, state: State, batch: list[tuple], actor: int | None,
+                         started: bool = False) -> list[Message]:
+        """The board, and each person's view where it changed (or where they learnt something privately)."""
+        out = [self._board_message(live, state, fresh=started)]
         private_lines: dict[int, list[str]] = defaultdict(list)
-        for seat, action, events in batch:
+        for _, _, events, _ in batch:
             for event in events:
-                if event.audience is None:
-                    continue
-                line = game.describe_event(event)
-                if line:
-                    for s in event.audience:
-                        private_lines[s].append(self.substitute(line, names))
-        for s in row.seats:
-            if s.seat is None or s.player is None or s.resigned:
+                if event.audience is not None:
+                    line = live.game.describe_event(event)
+                    if line:
+                        for s in event.audience:
+                            private_lines[s].append(self.substitute(line, live.names))
+        for s in live.humans():
+            digest = _hash(state.view(s.seat))
+            if digest == live.view_hashes.get(s.seat) and not private_lines.get(s.seat) and s.seat != actor:
                 continue
-            view = state.view(s.seat)
-            digest = _hash(view)
-            if digest == s.view_hash and not private_lines.get(s.seat) and s.seat != actor:
-                continue
-            s.view_hash = digest
-            out.append(self._private_message(row, s, state, private_lines.get(s.seat, [])))
-        if state.is_over():
-            await uow.timers.clear(row.id)
-            out.extend(await self._finish(uow, row, state, chat))
-        else:
-            await self._update_timers(uow, row, state, chat)
+            live.view_hashes[s.seat] = digest
+            out.append(self._private_message(live, s, state, private_lines.get(s.seat, [])))
         return out
 
-    async def _board_message(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef,
-                             fresh: bool = False) -> Message:
-        game = rules.get_game(row.game)
-        names = self.names(row)
-        recent: list[str] = []
-        for move in await uow.games.last_moves(row.id, 12):
-            for data in move.events:
-                event = Event.from_json(data)
-                if event.audience is None:
-                    line = game.describe_event(event)
-                    if line:
-                        recent.append(self.substitute(line, names))
-        text = self.substitute(game.render_view(state.view(None)), names)
-        header = f"#{row.id} {game.title}"
-        if recent:
-            text = header + "\n" + "\n".join("· " + l for l in recent[-RECENT_LINES:]) + "\n\n" + text
-        else:
-            text = header + "\n\n" + text
-        if not state.is_over():
-            waiting = ", ".join(names[s] for s in state.to_act())
-            text += f"\n\n⏳ To act: {waiting}"
-        buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{row.id}", "primary")]]
-        return Message(text, chat=chat, buttons=buttons, slot=f"board:{row.id}", game_id=row.id, kind="board",
-                       fresh=fresh)
+    def _waiting(self, live: LiveGame, state: State) -> str:
+        return ", ".join(live.names[s] for s in state.to_act())
 
-    def _private_message(self, row: GameRow, seat_row: Seat, state: State, lines: list[str],
+    def _board_message(self, live: LiveGame, state: State, fresh: bool = False) -> Message:
+        names = live.names
+        text = self.substitute(live.game.render_view(state.view(None)), names)
+        header = f"#{live.id} {live.game.title}"
+        if live.recent:
+            header += "\n" + "\n".join("· " + self.substitute(l, names) for l in live.recent)
+        text = header + "\n\n" + text
+        if not state.is_over():
+            text += f"\n\n⏳ To act: {self._waiting(live, state)}"
+        buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{live.id}", "primary")]]
+        return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
+                       kind="board", fresh=fresh)
+
+    def _private_message(self, live: LiveGame, seat_row: LiveSeat, state: State, lines: list[str],
                          path: str = "", note: str = "") -> Message:
         """A person's own view (from ``view(seat)`` only) with the move picker when they are to act."""
-        game = rules.get_game(row.game)
-        names = self.names(row)
         seat = seat_row.seat
-        text = self.substitute(game.render_view(state.view(seat)), names)
-        head = [f"#{row.id} {game.title} — your view (seat {seat + 1})"]
+        text = self.substitute(live.game.render_view(state.view(seat)), live.names)
+        head = [f"#{live.id} {live.game.title} — your view (seat {seat + 1})"]
         if note:
             head.append(note)
         head.extend(lines[-8:])
         buttons: list[list[Button]] = []
         if seat in state.to_act() and not state.is_over():
-            level = picker.resolve(game, state.legal_actions(seat), path)
-            buttons = self._picker_buttons(row, level, path)
+            level = picker.resolve(live.game, state.legal_actions(seat), path)
+            buttons = self._picker_buttons(live, level, path)
             if level.chosen:
                 head.append("Chosen so far: " + " → ".join(level.chosen))
-        return Message("\n".join(head) + "\n\n" + text, user=self.user_ref(seat_row), buttons=buttons,
-                       slot=f"hand:{row.id}", game_id=row.id, kind="hand")
+        return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
+                       slot=f"hand:{live.id}", game_id=live.id, kind="hand")
 
     @staticmethod
-    def _picker_buttons(row: GameRow, level: picker.PickerLevel, path: str) -> list[list[Button]]:
-        prefix = f"p:{row.id}:{row.version}:"
+    def _picker_buttons(live: LiveGame, level: picker.PickerLevel, path: str) -> list[list[Button]]:
+        prefix = f"p:{live.id}:{live.version}:"
         if level.action is not None:  # one action left: a single button confirms it
-            game = rules.get_game(row.game)
-            return [[Button(game.describe_action(level.action)[:40], prefix + path, "primary")]]
+            return [[Button(live.game.describe_action(level.action)[:40], prefix + path, "primary")]]
         options = level.options[: picker.MAX_OPTIONS]
         flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in options]
         per_row = 4 if all(len(b.label) <= 6 for b in flat) else (2 if all(len(b.label) <= 16 for b in flat) else 1)
@@ -467,45 +479,47 @@ class Service(LeagueCommands):
             rows.append(controls)
         return rows
 
-    def _stale(self, row: GameRow, user: UserRef) -> list[Message]:
-        seat_row = self._seat_of(row, user)
-        state = self._state(row)
-        out = [Message("This board is out of date — here is the current one.", user=user, kind="error",
-                       game_id=row.id)]
-        if seat_row is not None and row.status == "active":
-            out.append(self._private_message(row, seat_row, state, []))
+    def _stale(self, live: LiveGame, seat_row: LiveSeat | None) -> list[Message]:
+        out = [Message("This board is out of date — here is the current one.",
+                       user=seat_row.user if seat_row else None, kind="error", game_id=live.id)]
+        if seat_row is not None:
+            out.append(self._private_message(live, seat_row, live.state, []))
         return out
 
     @answers_errors
     async def show_private(self, user: UserRef, game_id: int | None = None, chat: ChatRef | None = None) -> list[Message]:
         """The person's own view with their picker (/hand, the My hand button)."""
         async with self._uow() as uow:
-            row = await self._find_game(uow, chat, user, game_id, ("active",))
-            seat_row = self._seat_of(row, user)
+            live = await self._active(uow, chat, user, game_id)
+            seat_row = live.seat_of(user)
             if seat_row is None:
-                raise ServiceError(f"You are not playing in game #{row.id}.")
-            return [self._private_message(row, seat_row, self._state(row), [])]
+                raise ServiceError(f"You are not playing in game #{live.id}.")
+            return [self._private_message(live, seat_row, live.state, [])]
 
     @answers_errors
     async def show_board(self, chat: ChatRef, game_id: int | None = None, user: UserRef | None = None) -> list[Message]:
         async with self._uow() as uow:
             row = await self._find_game(uow, chat, user, game_id, ("active", "finished") if game_id else ("active",))
-            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
             if row.status == "lobby":
-                return [self._lobby_message(row, chat_ref)]
-            return [await self._board_message(uow, row, self._state(row), chat_ref, fresh=True)]
+                return [self._lobby_message(row, self.chat_ref(await uow.chats.get(row.chat_id)))]
+            if row.status == "active":
+                live = await self._live(uow, row.id)
+                return [self._board_message(live, live.state, fresh=True)]
+            chat_row = await uow.chats.get(row.chat_id)
+            recent = [m.events for m in await uow.games.last_moves(row.id, 12)]
+            live = load_live(row, chat_row, self.chat_ref(chat_row), 0, recent, set())
+            return [self._board_message(live, live.state, fresh=True)]
 
     @answers_errors
     async def choices(self, user: UserRef, game_id: int | None = None) -> list[tuple[str, str]]:
         """(label, notation) of every legal action of ``user`` now — the console's numbered menu."""
         async with self._uow() as uow:
-            row = await self._find_game(uow, None, user, game_id, ("active",))
-            seat_row = self._seat_of(row, user)
+            live = await self._active(uow, None, user, game_id)
+            seat_row = live.seat_of(user)
             if seat_row is None:
                 return []
-            game = rules.get_game(row.game)
-            state = self._state(row)
-            return [(game.describe_action(a), game.format_action(a)) for a in state.legal_actions(seat_row.seat)]
+            game = live.game
+            return [(game.describe_action(a), game.format_action(a)) for a in live.state.legal_actions(seat_row.seat)]
 
     @answers_errors
     async def press(self, user: UserRef, data: str, chat: ChatRef | None = None,
@@ -535,54 +549,50 @@ class Service(LeagueCommands):
 
     async def _press_picker(self, user: UserRef, game_id: int, version: int, path: str) -> list[Message]:
         async with self._uow() as uow:
-            row = await uow.games.get(game_id)
-            if row is None:
-                raise ServiceError("That button is not one of mine.")
-            seat_row = self._seat_of(row, user)
+            live = await self._live(uow, game_id)
+            if live is None:
+                row = await uow.games.get(game_id)
+                if row is None:
+                    raise ServiceError("That button is not one of mine.")
+                raise ServiceError(f"Game #{row.id} is over." if row.status != "lobby"
+                                   else f"Game #{row.id} has not started.")
+            seat_row = live.seat_of(user)
             if seat_row is None:
-                raise ServiceError(f"You are not playing in game #{row.id}.")
-            if row.status != "active":
-                raise ServiceError(f"Game #{row.id} is over.")
-            if version != row.version:
-                return self._stale(row, user)
-            state = self._state(row)
+                raise ServiceError(f"You are not playing in game #{live.id}.")
+            if version != live.version:
+                return self._stale(live, seat_row)
+            state = live.state
             if seat_row.seat not in state.to_act():
-                waiting = ", ".join(self.names(row)[s] for s in state.to_act())
-                raise ServiceError(f"It is not your turn — waiting for {waiting}.")
-            game = rules.get_game(row.game)
-            level = picker.resolve(game, state.legal_actions(seat_row.seat), path)
+                raise ServiceError(f"It is not your turn — waiting for {self._waiting(live, state)}.")
+            level = picker.resolve(live.game, state.legal_actions(seat_row.seat), path)
             if level.action is None:
-                return [self._private_message(row, seat_row, state, [], path=path)]
-            return await self._act_locked(uow, row, user, level.action, version, None)
+                return [self._private_message(live, seat_row, state, [], path=path)]
+            return await self._act_live(uow, live.id, user, level.action, version)
 
     @answers_errors
     async def resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None = None) -> list[Message]:
         async with self._uow() as uow:
-            row = await self._find_game(uow, chat, user, game_id, ("active",))
-            async with self._locks[row.id]:
-                await uow.session.refresh(row)
-                seat_row = self._seat_of(row, user)
+            live = await self._active(uow, chat, user, game_id)
+            async with self._locks[live.id]:
+                row = await uow.games.get(live.id)
+                seat_row = next((s for s in row.seats if self._is_user(s, user) and not s.resigned), None)
                 if seat_row is None:
                     raise ServiceError(f"You are not playing in game #{row.id}.")
                 seat_row.resigned = True
-                chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+                await uow.session.flush()
+                self.forget(row.id)
                 humans = [s for s in row.seats if s.player is not None and not s.resigned]
                 if not humans:
                     await uow.games.save_state(row, row.state, status="aborted")
                     await uow.timers.clear(row.id)
                     await uow.commit()
-                    self._states.pop(row.id, None)
                     return [Message(f"{user.name} resigned; no human is left, so game #{row.id} ends unrated.",
-                                    chat=chat_ref, game_id=row.id, kind="result")]
-                state = self._state(row).clone()
-                events = await self._advance_ai(uow, row, state)
-                await uow.games.save_state(row, state.to_json(), status="finished" if state.is_over() else None)
-                self._states[row.id] = (row.version, state)
-                out = [Message(f"🏳 {user.name} resigned from game #{row.id}; an AI plays their seat.",
-                               chat=chat_ref, game_id=row.id, kind="notice")]
-                out += await self._after_change(uow, row, state, chat_ref, events)
-                await uow.commit()
-                return out
+                                    chat=live.chat, game_id=row.id, kind="result")]
+                live = await self._live(uow, row.id)
+                work = live.state.clone()
+                note = Message(f"🏳 {user.name} resigned from game #{row.id}; an AI plays their seat.",
+                               chat=live.chat, game_id=row.id, kind="notice")
+                return await self._commit(uow, live, work, self._ai_moves(live, work), notes=[note])
 
     @answers_errors
     async def abort(self, chat: ChatRef, user: UserRef, game_id: int | None = None,
@@ -599,45 +609,46 @@ class Service(LeagueCommands):
                 await uow.games.save_state(row, row.state or {}, status="aborted")
                 await uow.timers.clear(row.id)
                 await uow.commit()
-                self._states.pop(row.id, None)
+                self.forget(row.id)
                 what = "Table" if was == "lobby" else "Game"
                 return [Message(f"🛑 {what} #{row.id} was aborted by {user.name}.", chat=chat_ref,
                                 slot=f"{'lobby' if was == 'lobby' else 'board'}:{row.id}", game_id=row.id,
                                 kind="result")]
 
-    async def _finish(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef) -> list[Message]:
-        names = self.names(row)
+    async def _finish(self, uow: UnitOfWork, live: LiveGame, state: State) -> list[Message]:
+        """Record the result and rate the game, inside the transaction that ends it."""
+        names = live.names
         ranking = state.ranking()
         scores = state.scores()
-        resigned = {s.seat for s in row.seats if s.resigned and s.seat is not None}
-        row.result = {"ranking": ranking, "scores": scores, "names": names, "resigned": sorted(resigned)}
-        lines = [f"🏆 Game #{row.id} is over."]
+        resigned = sorted(s.seat for s in live.seats if s.resigned)
+        result = {"ranking": ranking, "scores": scores, "names": names, "resigned": resigned}
+        row = await uow.games.get(live.id)
+        row.result = result
+        lines = [f"🏆 Game #{live.id} is over."]
         for seat in sorted(range(len(names)), key=lambda s: (ranking[s], s)):
-            lines.append(f"{ranking[seat]}. {names[seat]} — {scores[seat]:g}" + (" (resigned)" if seat in resigned else ""))
-        out = [Message("\n".join(lines), chat=chat, game_id=row.id, kind="result")]
-        out.extend(await self.rate_finished(uow, row, state, chat))
+            lines.append(f"{ranking[seat]}. {names[seat]} — {scores[seat]:g}" +
+                         (" (resigned)" if seat in resigned else ""))
+        out = [Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")]
+        out.extend(await self.rate_finished(uow, row, state, live.chat))
         return out
 
     # ------------------------------------------------------------------ timers
-    async def _update_timers(self, uow: UnitOfWork, row: GameRow, state: State, chat: ChatRef) -> None:
+    async def _update_timers(self, uow: UnitOfWork, live: LiveGame, state: State) -> None:
         """Each human to act has a deadline from when their turn began; others' timers are dropped."""
-        chat_row = await uow.chats.get(row.chat_id)
-        seconds = int((chat_row.settings or {}).get("turn_timer", DEFAULT_SETTINGS["turn_timer"]))
-        existing = await uow.timers.of_game(row.id)
-        humans = {s.seat for s in row.seats if s.player is not None and not s.resigned and s.seat is not None}
-        to_act = set(state.to_act()) & humans
-        for timer in existing:
-            if timer.seat not in to_act:
-                await uow.timers.delete(timer)
+        to_act = {s for s in state.to_act() if not live.seats[s].is_ai}
+        leaving = live.timer_seats - to_act
+        await uow.timers.drop_seats(live.id, leaving)
+        live.timer_seats -= leaving
+        seconds = live.turn_timer
         if seconds <= 0:
             return
-        have = {t.seat for t in existing if t.seat in to_act}
         now = _now()
-        for seat in sorted(to_act - have):
-            uow.session.add(Timer(game_id=row.id, seat=seat, kind="remind", version=row.version,
+        for seat in sorted(to_act - live.timer_seats):
+            uow.session.add(Timer(game_id=live.id, seat=seat, kind="remind", version=live.version,
                                   due_at=now + timedelta(seconds=seconds / 2)))
-            uow.session.add(Timer(game_id=row.id, seat=seat, kind="autoplay", version=row.version,
+            uow.session.add(Timer(game_id=live.id, seat=seat, kind="autoplay", version=live.version,
                                   due_at=now + timedelta(seconds=seconds)))
+            live.timer_seats.add(seat)
 
     async def run_timers(self, now: datetime | None = None) -> list[Message]:
         """Fire every due timer: remind at half time, then an AI plays the turn."""
@@ -662,40 +673,28 @@ class Service(LeagueCommands):
                 if timer is None:
                     return []
                 await uow.timers.delete(timer)
-                row = await uow.games.get(game_id)
-                if row is None or row.status != "active":
+                live = await self._live(uow, game_id)
+                state = live.state if live else None
+                if live is None or seat not in state.to_act() or live.seats[seat].is_ai:
                     await uow.commit()
                     return []
-                state = self._state(row)
-                seat_row = next((s for s in row.seats if s.seat == seat), None)
-                if seat not in state.to_act() or seat_row is None or seat_row.player is None:
-                    await uow.commit()
-                    return []
-                user = self.user_ref(seat_row)
+                user = live.seats[seat].user
                 if kind == "remind":
                     await uow.commit()
-                    return [Message(f"⏳ Game #{row.id}: half of your turn time is gone. An AI will play for "
-                                    f"you when it runs out.", user=user, game_id=row.id, kind="notice")]
+                    return [Message(f"⏳ Game #{live.id}: half of your turn time is gone. An AI will play for "
+                                    f"you when it runs out.", user=user, game_id=live.id, kind="notice")]
+                await uow.timers.drop_seats(live.id, {seat})
+                live.timer_seats.discard(seat)
                 work = state.clone()
-                game = rules.get_game(row.game)
-                ai = make_player("greedy", seed=row.seed ^ row.version)
-                seq = await uow.games.move_count(row.id)
+                ai = make_player("greedy", seed=live.seed ^ live.version)
                 batch = []
                 while seat in work.to_act() and not work.is_over() and len(batch) < 200:
                     action = ai.choose(work, seat)
-                    events = work.apply(seat, action)
-                    await uow.games.log_move(row.id, seq, seat, action, [e.to_json() for e in events], "timer")
-                    seq += 1
-                    batch.append((seat, action, events))
-                batch += await self._advance_ai(uow, row, work)
-                await uow.games.save_state(row, work.to_json(), status="finished" if work.is_over() else None)
-                self._states[row.id] = (row.version, work)
-                chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
-                out = [Message(f"⌛ {seat_row.player.name}'s time ran out in game #{row.id}; an AI played "
-                               f"their turn.", chat=chat_ref, game_id=row.id, kind="notice")]
-                out += await self._after_change(uow, row, work, chat_ref, batch)
-                await uow.commit()
-                return out
+                    batch.append((seat, action, work.apply(seat, action), "timer"))
+                batch += self._ai_moves(live, work)
+                note = Message(f"⌛ {user.name}'s time ran out in game #{live.id}; an AI played their turn.",
+                               chat=live.chat, game_id=live.id, kind="notice")
+                return await self._commit(uow, live, work, batch, notes=[note])
 
     async def next_timer_due(self) -> datetime | None:
         async with self._uow() as uow:
@@ -736,10 +735,9 @@ class Service(LeagueCommands):
                 if row.status == "lobby":
                     lines.append(f"#{row.id} {game.title} — lobby, {len(row.seats)}/{game.max_players} seated")
                 else:
-                    state = self._state(row)
-                    names = self.names(row)
+                    live = await self._live(uow, row.id)
                     lines.append(f"#{row.id} {game.title} — playing; to act: "
-                                 + ", ".join(names[s] for s in state.to_act()))
+                                 + self._waiting(live, live.state))
             return [Message("\n".join(lines), chat=chat)]
 
     @answers_errors
@@ -765,6 +763,9 @@ class Service(LeagueCommands):
             changes = parse_settings(text)
             chat_row.settings = {**(chat_row.settings or {}), **changes}
             await uow.commit()
+            for live in self._live_games.values():
+                if live.chat_db_id == chat_row.id:
+                    live.settings = {**DEFAULT_SETTINGS, **chat_row.settings}
             return [Message("✅ Settings saved.\n" + describe_settings({**current, **changes}), chat=chat, user=user)]
 
     async def chat_settings(self, chat: ChatRef) -> dict:
@@ -845,7 +846,7 @@ class Service(LeagueCommands):
         count = 0
         async with self._uow() as uow:
             for row in await uow.games.with_status(("active",)):
-                self._state(row)
+                await self._live(uow, row.id)
                 count += 1
         return count
 

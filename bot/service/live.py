@@ -1,0 +1,99 @@
+"""The in-memory picture of an active game, so that a move costs a few writes and no reads.
+
+The database stays the truth: every change is written (version-checked) before the
+picture is updated, and a ``StaleVersion`` (another process moved) drops the picture
+so the next call reloads it.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import rules
+from rules.api import Event, Game, State
+from bot.service.chat_settings import DEFAULT_SETTINGS
+from bot.service.messages import ChatRef, UserRef
+
+RECENT_LINES = 6
+
+
+@dataclass
+class LiveSeat:
+    seat: int
+    player_id: int | None
+    user: UserRef | None
+    name: str
+    ai_level: str | None
+    resigned: bool
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user is None or self.resigned
+
+
+@dataclass
+class LiveGame:
+    id: int
+    game: Game
+    chat: ChatRef
+    chat_db_id: int
+    created_by: int
+    seed: int
+    status: str
+    version: int
+    state: State
+    seats: list[LiveSeat]  # indexed by engine seat
+    moves: int  # number of logged moves: the next seq
+    settings: dict
+    timer_seats: set[int] = field(default_factory=set)
+    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    view_hashes: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def turn_timer(self) -> int:
+        return int(self.settings.get("turn_timer", DEFAULT_SETTINGS["turn_timer"]))
+
+    def seat_of(self, user: UserRef) -> LiveSeat | None:
+        return next((s for s in self.seats if s.user is not None and not s.resigned
+                     and s.user.platform == user.platform and s.user.id == user.id), None)
+
+    def humans(self) -> list[LiveSeat]:
+        return [s for s in self.seats if not s.is_ai]
+
+    def remember_public(self, events: list[Event]) -> None:
+        for event in events:
+            if event.audience is None:
+                line = self.game.describe_event(event)
+                if line:
+                    self.recent.append(line)
+
+
+def seat_name(player_name: str | None, resigned: bool, position: int) -> str:
+    if player_name is not None and not resigned:
+        return player_name
+    if player_name is not None:
+        return f"🤖 {player_name}"
+    return f"🤖 AI {position + 1}"
+
+
+def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_events: list[list[dict]],
+              timer_seats: set[int]) -> LiveGame:
+    """Build the picture from the stored rows (game with seats and players, chat, recent move events)."""
+    game = rules.get_game(row.game)
+    seats: list[LiveSeat] = []
+    for s in sorted((s for s in row.seats if s.seat is not None), key=lambda s: s.seat):
+        user = UserRef(s.player.platform, s.player.external_id, s.player.name) if s.player else None
+        seats.append(LiveSeat(s.seat, s.player_id, user, seat_name(s.player.name if s.player else None,
+                                                                     s.resigned, s.position),
+                              s.ai_level, s.resigned))
+    live = LiveGame(id=row.id, game=game, chat=chat, chat_db_id=chat_row.id, created_by=row.created_by,
+                    seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),
+                    seats=seats, moves=move_count, settings={**DEFAULT_SETTINGS, **(chat_row.settings or {})},
+                    timer_seats=timer_seats)
+    for events in recent_events:
+        live.remember_public([Event.from_json(e) for e in events])
+    return live
