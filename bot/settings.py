@@ -8,7 +8,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///herald.db"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr | None = None
     telegram_token: SecretStr | None = None
