@@ -22,12 +22,21 @@ def alembic_config(url: str | None = None) -> Config:
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    # Let SQLAlchemy, not the driver, begin transactions, so that SAVEPOINTs nest correctly
+    # (the documented pysqlite/aiosqlite recipe; see _sqlite_begin).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def _sqlite_begin(connection) -> None:
+    # IMMEDIATE takes the write lock up front: a transaction that reads and then writes can never
+    # fail to upgrade its lock when another process (the other bot) writes to the same file.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 @dataclass
@@ -69,6 +78,7 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
     engine = create_async_engine(url, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
     db = Database(engine, async_sessionmaker(engine, expire_on_commit=False))
     if migrate:
         await db.migrate()

@@ -109,7 +109,12 @@ class Games:
 
     async def save_version(self, game_id: int, version: int, state: dict, *, status: str | None = None,
                            result: dict | None = None) -> int:
-        """Like ``save_state`` for a game known only by id and version (the service's in-memory picture)."""
+        """Like ``save_state`` for a game known only by id and version (the service's in-memory picture).
+
+        The hot path of every move: a plain Core statement on the table, with the ORM's bookkeeping
+        left out, because nothing in the session holds this row.
+        """
+        games = GameRow.__table__
         values = {"state": state, "version": version + 1, "updated_at": utcnow()}
         if status is not None:
             values["status"] = status
@@ -118,8 +123,7 @@ class Games:
         if result is not None:
             values["result"] = result
         outcome = await self.session.execute(
-            update(GameRow).where(GameRow.id == game_id, GameRow.version == version).values(**values)
-            .execution_options(synchronize_session=False))
+            update(games).where(games.c.id == game_id, games.c.version == version).values(**values))
         if outcome.rowcount != 1:
             raise StaleVersion(f"game {game_id} changed since version {version}")
         return version + 1
@@ -127,9 +131,10 @@ class Games:
     async def append_moves(self, game_id: int, first_seq: int, moves: list[tuple[int, dict, list, str]]) -> None:
         """Log (seat, action, events, by) rows from ``first_seq`` on, in one statement."""
         if moves:
-            await self.session.execute(insert(Move), [
+            now = utcnow()
+            await self.session.execute(insert(Move.__table__), [
                 {"game_id": game_id, "seq": first_seq + i, "seat": seat, "action": action, "events": events,
-                 "by": by, "created_at": utcnow()} for i, (seat, action, events, by) in enumerate(moves)])
+                 "by": by, "created_at": now} for i, (seat, action, events, by) in enumerate(moves)])
 
     async def log_move(self, game_id: int, seq: int, seat: int, action: dict, events: list, by: str) -> None:
         self.session.add(Move(game_id=game_id, seq=seq, seat=seat, action=action, events=events, by=by))

@@ -23,6 +23,7 @@ import rules
 from rules.ai import make_player
 from rules.api import Event, Game, IllegalAction, State
 from storage import Database, StaleVersion, UnitOfWork, open_database
+from storage.group_commit import GroupCommit, MoveWrite, write_one
 from storage.models import Chat, GameRow, Seat, Timer
 from bot.service import picker
 from bot.service.leagues import LeagueCommands
@@ -80,6 +81,7 @@ class Service(LeagueCommands):
         self._live_games: dict[int, LiveGame] = {}
         self.dm_required_platforms: set[str] = {"telegram"}
         self._timer_wakeup = asyncio.Event()
+        self._group = GroupCommit(db)  # concurrent moves share one transaction (see storage/group_commit.py)
 
     # ------------------------------------------------------------------ helpers
     def _reply(self, args, kwargs, text: str, kind: str = "info") -> Message:
@@ -360,7 +362,9 @@ class Service(LeagueCommands):
             work = state.clone()
             batch = [(seat, action, work.apply(seat, action), "player")]
             batch += self._ai_moves(live, work)
-            return await self._commit(uow, live, work, batch, actor=seat)
+            if uow.session.in_transaction():  # a read loaded the game: give the connection back first
+                await uow.rollback()
+            return await self._commit(uow, live, work, batch, actor=seat, grouped=True)
 
     def _ai_moves(self, live: LiveGame, state: State, only_seat: int | None = None) -> list[tuple]:
         """AI seats (and resigned ones) act until a human is to act or the game ends. Pure: no I/O."""
@@ -379,24 +383,36 @@ class Service(LeagueCommands):
 
     async def _commit(self, uow: UnitOfWork, live: LiveGame, work: State, batch: list[tuple],
                       actor: int | None = None, notes: list[Message] | None = None,
-                      started: bool = False) -> list[Message]:
-        """Write moves + snapshot (version-checked) + timers (+ ratings at the end), commit, then speak."""
+                      started: bool = False, grouped: bool = False) -> list[Message]:
+        """Write snapshot (version-checked) + moves + timers (+ ratings at the end), commit, then speak.
+
+        ``grouped``: the caller holds no uncommitted writes, so the writes join the group commit
+        (shared with other games' concurrent moves); otherwise they complete ``uow``'s transaction.
+        """
         over = work.is_over()
+        write = MoveWrite(
+            live.id, live.version, work.to_json(),
+            [{"seq": live.moves + i, "seat": s, "action": a, "events": [e.to_json() for e in ev], "by": by}
+             for i, (s, a, ev, by) in enumerate(batch)],
+            status="finished" if over else "active")
+        if over:
+            async def end(w: UnitOfWork) -> list[Message]:
+                await w.timers.clear(live.id)
+                return await self._finish(w, live, work)
+
+            write.then = end
+        else:
+            write.drop_timer_seats, write.new_timers = self._timer_changes(live, work)
         try:
-            await uow.games.append_moves(live.id, live.moves, [(s, a, [e.to_json() for e in ev], by)
-                                                               for s, a, ev, by in batch])
-            new_version = await uow.games.save_version(live.id, live.version, work.to_json(),
-                                                       status="finished" if over else None)
-            finish: list[Message] = []
-            if over:
-                await uow.timers.clear(live.id)
-                finish = await self._finish(uow, live, work)
+            if grouped:
+                new_version, finish = await self._group.run(write)
             else:
-                await self._update_timers(uow, live, work)
-            await uow.commit()
+                new_version, finish = await write_one(uow, write)
+                await uow.commit()
         except BaseException:
             self.forget(live.id)  # the picture may be ahead of the database: reload next time
             raise
+        finish = finish or []
         live.version, live.state, live.moves = new_version, work, live.moves + len(batch)
         for _, _, events, _ in batch:
             live.remember_public(events)
@@ -633,22 +649,23 @@ class Service(LeagueCommands):
         return out
 
     # ------------------------------------------------------------------ timers
-    async def _update_timers(self, uow: UnitOfWork, live: LiveGame, state: State) -> None:
+    def _timer_changes(self, live: LiveGame, state: State) -> tuple[set[int], list[dict]]:
         """Each human to act has a deadline from when their turn began; others' timers are dropped."""
         to_act = {s for s in state.to_act() if not live.seats[s].is_ai}
         leaving = live.timer_seats - to_act
-        await uow.timers.drop_seats(live.id, leaving)
         live.timer_seats -= leaving
         seconds = live.turn_timer
         if seconds <= 0:
-            return
+            return leaving, []
         now = _now()
+        new: list[dict] = []
         for seat in sorted(to_act - live.timer_seats):
-            uow.session.add(Timer(game_id=live.id, seat=seat, kind="remind", version=live.version,
-                                  due_at=now + timedelta(seconds=seconds / 2)))
-            uow.session.add(Timer(game_id=live.id, seat=seat, kind="autoplay", version=live.version,
-                                  due_at=now + timedelta(seconds=seconds)))
+            new.append({"seat": seat, "kind": "remind", "version": live.version,
+                        "due_at": now + timedelta(seconds=seconds / 2)})
+            new.append({"seat": seat, "kind": "autoplay", "version": live.version,
+                        "due_at": now + timedelta(seconds=seconds)})
             live.timer_seats.add(seat)
+        return leaving, new
 
     async def run_timers(self, now: datetime | None = None) -> list[Message]:
         """Fire every due timer: remind at half time, then an AI plays the turn."""

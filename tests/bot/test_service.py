@@ -227,14 +227,10 @@ async def test_two_writers_cannot_both_apply(tmp_path):
     two = await build_service(url)
     try:
         gid, _ = await two_player_game(one)
-        async with UnitOfWork(one.db) as a, UnitOfWork(two.db) as b:
-            row_a = await a.games.get(gid)
-            row_b = await b.games.get(gid)
-            await a.games.save_state(row_a, row_a.state)
-            await a.commit()
-            with pytest.raises(StaleVersion):
-                await b.games.save_state(row_b, row_b.state)
-        # a move through the second process after the first one moved: re-read, applied once
+        await two.show_board(CHAT, game_id=gid)  # the second process now holds its own picture of the game
+        assert gid in two._live_games
+        # a move through the second process after the first one moved: its picture is stale, the
+        # version check refuses the write, it re-reads and judges the move again: applied once
         hand = await hand_of(one, gid, ALICE)
         await one.act(CHAT, ALICE, f"keep {hand[0]} {hand[1]}")
         again = await two.act(CHAT, ALICE, f"keep {hand[0]} {hand[1]}")

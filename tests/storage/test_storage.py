@@ -64,14 +64,16 @@ async def test_version_check_lets_exactly_one_of_two_writers_win(database_url):
     other = await open_database(database_url, migrate=False)  # as if a second process
     try:
         gid = await _new_game(db)
-        async with UnitOfWork(db) as first, UnitOfWork(other) as second:
-            a = await first.games.get(gid)
-            b = await second.games.get(gid)
-            assert a.version == b.version == 0
-            await first.games.save_state(a, {"n": 1})
+        async with UnitOfWork(other) as second:  # the second process's picture of the game, read earlier
+            seen = (await second.games.get(gid)).version
+        async with UnitOfWork(db) as first:
+            row = await first.games.get(gid)
+            assert row.version == seen == 0
+            await first.games.save_state(row, {"n": 1})
             await first.commit()
+        async with UnitOfWork(other) as second:
             with pytest.raises(StaleVersion):
-                await second.games.save_version(gid, b.version, {"n": 2})
+                await second.games.save_version(gid, seen, {"n": 2})
             await second.rollback()
         async with UnitOfWork(db) as uow:
             row = await uow.games.get(gid)
