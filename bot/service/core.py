@@ -481,11 +481,15 @@ class Service(LeagueCommands):
         prefix = f"p:{live.id}:{live.version}:"
         if level.action is not None:  # one action left: a single button confirms it
             return [[Button(live.game.describe_action(level.action)[:40], prefix + path, "primary")]]
-        options = level.options[: picker.MAX_OPTIONS]
-        flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in options]
+        flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in level.shown()]
         per_row = 4 if all(len(b.label) <= 6 for b in flat) else (2 if all(len(b.label) <= 16 for b in flat) else 1)
         rows = [flat[i:i + per_row] for i in range(0, len(flat), per_row)]
         controls = []
+        if level.page > 0:
+            controls.append(Button("◀ Previous", prefix + level.data_for(path, f"n{level.page - 1}")))
+        if level.page + 1 < level.pages:
+            controls.append(Button(f"More ▶ ({level.page + 2}/{level.pages})",
+                                   prefix + level.data_for(path, f"n{level.page + 1}")))
         if level.multi and level.can_finish:
             mask = sum(1 << i for i, (label, _) in enumerate(level.options) if label.startswith("✔ "))
             controls.append(Button("✅ Done", prefix + level.data_for(path, f"d{mask:x}"), "success"))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rules.api import Game, IllegalAction
 
-MAX_OPTIONS = 40
+MAX_OPTIONS = 24  # per page: fits a Discord select menu (25) and a phone screen of Telegram buttons
 
 
 def _key(value) -> str:
@@ -31,7 +31,18 @@ class PickerLevel:
     selected: list = field(default_factory=list)
     can_finish: bool = False
     chosen: list[str] = field(default_factory=list)  # labels of the choices made so far
-    has_token: bool = False  # the path already holds this (multi-select) level's token
+    has_token: bool = False  # the path already holds this level's token (a multi-select mask or a page)
+    page: int = 0  # of a long single choice: options[page * MAX_OPTIONS:][:MAX_OPTIONS] are shown
+
+    @property
+    def pages(self) -> int:
+        return 1 if self.multi else max(1, -(-len(self.options) // MAX_OPTIONS))
+
+    def shown(self) -> list[tuple[str, str]]:
+        """The options on the current page (all of them for a multi-select)."""
+        if self.multi:
+            return self.options
+        return self.options[self.page * MAX_OPTIONS:(self.page + 1) * MAX_OPTIONS]
 
     def data_for(self, path: str, token: str) -> str:
         """The path a button of this level leads to."""
@@ -115,12 +126,19 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                        for i, item in enumerate(items)]
             return PickerLevel(key=key, options=options, multi=True, selected=selected,
                                can_finish=_key(selected) in valid, chosen=chosen, has_token=token is not None)
-        if token is None:
+        if token is None or token.startswith("n"):  # the choice itself, or a page of it
+            page = 0
+            if token is not None:
+                if level + 1 < len(tokens) or not token[1:].isdigit():
+                    raise IllegalAction("That button does not fit this board.")
+                page = int(token[1:])
+                if page * MAX_OPTIONS >= len(values):
+                    raise IllegalAction("That button does not fit this board.")
             options = []
             for i, value in enumerate(values):
                 group = [c for c in candidates if _key(c.get(key)) == _key(value)]
                 options.append((_label(game, key, value, group), str(i)))
-            return PickerLevel(key=key, options=options, chosen=chosen)
+            return PickerLevel(key=key, options=options, chosen=chosen, has_token=token is not None, page=page)
         if not token.isdigit() or int(token) >= len(values):
             raise IllegalAction("That button does not fit this board.")
         value = values[int(token)]
