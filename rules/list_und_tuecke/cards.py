@@ -33,17 +33,21 @@ def deck(num_players: int) -> list[int]:
     return [card(col, v) for col, top in enumerate(TOP_VALUES[num_players]) for v in range(1, top + 1)]
 
 
+_NAMES = {card(col, v): f"{COLOURS[col]}{v}" for col in range(4) for v in range(1, 22)}
+_CARDS = {text: c for c, text in _NAMES.items()}
+
+
 def name(c: int) -> str:
-    return f"{COLOURS[colour_of(c)]}{value_of(c)}"
+    return _NAMES[c]
 
 
 def parse_card(text: str) -> int | None:
     """``r10`` / ``R10`` → the card int, None if it is not a card's notation (the deck is not checked)."""
-    text = text.strip().upper()
-    if len(text) < 2 or text[0] not in COLOURS or not text[1:].isdigit():
-        return None
-    value = int(text[1:])
-    return card(COLOURS.index(text[0]), value) if 1 <= value <= 21 else None
+    found = _CARDS.get(text)
+    if found is None:
+        found = _CARDS.get(text.strip().upper().replace("R0", "R").replace("G0", "G").replace("B0", "B")
+                           .replace("Y0", "Y"))
+    return found
 
 
 def marked(c: int) -> str:

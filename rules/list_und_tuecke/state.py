@@ -17,13 +17,13 @@ from rules.list_und_tuecke.cards import (COLOURS, HAND_SIZE, PICK_COUNT, REST_CO
 
 def round_score(counts: list[int], hidden: list[int] | None) -> int:
     """Rules 5.1: the two largest open piles multiplied, divided (rounded down) by all other cards."""
-    total = sum(counts)
-    if sum(1 for n in counts if n) <= 1:
+    total = counts[0] + counts[1] + counts[2] + counts[3]
+    if (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (counts[3] > 0) <= 1:
         return 0
-    hidden = hidden or []
-    open_sizes = sorted((counts[c] for c in range(4) if c not in hidden and counts[c]), reverse=True)
+    open_sizes = [n for c, n in enumerate(counts) if n and not (hidden and c in hidden)]
     if len(open_sizes) < 2:  # cannot happen (rules A21); scored as no product
         return 0
+    open_sizes.sort(reverse=True)
     a, b = open_sizes[0], open_sizes[1]
     rest = total - a - b
     return a * b if rest == 0 else (a * b) // rest
@@ -55,6 +55,7 @@ class LuTState(State):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.piles: list[list[list[int]]] = [[[] for _ in range(4)] for _ in range(n)]
         self.hidden: list[list[int] | None] = [None] * n
+        self.points = [0] * n  # this round's points so far, kept up to date for views and the AI
         self.trick: list[list[int]] = []  # [seat, card] in playing order
         self.trick_no = 0
         self.leader = 0
@@ -85,6 +86,7 @@ class LuTState(State):
         self.hands = [_sort_cards(cards[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(self.n)]
         self.piles = [[[] for _ in range(4)] for _ in range(self.n)]
         self.hidden = [None] * self.n
+        self.points = [0] * self.n
         self.trick, self.out_of_round, self.last_trick, self.aborted_by = [], [], None, None
         self.trick_no = 1
         self.leader = (self.dealer + 1) % self.n
@@ -121,6 +123,10 @@ class LuTState(State):
     def _collect(self, seat: int, cards: list[int]) -> None:
         for c in cards:
             self.piles[seat][colour_of(c)].append(c)
+        self._rescore(seat)
+
+    def _rescore(self, seat: int) -> None:
+        self.points[seat] = round_score([len(p) for p in self.piles[seat]], self.hidden[seat])
 
     def _holds_all_colours(self, seat: int) -> bool:
         return all(self.piles[seat][c] for c in range(4))
@@ -130,6 +136,7 @@ class LuTState(State):
 
     def _hide(self, seat: int, colours: list[int], auto: bool = False) -> list[Event]:
         self.hidden[seat] = sorted(colours)
+        self._rescore(seat)
         return [Event("colors_hidden", {"seat": seat, "colors": [COLOURS[c] for c in self.hidden[seat]],
                                         "auto": auto})]
 
@@ -317,7 +324,7 @@ class LuTState(State):
                             if self.piles[p][c] and c not in (self.hidden[p] or [])} for p in range(self.n)],
             "hidden_colours": [[COLOURS[c] for c in h] if h is not None else None for h in self.hidden],
             "hidden_counts": [sum(len(self.piles[p][c]) for c in (self.hidden[p] or [])) for p in range(self.n)],
-            "round_points": [round_score([len(x) for x in self.piles[p]], self.hidden[p]) for p in range(self.n)],
+            "round_points": list(self.points),
             "totals": list(self.totals), "round_scores": [list(r) for r in self.round_scores],
             "out_of_round": [name(c) for c in self.out_of_round], "last_trick": self.last_trick,
             "aborted_by": self.aborted_by,
@@ -337,22 +344,18 @@ class LuTState(State):
     def scores(self) -> list[float]:
         if self.phase == "over":
             return [float(t) for t in self.totals]
-        return [float(t + round_score([len(x) for x in self.piles[p]], self.hidden[p]))
-                for p, t in enumerate(self.totals)]
+        return [float(t + p) for t, p in zip(self.totals, self.points)]
 
     def ranking(self) -> list[int]:
         return ranking_from_scores(self.totals if self.phase == "over" else self.scores())  # A18: ties share
 
     def evaluate(self, seat: int) -> float:
         """Own total plus this round's points so far, against the best opponent's."""
-        own = self._potential(seat)
-        others = max(self._potential(p) for p in range(self.n) if p != seat)
-        return own - 0.5 * others
-
-    def _potential(self, seat: int) -> float:
-        counts = [len(x) for x in self.piles[seat]]
-        return self.totals[seat] + round_score(counts, self.hidden[seat]) if self.phase != "over" \
-            else float(self.totals[seat])
+        totals, points = self.totals, self.points
+        if self.phase == "over":
+            return totals[seat] - 0.5 * max(t for p, t in enumerate(totals) if p != seat)
+        best_other = max(totals[p] + points[p] for p in range(self.n) if p != seat)
+        return totals[seat] + points[seat] - 0.5 * best_other
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
@@ -378,6 +381,7 @@ class LuTState(State):
         s.hands = [[card_of(c) for c in h] for h in data["hands"]]
         s.piles = [[[card_of(c) for c in pile] for pile in p] for p in data["piles"]]
         s.hidden = [list(h) if h is not None else None for h in data["hidden"]]
+        s.points = [round_score([len(x) for x in s.piles[p]], s.hidden[p]) for p in range(s.n)]
         s.trick = [[seat, card_of(c)] for seat, c in data["trick"]]
         s.trick_no, s.leader, s.phase = data["trick_no"], data["leader"], data["phase"]
         s.high, s.low, s.hider, s.after_hide = data["high"], data["low"], data["hider"], data["after_hide"]
@@ -394,6 +398,7 @@ class LuTState(State):
         s.hands = [h[:] for h in self.hands]
         s.piles = [[pile[:] for pile in p] for p in self.piles]
         s.hidden = [h[:] if h is not None else None for h in self.hidden]
+        s.points = self.points[:]
         s.trick = [t[:] for t in self.trick]
         s.picked = self.picked[:]
         s.out_of_round = self.out_of_round[:]
