@@ -1,0 +1,105 @@
+"""König Artus Tafelrunde (Thomas Pauli), 2–6 players: a trick-taking race to King Arthur's field.
+
+Implements ../shared/rules/koenig_artus.md exactly. Options: ``track`` (King Arthur's field, default 27) and
+``swords`` (the sword fields, default 3,7,11,15,19,23). Decisions where the rules file leaves a choice:
+
+- Identical supertrumps: ``legal_actions`` offers one Knight and one Shield (the lowest id held) so a person is not
+  asked to choose between identical cards; ``apply`` accepts any Knight/Shield id held.
+- ``swap_trump_tokens`` takes the two slot numbers as one sorted list ``slots`` (the picker's multi-select).
+- ``scores()`` are the pawn positions; ``ranking()`` puts the winner first and everyone else second (the rules rank no
+  losers); before the end it ranks by position.
+- Options are checked: the track has 5–60 fields and the sword fields lie strictly between start and King Arthur.
+- ``determinize`` re-deals the other hands and the stack, keeping every void a player showed this hand.
+"""
+from __future__ import annotations
+
+from rules.api import Event, Game, IllegalAction, register
+from rules.koenig_artus import notation, render
+from rules.koenig_artus.state import DEFAULT_SWORDS, DEFAULT_TRACK, ArtusState
+
+SUMMARY = """König Artus Tafelrunde — 2 to 6 players, a trick-taking race along a track to King Arthur.
+
+Cards: six colours (🟥R red, 🟨Y yellow, 🟩G green, 🟦B blue, 🟪P purple, ⬛K black) 1–11, plus 3 Knights and 3 Shields.
+Everyone gets 8 cards per hand; 8 tricks make a hand, then the deal moves left and new cards come from the stack
+(the discard pile is shuffled under it when it runs short).
+
+Tricks: follow the led colour if you can. If you cannot, play anything. The highest trump colour wins, else the
+highest card of the led colour. Knights and Shields beat every coloured card: a Shield beats a Knight and a Knight
+beats a Shield, but a Shield never beats a Shield (nor a Knight a Knight). If a Knight or Shield is led, nobody has
+to follow.
+
+Track: the trick winner moves his pawn to the next free field (occupied fields are jumped). Landing on a sword field
+(x on the board; 3, 7, 11, 15, 19, 23 by default) lets you make a new colour trump — it takes the next slot and is
+now the strongest — or, once all six are trump, swap two tokens. If that happens on the last trick of a hand you may
+decide after the next deal. The first pawn to reach King Arthur's field (27) wins at once.
+
+How to play here (buttons, or /move with):
+  red-7  or  r7        play a card (knight, shield)
+  trump green          make a colour trump on a sword field
+  swap 1 6             swap the tokens in slots 1 and 6
+  defer                decide after the next deal (last trick of a hand only)
+Options when opening a table: /new koenig_artus track=27 swords=3,7,11,15,19,23
+"""
+
+
+class KoenigArtus(Game):
+    name = "koenig_artus"
+    title = "König Artus Tafelrunde"
+    min_players = 2
+    max_players = 6
+    has_hidden_information = True
+
+    def default_options(self) -> dict:
+        return {"track": DEFAULT_TRACK, "swords": list(DEFAULT_SWORDS)}
+
+    def configurations(self) -> list[tuple[int, dict]]:
+        short = {"track": 15, "swords": [2, 5, 9, 12]}
+        return [(n, self.default_options()) for n in range(2, 7)] + [(3, short)]
+
+    def _options(self, options: dict | None) -> tuple[int, list[int]]:
+        merged = {**self.default_options(), **(options or {})}
+        unknown = set(merged) - {"track", "swords"}
+        if unknown:
+            raise IllegalAction("König Artus has the options track and swords, not " + ", ".join(sorted(unknown)) + ".")
+        track, swords = merged["track"], merged["swords"]
+        if not isinstance(track, int) or isinstance(track, bool) or not 5 <= track <= 60:
+            raise IllegalAction("track is King Arthur's field: a number from 5 to 60, e.g. track=27.")
+        if not isinstance(swords, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in swords):
+            raise IllegalAction("swords lists the sword fields, e.g. swords=3,7,11,15,19,23.")
+        if any(not 1 <= x < track for x in swords) or len(set(swords)) != len(swords):
+            raise IllegalAction(f"Sword fields must be different fields from 1 to {track - 1}.")
+        return track, sorted(swords)
+
+    def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> ArtusState:
+        if not isinstance(num_players, int) or not 2 <= num_players <= 6:
+            raise IllegalAction("König Artus Tafelrunde is for 2 to 6 players.")
+        track, swords = self._options(options)
+        state = ArtusState(num_players, int(seed), track, swords)
+        state.start_game()
+        return state
+
+    def from_json(self, data: dict) -> ArtusState:
+        return ArtusState.from_json(data)
+
+    def parse_action(self, state, seat, text: str) -> dict:
+        if not isinstance(text, str):
+            raise IllegalAction("Type a move like `red-7`, `trump green` or `swap 1 6`.")
+        return notation.parse(state, seat, text)
+
+    def format_action(self, action: dict) -> str:
+        return notation.format_action(action)
+
+    def rules_summary(self) -> str:
+        return SUMMARY
+
+    def render_view(self, view: dict) -> str:
+        return render.render(view)
+
+    def describe_event(self, event: Event) -> str | None:
+        return render.describe_event(event)
+
+    def describe_action(self, action: dict) -> str:
+        return render.describe_action(action)
+
+
+GAME = register(KoenigArtus())

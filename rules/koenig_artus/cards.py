@@ -1,0 +1,85 @@
+"""The 72 cards of König Artus Tafelrunde: six colours 1..11, three Knights and three Shields.
+
+Inside the engine a card is an int: ``colour * 16 + value`` for a coloured card, 100+k for
+Knight k and 110+k for Shield k. Outside it is ``red-7``, ``knight-1``, ``shield-3``.
+"""
+from __future__ import annotations
+
+import re
+
+COLOURS = ("red", "yellow", "green", "blue", "purple", "black")
+MARKS = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "purple": "🟪", "black": "⬛"}
+SHORT = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "black": "K"}
+KNIGHT, SHIELD = 100, 110
+# typed colour words: full names, first letters (black is K, or bk), a few synonyms
+COLOUR_WORDS = {**{c: c for c in COLOURS}, "r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple",
+                "k": "black", "bk": "black", "violet": "purple", "blk": "black"}
+
+
+def coloured(colour: int, value: int) -> int:
+    return colour * 16 + value
+
+
+def is_super(c: int) -> bool:
+    return c >= KNIGHT
+
+
+def kind_of(c: int) -> int:
+    """KNIGHT or SHIELD for a supertrump."""
+    return SHIELD if c >= SHIELD else KNIGHT
+
+
+def colour_of(c: int) -> int | None:
+    return None if c >= KNIGHT else c >> 4
+
+
+def value_of(c: int) -> int:
+    return c & 15
+
+
+def full_deck() -> list[int]:
+    return [coloured(col, v) for col in range(6) for v in range(1, 12)] + \
+        [KNIGHT + k for k in (1, 2, 3)] + [SHIELD + k for k in (1, 2, 3)]
+
+
+_NAMES = {c: (f"{COLOURS[c >> 4]}-{c & 15}" if c < KNIGHT else
+              f"{'shield' if c >= SHIELD else 'knight'}-{c - kind_of(c)}") for c in full_deck()}
+_CARDS = {text: c for c, text in _NAMES.items()}
+
+
+def name(c: int) -> str:
+    return _NAMES[c]
+
+
+def card_of(text: str) -> int | None:
+    """The exact notation (``red-7``, ``knight-2``) → card; None otherwise."""
+    return _CARDS.get(text)
+
+
+def marked(c: int) -> str:
+    """For chat: ``🟥R7``, ``⚔️Kn``, ``🛡️Sh`` (colour square plus letter: colour-blind safe)."""
+    if c >= SHIELD:
+        return "🛡Shield"
+    if c >= KNIGHT:
+        return "🐴Knight"
+    colour = COLOURS[c >> 4]
+    return f"{MARKS[colour]}{SHORT[colour]}{c & 15}"
+
+
+_TYPED = re.compile(r"^([a-z]+)[\s\-]*(\d{1,2})?$")
+
+
+def parse_typed(text: str) -> tuple[str, int | None] | None:
+    """A typed card: ('red', 7), ('knight', None|k), ('shield', None|k); None if unreadable."""
+    match = _TYPED.match(text.strip().lower())
+    if not match:
+        return None
+    word, number = match.group(1), match.group(2)
+    if word in ("knight", "kn", "ritter", "kni"):
+        return "knight", int(number) if number else None
+    if word in ("shield", "sh", "schild", "shi"):
+        return "shield", int(number) if number else None
+    colour = COLOUR_WORDS.get(word)
+    if colour is None or number is None:
+        return None
+    return colour, int(number)
