@@ -26,11 +26,12 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     app = client = None
     try:
         if telegram:
-            from bot.telegram import build_telegram_app
+            from bot.telegram import build_telegram_app, register_commands
 
             app = build_telegram_app(service, settings.telegram_token.get_secret_value(),
                                      base_url=settings.telegram_base_url)
             await app.initialize()
+            await register_commands(app)
             await app.updater.start_polling()
             await app.start()
             deliverers["telegram"] = app.bot_data["deliver"]

@@ -1,0 +1,236 @@
+"""A fake Telegram Bot API on 127.0.0.1 (aiohttp): real HTTP long polling for python-telegram-bot.
+
+It keeps every chat's messages (with their inline keyboards) so tests can read what each
+person saw and press the buttons they were shown. Users must "open" their private chat
+(send /start there) before the bot may write to them, as on Telegram; errors can be
+injected (429 with retry_after, a group migrated to a supergroup).
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+
+from aiohttp import web
+
+BOT = {"id": 999, "is_bot": True, "first_name": "Herald", "username": "herald_bot", "can_join_groups": True,
+       "can_read_all_group_messages": False, "supports_inline_queries": False}
+JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit", "allowed_updates",
+               "show_alert", "user_id", "commands", "disable_web_page_preview", "link_preview_options",
+               "cache_time", "from_chat_id"}
+
+
+class FakeBotApi:
+    def __init__(self):
+        self.updates: list[dict] = []
+        self.update_ids = itertools.count(1)
+        self.message_ids: dict[int, itertools.count] = {}
+        self.chats: dict[int, dict] = {}  # chat id → Chat object
+        self.messages: dict[int, list[dict]] = {}  # chat id → messages, in order (bot's and users')
+        self.opened: set[int] = set()  # users whose private chat with the bot exists
+        self.admins: set[tuple[int, int]] = set()
+        self.answers: dict[str, dict] = {}  # callback query id → answerCallbackQuery params
+        self.calls: list[tuple[str, dict]] = []
+        self.fail_next: dict[str, list[dict]] = {}  # method → queued error replies
+        self.migrated: dict[int, int] = {}
+        self.new_update = asyncio.Event()
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ server
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self.handle)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def stop(self) -> None:
+        if self.runner:
+            await self.runner.cleanup()
+
+    async def handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        form = await request.post()
+        params = {}
+        for key, value in form.items():
+            if hasattr(value, "file"):  # an uploaded file (sendPhoto)
+                params[key] = {"filename": value.filename, "size": len(value.file.read())}
+            elif key in JSON_FIELDS:
+                params[key] = json.loads(value)
+            else:
+                params[key] = value
+        self.calls.append((method, params))
+        queued = self.fail_next.get(method)
+        if queued:
+            reply = queued.pop(0)
+            return web.json_response(reply, status=reply.get("error_code", 200))
+        handler = getattr(self, "api_" + method, None)
+        if handler is None:
+            return web.json_response({"ok": False, "error_code": 404, "description": "Not Found: method " + method})
+        try:
+            result = await handler(params)
+        except ApiError as error:
+            return web.json_response(error.reply, status=error.reply["error_code"])
+        return web.json_response({"ok": True, "result": result})
+
+    # ------------------------------------------------------------------ Bot API methods
+    async def api_getMe(self, p):
+        return BOT
+
+    async def api_deleteWebhook(self, p):
+        return True
+
+    async def api_setMyCommands(self, p):
+        self.commands = p.get("commands")
+        return True
+
+    async def api_getUpdates(self, p):
+        offset = int(p.get("offset") or 0)
+        timeout = float(p.get("timeout") or 0)
+        deadline = time.monotonic() + timeout
+        while True:
+            ready = [u for u in self.updates if u["update_id"] >= offset]
+            if ready or time.monotonic() >= deadline:
+                self.updates = [u for u in self.updates if u["update_id"] >= offset]
+                return ready[:100]
+            self.new_update.clear()
+            try:
+                await asyncio.wait_for(self.new_update.wait(), timeout=max(0.01, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                pass
+
+    async def api_getChatMember(self, p):
+        chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        status = "administrator" if (chat_id, user_id) in self.admins else "member"
+        member = {"status": status, "user": {"id": user_id, "is_bot": False, "first_name": f"U{user_id}"}}
+        if status == "administrator":
+            member.update({"can_be_edited": False, "is_anonymous": False, "can_manage_chat": True,
+                           "can_delete_messages": True, "can_manage_video_chats": True,
+                           "can_restrict_members": True, "can_promote_members": False, "can_change_info": True,
+                           "can_invite_users": True, "can_post_stories": False, "can_edit_stories": False,
+                           "can_delete_stories": False})
+        return member
+
+    def _target(self, chat_id) -> int:
+        chat_id = int(chat_id)
+        if chat_id in self.migrated:
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           {"migrate_to_chat_id": self.migrated[chat_id]})
+        if chat_id > 0 and chat_id not in self.opened:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        if chat_id not in self.chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        return chat_id
+
+    def _store(self, chat_id: int, text: str, markup, sender=None, extra=None) -> dict:
+        counter = self.message_ids.setdefault(chat_id, itertools.count(1))
+        message = {"message_id": next(counter), "date": int(time.time()), "chat": self.chats[chat_id],
+                   "from": sender or BOT, "text": text}
+        if markup:
+            message["reply_markup"] = markup
+        if extra:
+            message.update(extra)
+        self.messages.setdefault(chat_id, []).append(message)
+        return message
+
+    async def api_sendMessage(self, p):
+        chat_id = self._target(p["chat_id"])
+        if len(p["text"]) > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        return self._store(chat_id, p["text"], p.get("reply_markup"), extra={"parse_mode": p.get("parse_mode")})
+
+    async def api_sendPhoto(self, p):
+        chat_id = self._target(p["chat_id"])
+        return self._store(chat_id, p.get("caption", ""), p.get("reply_markup"), extra={"photo": p.get("photo")})
+
+    async def api_editMessageText(self, p):
+        chat_id = self._target(p["chat_id"])
+        for message in self.messages.get(chat_id, []):
+            if message["message_id"] == int(p["message_id"]) and message["from"]["id"] == BOT["id"]:
+                if message["text"] == p["text"] and message.get("reply_markup") == p.get("reply_markup"):
+                    raise ApiError(400, "Bad Request: message is not modified: specified new message content "
+                                        "and reply markup are exactly the same")
+                message["text"] = p["text"]
+                message["edited"] = message.get("edited", 0) + 1
+                if p.get("reply_markup"):
+                    message["reply_markup"] = p["reply_markup"]
+                else:
+                    message.pop("reply_markup", None)
+                return message
+        raise ApiError(400, "Bad Request: message to edit not found")
+
+    async def api_answerCallbackQuery(self, p):
+        self.answers[p["callback_query_id"]] = p
+        return True
+
+    # ------------------------------------------------------------------ what users do
+    def group(self, chat_id: int, title: str = "Knights") -> dict:
+        chat = {"id": chat_id, "type": "group", "title": title}
+        self.chats[chat_id] = chat
+        return chat
+
+    def push(self, update: dict) -> int:
+        update["update_id"] = next(self.update_ids)
+        self.updates.append(update)
+        self.new_update.set()
+        return update["update_id"]
+
+    def send(self, user: dict, chat_id: int, text: str) -> dict:
+        """A person writes in a chat (a private chat is opened by writing in it)."""
+        if chat_id == user["id"]:
+            self.chats.setdefault(chat_id, {"id": chat_id, "type": "private", "first_name": user["first_name"]})
+            self.opened.add(user["id"])
+        entities = []
+        if text.startswith("/"):
+            entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+        message = self._store(chat_id, text, None, sender=user, extra={"entities": entities} if entities else None)
+        self.push({"message": message})
+        return message
+
+    def press(self, user: dict, chat_id: int, message: dict, data: str) -> str:
+        query_id = f"q{next(self.update_ids)}"
+        self.push({"callback_query": {"id": query_id, "from": user, "chat_instance": str(chat_id),
+                                      "message": message, "data": data}})
+        return query_id
+
+    def migrate(self, old_id: int, new_id: int) -> None:
+        self.migrated[old_id] = new_id
+        chat = {"id": new_id, "type": "supergroup", "title": self.chats[old_id].get("title")}
+        self.chats[new_id] = chat
+        self.messages[new_id] = []
+        counter = self.message_ids.setdefault(old_id, itertools.count(1))
+        self.push({"message": {"message_id": next(counter), "date": int(time.time()), "chat": self.chats[old_id],
+                               "from": {"id": 1, "is_bot": False, "first_name": "Telegram"},
+                               "migrate_to_chat_id": new_id}})
+
+    # ------------------------------------------------------------------ reading
+    def bot_messages(self, chat_id: int) -> list[dict]:
+        return [m for m in self.messages.get(chat_id, []) if m["from"]["id"] == BOT["id"]]
+
+    def last_with_keyboard(self, chat_id: int) -> dict | None:
+        for message in reversed(self.bot_messages(chat_id)):
+            if message.get("reply_markup", {}).get("inline_keyboard"):
+                return message
+        return None
+
+    async def wait_for(self, condition, timeout: float = 15.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = condition()
+            if value:
+                return value
+            await asyncio.sleep(0.01)
+        raise AssertionError("the bot did not do what was expected in time")
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, parameters: dict | None = None):
+        super().__init__(description)
+        self.reply = {"ok": False, "error_code": code, "description": description}
+        if parameters:
+            self.reply["parameters"] = parameters
