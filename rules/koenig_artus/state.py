@@ -355,8 +355,18 @@ class ArtusState(State):
         world.counter = 0
         others = [p for p in range(self.n) if p != seat]
         pool = [c for p in others for c in self.hands[p]] + self.stack
+        draw = rng.random
+        if not any(self.voids[p] for p in others):  # the common case: one shuffle, sliced
+            pool.sort(key=lambda _: draw())
+            at = 0
+            for p in others:
+                size = len(self.hands[p])
+                world.hands[p] = sorted(pool[at:at + size])
+                at += size
+            world.stack = pool[at:]
+            return world
         for _ in range(30):
-            rng.shuffle(pool)
+            pool.sort(key=lambda _: draw())
             left = list(pool)
             hands = {}
             ok = True

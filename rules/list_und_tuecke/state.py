@@ -415,7 +415,8 @@ class LuTState(State):
         world.counter = 0
         others = [p for p in range(self.n) if p != seat]
         pool = [c for p in others for c in self.hands[p]]
-        rng.shuffle(pool)
+        draw = rng.random
+        pool.sort(key=lambda _: draw())  # a uniform shuffle, cheaper than Random.shuffle
         at = 0
         for p in others:
             size = len(self.hands[p])
