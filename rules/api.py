@@ -7,7 +7,8 @@ RNG so that ``to_json`` captures everything needed to continue it.
 Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
 ``get_game``, ``GAMES``) a game may override a few presentation hooks with
 defaults here (``rules_summary``, ``render_view``, ``describe_event``,
-``configurations``, ``has_hidden_information``, ``State.evaluate``): the bot
+``configurations``, ``has_hidden_information``, ``State.evaluate``,
+``State.evaluate_actions``): the bot
 and the AI use them, and they never change what is legal.
 """
 from __future__ import annotations
@@ -96,6 +97,12 @@ class State:
     def evaluate(self, seat: int) -> float:
         """How good this state is for ``seat``: the greedy AI maximises it. Default: its score."""
         return float(self.scores()[seat])
+
+    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
+        """What ``evaluate(seat)`` would give right after ``apply(seat, a)``, for each legal action ``a``, where
+        the engine can tell without applying it; None means "simulate that one". Only a shortcut for the AI: it
+        must agree exactly with applying the action and evaluating."""
+        return [None] * len(actions)
 
     @property
     def num_players(self) -> int:

@@ -47,13 +47,14 @@ class GreedyPlayer(Player):
         world = state.determinize(seat, self.rng)
         best: list[dict] = []
         best_value = float("-inf")
-        for action in actions:
-            trial = world.clone()
-            try:
-                trial.apply(seat, action)
-            except IllegalAction:  # legal in the real state, not in this world: skip it
-                continue
-            value = trial.evaluate(seat)
+        for action, value in zip(actions, world.evaluate_actions(seat, actions)):
+            if value is None:
+                trial = world.clone()
+                try:
+                    trial.apply(seat, action)
+                except IllegalAction:  # legal in the real state, not in this world: skip it
+                    continue
+                value = trial.evaluate(seat)
             if value > best_value:
                 best, best_value = [action], value
             elif value == best_value:

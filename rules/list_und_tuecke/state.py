@@ -357,6 +357,67 @@ class LuTState(State):
         best_other = max(totals[p] + points[p] for p in range(self.n) if p != seat)
         return totals[seat] + points[seat] - 0.5 * best_other
 
+    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
+        """``evaluate`` after each play or pick, without applying it; None where a round ends or a hide follows.
+
+        A play never changes points (unless it ends the round early); a pick changes the points of W and, once
+        the rest is handed over, of T. ``tests/rules/test_list_und_tuecke.py`` checks this against ``apply``.
+        """
+        if self.phase == "play":
+            return self._evaluate_plays(seat, actions)
+        if self.phase == "pick" and self.trick_no < HAND_SIZE:
+            return self._evaluate_picks(seat, actions)
+        return [None] * len(actions)
+
+    def _evaluate_plays(self, seat: int, actions: list[dict]) -> list[float | None]:
+        value = self.evaluate(seat)
+        hand = set(self.hands[seat])
+        trick = self.trick
+        colours = {x >> 5 for _, x in trick}  # colour_of, inlined: this runs for every candidate
+        following: set[int] = set()
+        if len(trick) + 1 < self.n:
+            following = {x >> 5 for x in self.hands[(self.leader + len(trick) + 1) % self.n]}
+        values: list[float | None] = []
+        for action in actions:
+            c = parse_card(action.get("card", ""))
+            if action.get("type") != "play_card" or c is None or c not in hand:
+                values.append(None)
+            elif len(trick) + 1 < self.n and len(colours | {c >> 5}) == 3 and following.isdisjoint(colours | {c >> 5}):
+                values.append(None)  # the next player cannot play: the round ends early, simulate it
+            else:
+                values.append(value)
+        return values
+
+    def _evaluate_picks(self, seat: int, actions: list[dict]) -> list[float | None]:
+        low, totals, n = self.low, self.totals, self.n
+        own = [len(p) for p in self.piles[seat]]
+        low_counts = [len(p) for p in self.piles[low]] if low is not None else None
+        trick_cards = [c for _, c in self.trick]
+        others = [p for p in range(n) if p != seat and p != low]
+        rest_best = max((totals[p] + self.points[p] for p in others), default=float("-inf"))
+        values: list[float | None] = []
+        for action in actions:
+            picked = [parse_card(x) for x in action.get("cards", ())]
+            if action.get("type") != "pick_cards" or None in picked:
+                values.append(None)
+                continue
+            counts = own[:]
+            for c in picked:
+                counts[c >> 5] += 1
+            mine = round_score(counts, self.hidden[seat])
+            best_other = rest_best
+            if low is not None:
+                low_points = self.points[low]
+                if not (self.hidden[seat] is None and all(counts)):  # else W hides first; T waits
+                    received = low_counts[:]
+                    for c in trick_cards:
+                        if c not in picked:
+                            received[c >> 5] += 1
+                    low_points = round_score(received, self.hidden[low])
+                best_other = max(best_other, totals[low] + low_points)
+            values.append(totals[seat] + mine - 0.5 * best_other)
+        return values
+
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
         return {

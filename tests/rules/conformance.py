@@ -81,11 +81,17 @@ def check_roundtrips(game: Game, state: State) -> None:
 
 
 def check_all_actions_apply(game: Game, state: State) -> None:
+    """Every legal action applies; where the engine predicts its value (``evaluate_actions``) it is exact."""
     for seat in state.to_act():
-        for action in state.legal_actions(seat):
+        actions = state.legal_actions(seat)
+        predicted = state.evaluate_actions(seat, copy.deepcopy(actions))
+        assert len(predicted) == len(actions)
+        for action, value in zip(actions, predicted):
             trial = state.clone()
             events = trial.apply(seat, copy.deepcopy(action))
             check_events(trial, events)
+            if value is not None:
+                assert value == trial.evaluate(seat), f"evaluate_actions is wrong for {action}"
 
 
 def check_events(state: State, events: list[Event]) -> None:
