@@ -20,12 +20,6 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     if telegram and settings.telegram_token is None:
         log.error("--telegram needs TELEGRAM_TOKEN in the environment.")
         return 2
-    if discord:
-        try:
-            import bot.discord  # noqa: F401
-        except ImportError:
-            log.error("The Discord adapter is not part of this version yet; run with --telegram.")
-            return 2
     service = await build_service(settings.database_url)
     deliverers = {}
     tasks: list[asyncio.Task] = []

@@ -29,7 +29,7 @@ from bot.service import picker
 from bot.service.leagues import LeagueCommands
 from bot.service.chat_settings import DEFAULT_SETTINGS, describe_settings, parse_settings
 from bot.service.live import LiveGame, LiveSeat, load_live, seat_name
-from bot.service.messages import Button, ChatRef, Message, UserRef
+from bot.service.messages import Button, ChatRef, Menu, Message, UserRef
 from bot.service.texts import HELP_TEXT, game_list_text
 
 log = logging.getLogger(__name__)
@@ -468,13 +468,15 @@ class Service(LeagueCommands):
             head.append(note)
         head.extend(lines[-8:])
         buttons: list[list[Button]] = []
+        menu = None
         if seat in state.to_act() and not state.is_over():
             level = picker.resolve(live.game, state.legal_actions(seat), path)
             buttons = self._picker_buttons(live, level, path)
+            menu = self._picker_menu(live, level, path)
             if level.chosen:
                 head.append("Chosen so far: " + " → ".join(level.chosen))
         return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
-                       slot=f"hand:{live.id}", game_id=live.id, kind="hand")
+                       slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu)
 
     @staticmethod
     def _picker_buttons(live: LiveGame, level: picker.PickerLevel, path: str) -> list[list[Button]]:
@@ -498,6 +500,48 @@ class Service(LeagueCommands):
         if controls:
             rows.append(controls)
         return rows
+
+    @staticmethod
+    def _picker_menu(live: LiveGame, level: picker.PickerLevel, path: str) -> Menu | None:
+        """The same choice as one menu (Discord's select): option values are picker tokens or item numbers."""
+        if level.action is not None:
+            return None
+        prefix = f"p:{live.id}:{live.version}:"
+        base = picker.parent(path) if level.has_token else path
+        what = str(level.key or "move").replace("_", " ")
+        controls = []
+        if level.multi:
+            options = [(label.removeprefix("✔ "), str(i)) for i, (label, _) in enumerate(level.options)]
+            data, placeholder = prefix + base + "|m", f"Choose the {what} …"
+        else:
+            options = level.shown()
+            data, placeholder = prefix + base + "|s", f"Choose a {what} …"
+            if level.page > 0:
+                controls.append(Button("◀ Previous", prefix + level.data_for(path, f"n{level.page - 1}")))
+            if level.page + 1 < level.pages:
+                controls.append(Button(f"More ▶ ({level.page + 2}/{level.pages})",
+                                       prefix + level.data_for(path, f"n{level.page + 1}")))
+        if base:  # a choice was made before this one
+            controls.append(Button("↩ Back", prefix + picker.parent(base)))
+        low, high = level.sizes if level.multi else (1, 1)
+        return Menu(data, [(label[:100], value) for label, value in options][:25], level.multi, low,
+                    min(high, len(options), 25), placeholder[:150], controls)
+
+    @answers_errors
+    async def choose(self, user: UserRef, data: str, values: list[str], chat: ChatRef | None = None) -> list[Message]:
+        """A menu (``Message.menu``) was submitted with ``values``: the same as pressing the matching button."""
+        base, _, kind = (data or "").rpartition("|")
+        parts = base.split(":")
+        if kind not in ("s", "m") or len(parts) != 4 or parts[0] != "p" or \
+                not all(isinstance(v, str) and v.isdigit() and int(v) < 64 for v in values):
+            raise ServiceError("That menu is not one of mine.")
+        if kind == "s":
+            if len(values) != 1:
+                raise ServiceError("Choose one option.")
+            token = values[0]
+        else:
+            token = f"d{sum(1 << int(v) for v in set(values)):x}"
+        return await self.press(user, ":".join(parts[:3]) + ":" + picker.extend(parts[3], token), chat=chat)
 
     def _stale(self, live: LiveGame, seat_row: LiveSeat | None) -> list[Message]:
         out = [Message("This board is out of date — here is the current one.",

@@ -34,6 +34,20 @@ class Button:
     style: str = "secondary"  # primary, secondary, success, danger
 
 
+@dataclass(frozen=True)
+class Menu:
+    """The current choice of a move picker as one menu: Discord shows it as a select menu, Telegram keeps
+    ``Message.buttons``. ``Service.choose(user, data, values)`` takes the chosen option values."""
+
+    data: str
+    options: list[tuple[str, str]]  # (label, value)
+    multi: bool = False
+    min_values: int = 1
+    max_values: int = 1
+    placeholder: str = "Choose …"
+    controls: list[Button] = field(default_factory=list)  # paging and back, beside the menu
+
+
 @dataclass
 class Message:
     """Something to show.
@@ -56,6 +70,7 @@ class Message:
     fresh: bool = False
     image: bytes | None = None
     image_name: str | None = None
+    menu: Menu | None = None
 
     @property
     def is_private(self) -> bool:

@@ -33,6 +33,7 @@ class PickerLevel:
     chosen: list[str] = field(default_factory=list)  # labels of the choices made so far
     has_token: bool = False  # the path already holds this level's token (a multi-select mask or a page)
     page: int = 0  # of a long single choice: options[page * MAX_OPTIONS:][:MAX_OPTIONS] are shown
+    sizes: tuple[int, int] = (1, 1)  # of a multi-select: the fewest and most items a valid choice has
 
     @property
     def pages(self) -> int:
@@ -124,8 +125,10 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                 raise IllegalAction("That button does not fit this board.")
             options = [(("✔ " if mask >> i & 1 else "") + str(item), f"m{mask ^ (1 << i):x}")
                        for i, item in enumerate(items)]
+            lengths = [len(v) for v in values]
             return PickerLevel(key=key, options=options, multi=True, selected=selected,
-                               can_finish=_key(selected) in valid, chosen=chosen, has_token=token is not None)
+                               can_finish=_key(selected) in valid, chosen=chosen, has_token=token is not None,
+                               sizes=(min(lengths), max(lengths)))
         if token is None or token.startswith("n"):  # the choice itself, or a page of it
             page = 0
             if token is not None:

@@ -1,0 +1,394 @@
+"""The Discord adapter: slash commands and component clicks in, service messages out. Only translation.
+
+Every interaction is acknowledged first (deferred), then handed to the service; what comes back is
+delivered: public messages to the channel (lobbies and boards edited in place, re-posted when they have
+scrolled away), private ones by DM (hands and pickers), answers to the person who acted as ephemeral
+messages. When a DM fails with 50007 the service tells the channel once; ``/hand`` and the board's
+"My hand" button then show the same view and picker ephemerally.
+"""
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from typing import Awaitable, Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
+from bot.service import ChatRef, Message, Service, UserRef
+
+log = logging.getLogger(__name__)
+PLATFORM = "discord"
+REPOST_AFTER = 15  # a board this many messages back in its channel has scrolled away: post a new one
+CLOSED_DMS = 50007
+MAX_CONTENT = 2000
+
+
+def _as_payload(text: str) -> dict:
+    """Short texts as content; longer ones (up to 4096) in an embed, which Discord allows to be longer."""
+    if len(text) <= MAX_CONTENT:
+        return {"content": text, "embed": None}
+    return {"content": None, "embed": discord.Embed(description=text[:4096])}
+
+
+class DiscordAdapter:
+    def __init__(self, service: Service, bot: "HeraldBot"):
+        self.service = service
+        self.bot = bot
+        self.busy = 0  # interactions being handled (tests wait for 0)
+        self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
+        self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
+
+    # ------------------------------------------------------------------ references
+    @staticmethod
+    def user_ref(person: discord.abc.User) -> UserRef:
+        return UserRef(PLATFORM, str(person.id), person.display_name)
+
+    @staticmethod
+    def chat_ref(interaction: discord.Interaction) -> ChatRef | None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return None
+        title = getattr(interaction.channel, "name", None)
+        return ChatRef(PLATFORM, str(interaction.channel_id), str(interaction.guild_id), title)
+
+    def chat_ref_for(self, channel_id: int) -> ChatRef:
+        channel = self.bot.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        return ChatRef(PLATFORM, str(channel_id), str(guild.id) if guild else None, getattr(channel, "name", None))
+
+    @staticmethod
+    def is_admin(interaction: discord.Interaction) -> bool:
+        permissions = interaction.permissions
+        return interaction.guild_id is not None and (permissions.manage_guild or permissions.administrator)
+
+    # ------------------------------------------------------------------ incoming
+    async def command(self, interaction: discord.Interaction,
+                      call: Callable[[ChatRef | None, UserRef], Awaitable[list[Message]]],
+                      *, guild_only: bool = True, hand_here: bool = False, fresh: bool = False) -> None:
+        """A slash command: acknowledge at once (only the caller sees the 'thinking'), run, deliver."""
+        self.busy += 1
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            chat, user = self.chat_ref(interaction), self.user_ref(interaction.user)
+            if chat is None and guild_only:
+                out = [Message("Games are played in a server channel; use this command there. Here I send your "
+                               "hands and move buttons (/hand, /move).", user=user, chat=None, kind="error")]
+                await self.deliver(out, interaction, reply_all=True)
+                return
+            out = await call(chat, user)
+            if fresh:
+                for message in out:
+                    message.fresh = True
+            await self.deliver(out, interaction, hand_here=hand_here and chat is not None)
+        finally:
+            self.busy -= 1
+
+    async def on_press(self, interaction: discord.Interaction, data: str) -> None:
+        await self._component(interaction, lambda chat, user: self.service.press(
+            user, data, chat=chat, is_admin=self.is_admin(interaction)), hand_here=data.startswith("h:"))
+
+    async def on_menu(self, interaction: discord.Interaction, data: str, values: list[str]) -> None:
+        await self._component(interaction, lambda chat, user: self.service.choose(user, data, values, chat=chat))
+
+    async def _component(self, interaction: discord.Interaction, call, hand_here: bool = False) -> None:
+        self.busy += 1
+        try:
+            await interaction.response.defer()  # the clicked message changes (or not) below
+            out = await call(self.chat_ref(interaction), self.user_ref(interaction.user))
+            await self.deliver(out, interaction, hand_here=hand_here)
+        finally:
+            self.busy -= 1
+
+    async def on_unknown_component(self, interaction: discord.Interaction) -> None:
+        """A component whose id is none of ours (forged, or from another bot's era): answer, change nothing."""
+        self.busy += 1
+        try:
+            await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+        finally:
+            self.busy -= 1
+
+    def saw_message(self, message: discord.Message) -> None:
+        if message.guild is not None:
+            self.seen[message.channel.id] += 1
+
+    # ------------------------------------------------------------------ outgoing
+    async def deliver(self, messages: list[Message], interaction: discord.Interaction | None = None, *,
+                      hand_here: bool = False, reply_all: bool = False) -> None:
+        """Send the service's messages; with ``interaction``, what is meant for its person answers it."""
+        answered = False
+        for message in messages:
+            try:
+                if interaction is not None and self._answers(message, interaction, hand_here, reply_all):
+                    await self._answer(message, interaction)
+                    answered = True
+                else:
+                    await self._deliver_one(message)
+            except discord.Forbidden as error:
+                if error.code == CLOSED_DMS and message.is_private:
+                    await self.deliver(await self.service.dm_failed(message.user, message.game_id))
+                else:
+                    log.warning("not allowed to deliver a %s message: %s", message.kind, error)
+            except discord.HTTPException as error:
+                log.warning("could not deliver a %s message: %s", message.kind, error)
+        if interaction is not None and interaction.type == discord.InteractionType.application_command \
+                and not answered:
+            try:  # nothing to say to the caller: remove the "thinking…" placeholder
+                await interaction.delete_original_response()
+            except discord.HTTPException as error:
+                log.warning("could not remove a deferred answer: %s", error)
+
+    @staticmethod
+    def _answers(message: Message, interaction: discord.Interaction, hand_here: bool, reply_all: bool) -> bool:
+        if message.user is None or message.user.id != str(interaction.user.id):
+            return False
+        if reply_all or message.is_reply or message.kind == "error":
+            return True
+        if not message.is_private:
+            return False
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral:
+            return True  # a picker shown ephemerally goes on there
+        return hand_here
+
+    async def _answer(self, message: Message, interaction: discord.Interaction) -> None:
+        view = build_view(message)
+        clicked = interaction.message
+        payload = _as_payload(message.text)
+        if message.is_private and clicked is not None and clicked.flags.ephemeral and message.kind == "hand":
+            await interaction.edit_original_response(**payload, view=view)
+            return
+        kwargs = {"ephemeral": True, "view": view} if view is not None else {"ephemeral": True}
+        if payload["embed"] is None:
+            await interaction.followup.send(payload["content"], **kwargs)
+        else:
+            await interaction.followup.send(embed=payload["embed"], **kwargs)
+
+    async def _channel_of(self, message: Message) -> discord.abc.Messageable:
+        if message.chat is not None:
+            return self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
+        person = self.bot.get_user(int(message.user.id)) or await self.bot.fetch_user(int(message.user.id))
+        return person.dm_channel or await person.create_dm()
+
+    async def _deliver_one(self, message: Message) -> None:
+        channel = await self._channel_of(message)
+        slot_key = None
+        if message.slot:
+            slot_key = f"{message.slot}:{message.user.id}" if message.is_private else message.slot
+        view = build_view(message)
+        payload = _as_payload(message.text)
+        if slot_key and not message.fresh:
+            known = await self.service.message_for_slot(PLATFORM, slot_key)
+            if known and known[0] == str(channel.id) and not self._scrolled_away(channel.id, int(known[1])):
+                try:
+                    await channel.get_partial_message(int(known[1])).edit(**payload, view=view)
+                    return
+                except discord.NotFound:
+                    pass  # deleted meanwhile: post a new one
+        if payload["embed"] is None:
+            sent = await channel.send(payload["content"], view=view)
+        else:
+            sent = await channel.send(embed=payload["embed"], view=view)
+        if message.is_private and message.kind == "hand":
+            await self.service.dm_delivered(message.user)
+        if slot_key:
+            await self.service.remember_message(PLATFORM, slot_key, str(channel.id), str(sent.id))
+        if not message.is_private:
+            self.seen[channel.id] += 1
+            self.posted_at[sent.id] = self.seen[channel.id]
+
+    def _scrolled_away(self, channel_id: int, message_id: int) -> bool:
+        posted = self.posted_at.get(message_id)
+        return posted is not None and self.seen[channel_id] - posted > REPOST_AFTER
+
+
+class HeraldBot(commands.Bot):
+    """discord.py's Bot with the adapter attached; ``deliver`` sends service messages (timers use it)."""
+
+    def __init__(self, service: Service, **kwargs):
+        intents = discord.Intents.default()  # guilds, guild and DM messages (counted, never read)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
+        self.adapter = DiscordAdapter(service, self)
+        self.deliver = self.adapter.deliver
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(HeraldButton, HeraldMenu)
+        try:
+            await self.tree.sync()
+        except discord.HTTPException as error:
+            log.warning("could not sync the slash commands: %s", error)
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.adapter.saw_message(message)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type != discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        ours = custom_id.startswith((BUTTON_PREFIX, MENU_PREFIX)) and len(custom_id) <= 100
+        if not ours or not _shown_on(interaction.message, custom_id):
+            # no dynamic item will pick this up (discord.py only routes ids present on the message): answer here
+            await self.adapter.on_unknown_component(interaction)
+
+
+def _shown_on(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            if getattr(item, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------- slash commands
+async def _game_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    current = current.lower()
+    return [app_commands.Choice(name=f"{game.title} ({game.min_players}–{game.max_players})", value=name)
+            for name, game in sorted(rules.GAMES.items())
+            if current in name or current in game.title.lower()][:25]
+
+
+async def _option_texts(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest the chosen game's options as ``key=value`` with their defaults."""
+    game = rules.GAMES.get(str(getattr(interaction.namespace, "game", "") or "").lower())
+    if game is None:
+        return []
+
+    def shown(value) -> str:
+        return ",".join(map(str, value)) if isinstance(value, list) else str(value).lower()
+
+    defaults = game.default_options()
+    texts = [" ".join(f"{k}={shown(v)}" for k, v in defaults.items())] if defaults else []
+    texts += [f"{k}={shown(v)}" for k, v in defaults.items()]
+    return [app_commands.Choice(name=t[:100], value=t[:100]) for t in dict.fromkeys(texts)
+            if t and current.lower() in t.lower()][:25]
+
+
+def _register_commands(bot: HeraldBot) -> None:
+    tree, a, s = bot.tree, bot.adapter, bot.adapter.service
+    table = "the table number, when several games run here"
+
+    @tree.command(name="new", description="Open a table for a game in this channel")
+    @app_commands.describe(game="which game", options="options as key=value, e.g. track=27")
+    @app_commands.autocomplete(game=_game_names, options=_option_texts)
+    async def new(interaction: discord.Interaction, game: str, options: str | None = None):
+        await a.command(interaction, lambda c, u: s.create_lobby(c, u, game, options or ""))
+
+    @tree.command(name="join", description="Take a seat at a table")
+    @app_commands.describe(table=table)
+    async def join(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.join(c, u, table))
+
+    @tree.command(name="leave", description="Leave your seat before the start")
+    @app_commands.describe(table=table)
+    async def leave(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.leave(c, u, table))
+
+    @tree.command(name="addai", description="Seat an AI player")
+    @app_commands.describe(level="how the AI plays", table=table)
+    @app_commands.choices(level=[app_commands.Choice(name="greedy (looks one move ahead)", value="greedy"),
+                                 app_commands.Choice(name="random", value="random")])
+    async def addai(interaction: discord.Interaction, level: str = "greedy", table: int | None = None):
+        await a.command(interaction, lambda c, u: s.add_ai(c, u, level, table))
+
+    @tree.command(name="start", description="Start the game when enough seats are taken")
+    @app_commands.describe(table=table)
+    async def start(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.start(c, u, table))
+
+    @tree.command(name="hand", description="Your private view and move buttons (only you see it)")
+    @app_commands.describe(table=table)
+    async def hand(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.show_private(u, game_id=table, chat=c), guild_only=False,
+                        hand_here=True, fresh=interaction.guild_id is None)
+
+    async def _moves(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        user = a.user_ref(interaction.user)
+        table_no = getattr(interaction.namespace, "table", None)
+        found = await s.choices(user, game_id=table_no)
+        if not isinstance(found, list) or (found and not isinstance(found[0], tuple)):
+            return []
+        return [app_commands.Choice(name=f"{notation} — {label}"[:100], value=notation[:100])
+                for label, notation in found if current.lower() in f"{notation} {label}".lower()][:25]
+
+    @tree.command(name="move", description="Make a move in the game's notation")
+    @app_commands.describe(notation="your move, e.g. R10 (the list shows your legal moves)", table=table)
+    @app_commands.autocomplete(notation=_moves)
+    async def move(interaction: discord.Interaction, notation: str, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.act(c, u, notation, game_id=table), guild_only=False)
+
+    @tree.command(name="board", description="Post the board again")
+    @app_commands.describe(table=table)
+    async def board(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.show_board(c, game_id=table, user=u), fresh=True)
+
+    @tree.command(name="resign", description="Leave a running game (an AI takes your seat)")
+    @app_commands.describe(table=table)
+    async def resign(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.resign(c, u, table))
+
+    @tree.command(name="abort", description="End a table or game (its creator, or Manage Server)")
+    @app_commands.describe(table=table)
+    async def abort(interaction: discord.Interaction, table: int | None = None):
+        admin = a.is_admin(interaction)
+        await a.command(interaction, lambda c, u: s.abort(c, u, table, is_admin=admin))
+
+    @tree.command(name="games", description="The games of this channel")
+    async def games(interaction: discord.Interaction):
+        await a.command(interaction, lambda c, u: s.games(c, u))
+
+    @tree.command(name="rules", description="How a game is played, and how to play it here")
+    @app_commands.describe(game="which game")
+    @app_commands.autocomplete(game=_game_names)
+    async def rules_(interaction: discord.Interaction, game: str = ""):
+        await a.command(interaction, lambda c, u: s.rules_text(c, game, user=u), guild_only=False)
+
+    @tree.command(name="leaderboard", description="This server's ratings")
+    @app_commands.describe(game="which game", season="a season number (default: the current one)")
+    @app_commands.autocomplete(game=_game_names)
+    async def leaderboard(interaction: discord.Interaction, game: str = "", season: str = ""):
+        await a.command(interaction, lambda c, u: s.leaderboard(c, u, f"{game} {season}".strip()))
+
+    @tree.command(name="stats", description="A player's record in this server")
+    @app_commands.describe(player="whose record (default: yours)")
+    async def stats(interaction: discord.Interaction, player: discord.User | None = None):
+        text = f"<@{player.id}>" if player is not None else ""
+        await a.command(interaction, lambda c, u: s.stats(c, u, text))
+
+    @tree.command(name="history", description="Recent games of this server")
+    async def history(interaction: discord.Interaction):
+        await a.command(interaction, lambda c, u: s.history(c, u, ""))
+
+    @tree.command(name="settings", description="Channel settings: turn timer and more (Manage Server)")
+    @app_commands.describe(change="e.g. timer=24h (empty: show the settings)")
+    async def settings(interaction: discord.Interaction, change: str = ""):
+        admin = a.is_admin(interaction)
+        await a.command(interaction, lambda c, u: s.settings(c, u, change, is_admin=admin))
+
+    @tree.command(name="help", description="How Herald works")
+    async def help_(interaction: discord.Interaction):
+        async def answer(c, u):
+            return s.help(c, u)
+        await a.command(interaction, answer, guild_only=False)
+
+    @tree.error
+    async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError):
+        log.error("slash command failed: %s", error, exc_info=error)
+        try:
+            text = "Sorry, something went wrong with that. Nothing was changed."
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+def build_discord_bot(service: Service, **kwargs) -> HeraldBot:
+    """The discord.py Bot, not logged in: ``await bot.start(token)`` runs it."""
+    bot = HeraldBot(service, **kwargs)
+    _register_commands(bot)
+    return bot

@@ -1,0 +1,440 @@
+"""A fake Discord: REST API and gateway on 127.0.0.1, enough for discord.py 2.7 to log in, sync slash
+commands, receive interactions and send, edit and DM messages.
+
+The gateway speaks ``zlib-stream`` like the real one (one compressor per connection, each frame flushed
+with Z_SYNC_FLUSH). REST answers carry ``Content-Type: application/json`` exactly. Real errors people
+hit are faked: 50007 (closed DMs), 429 with ``retry_after``.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import zlib
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+APP_ID = 900000000000000001
+GUILD_ID = 910000000000000001
+CHANNEL_ID = 910000000000000002
+OTHER_CHANNEL_ID = 910000000000000003
+MOD_ROLE_ID = 910000000000000009
+MANAGE_GUILD = 1 << 5
+EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)  # view, send, history, use commands
+EPHEMERAL = 1 << 6
+TIMESTAMP = "2026-11-23T10:00:00+00:00"
+
+BOT_USER = {"id": str(APP_ID), "username": "Herald", "discriminator": "0", "global_name": "Herald",
+            "avatar": None, "bot": True, "flags": 0, "public_flags": 0}
+
+
+def user(uid: int, name: str) -> dict:
+    return {"id": str(uid), "username": name.lower(), "discriminator": "0", "global_name": name, "avatar": None,
+            "bot": False, "flags": 0, "public_flags": 0}
+
+
+def json_response(payload, status: int = 200) -> web.Response:
+    return web.Response(body=json.dumps(payload).encode(), status=status,
+                        headers={"Content-Type": "application/json"})
+
+
+def error(status: int, code: int, message: str, **extra) -> web.Response:
+    response = json_response({"code": code, "message": message, **extra}, status)
+    if status == 429:  # like Discord's own (not Cloudflare's): discord.py waits retry_after and tries again
+        response.headers.update({"Via": "1.1 google", "X-RateLimit-Scope": "user"})
+    return response
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    kind: int
+    user: dict
+    channel_id: int
+    message_id: int | None = None  # the message a component was on
+    callback: dict | None = None
+    original_id: int | None = None  # the message the response created or updated
+    followups: list[int] = field(default_factory=list)
+    choices: list[dict] | None = None  # an autocomplete answer
+
+
+class FakeDiscord:
+    def __init__(self):
+        self.port = 0
+        self.ids = itertools.count(APP_ID + 1000)
+        self.users: dict[int, dict] = {}
+        self.admins: set[int] = set()
+        self.closed_dms: set[int] = set()
+        self.dm_channels: dict[int, int] = {}  # user id → DM channel id
+        self.messages: dict[int, dict] = {}  # every message, by id (ephemeral ones too)
+        self.interactions: dict[int, Interaction] = {}
+        self.by_token: dict[str, Interaction] = {}
+        self.commands: list[dict] = []
+        self.requests: list[tuple[str, str]] = []
+        self.rate_limit_next: int = 0  # answer this many message posts with 429 first
+        self.sockets: list = []
+        self.identified = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+
+    # ------------------------------------------------------------------ server
+    async def start(self) -> int:
+        app = web.Application(middlewares=[self._log])
+        r = app.router
+        r.add_get("/gateway", self.gateway)
+        r.add_get("/api/v10/users/@me", self.get_me)
+        r.add_get("/api/v10/users/{uid}", self.get_user)
+        r.add_get("/api/v10/oauth2/applications/@me", self.get_application)
+        r.add_put("/api/v10/applications/{app}/commands", self.put_commands)
+        r.add_post("/api/v10/users/@me/channels", self.open_dm)
+        r.add_post("/api/v10/channels/{cid}/messages", self.post_message)
+        r.add_patch("/api/v10/channels/{cid}/messages/{mid}", self.edit_message)
+        r.add_delete("/api/v10/channels/{cid}/messages/{mid}", self.delete_message)
+        r.add_post("/api/v10/interactions/{iid}/{token}/callback", self.callback)
+        r.add_post("/api/v10/webhooks/{app}/{token}", self.followup)
+        r.add_patch("/api/v10/webhooks/{app}/{token}/messages/{mid}", self.edit_webhook_message)
+        r.add_delete("/api/v10/webhooks/{app}/{token}/messages/{mid}", self.delete_webhook_message)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def stop(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()
+        if self._runner:
+            await self._runner.cleanup()
+
+    @web.middleware
+    async def _log(self, request, handler):
+        self.requests.append((request.method, request.path))
+        return await handler(request)
+
+    # ------------------------------------------------------------------ gateway
+    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        compressor = zlib.compressobj()
+        sequence = itertools.count(1)
+        lock = asyncio.Lock()
+
+        async def send(payload: dict) -> None:
+            async with lock:
+                data = json.dumps(payload).encode()
+                await ws.send_bytes(compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH))
+
+        async def dispatch(event: str, data: dict) -> None:
+            await send({"op": 0, "t": event, "s": next(sequence), "d": data})
+
+        ws.dispatch = dispatch  # type: ignore[attr-defined]
+        await send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        async for frame in ws:
+            payload = json.loads(frame.data)
+            if payload["op"] == 1:
+                await send({"op": 11, "d": None, "s": None, "t": None})
+            elif payload["op"] == 2:
+                await dispatch("READY", {
+                    "v": 10, "user": BOT_USER, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                    "session_id": "fake-session", "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+                    "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1], "private_channels": [],
+                    "relationships": []})
+                await dispatch("GUILD_CREATE", self.guild())
+                self.sockets.append(ws)
+                self.identified.set()
+        if ws in self.sockets:
+            self.sockets.remove(ws)
+        return ws
+
+    def guild(self) -> dict:
+        roles = [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
+                  "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+                 {"id": str(MOD_ROLE_ID), "name": "Mods", "permissions": str(EVERYONE_PERMISSIONS | MANAGE_GUILD),
+                  "position": 1, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}]
+        channels = [{"id": str(cid), "type": 0, "name": name, "position": i, "permission_overwrites": [],
+                     "guild_id": str(GUILD_ID)}
+                    for i, (cid, name) in enumerate([(CHANNEL_ID, "games"), (OTHER_CHANNEL_ID, "tavern")])]
+        members = [self.member(BOT_USER)] + [self.member(u) for u in self.users.values()]
+        return {"id": str(GUILD_ID), "name": "Castle", "owner_id": str(next(iter(self.users), APP_ID)),
+                "roles": roles, "channels": channels, "members": members, "member_count": len(members),
+                "emojis": [], "stickers": [], "features": [], "large": False, "unavailable": False,
+                "voice_states": [], "presences": [], "threads": [], "stage_instances": [],
+                "guild_scheduled_events": [], "premium_tier": 0, "preferred_locale": "en-US",
+                "joined_at": TIMESTAMP}
+
+    def member(self, person: dict) -> dict:
+        uid = int(person["id"])
+        roles = [str(MOD_ROLE_ID)] if uid in self.admins else []
+        permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if uid in self.admins else 0)
+        return {"user": person, "roles": roles, "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
+                "permissions": str(permissions), "nick": None, "avatar": None}
+
+    async def dispatch(self, event: str, data: dict) -> None:
+        await self.identified.wait()
+        for ws in list(self.sockets):
+            await ws.dispatch(event, data)
+
+    # ------------------------------------------------------------------ people act
+    def add_user(self, uid: int, name: str, admin: bool = False) -> dict:
+        self.users[uid] = user(uid, name)
+        if admin:
+            self.admins.add(uid)
+        return self.users[uid]
+
+    def _channel_payload(self, channel_id: int) -> dict:
+        for uid, dm in self.dm_channels.items():
+            if dm == channel_id:
+                return {"id": str(dm), "type": 1, "recipients": [self.users[uid]], "last_message_id": None,
+                        "flags": 0}
+        return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "games", "position": 0,
+                "permission_overwrites": [], "nsfw": False, "flags": 0}
+
+    def _interaction(self, kind: int, person: dict, channel_id: int, data: dict,
+                     message: dict | None = None) -> tuple[Interaction, dict]:
+        iid = next(self.ids)
+        token = f"token-{iid}"
+        record = Interaction(iid, token, kind, person, channel_id, int(message["id"]) if message else None)
+        self.interactions[iid] = record
+        self.by_token[token] = record
+        in_dm = channel_id in self.dm_channels.values()
+        payload = {"id": str(iid), "application_id": str(APP_ID), "type": kind, "data": data, "token": token,
+                   "version": 1, "channel_id": str(channel_id), "channel": self._channel_payload(channel_id),
+                   "locale": "en-US", "app_permissions": str(EVERYONE_PERMISSIONS), "entitlements": [],
+                   "authorizing_integration_owners": {"0": str(GUILD_ID)} if not in_dm else {"1": person["id"]},
+                   "context": 1 if in_dm else 0, "attachment_size_limit": 8 * 1024 * 1024}
+        if in_dm:
+            payload["user"] = person
+        else:
+            payload["guild_id"] = str(GUILD_ID)
+            payload["guild_locale"] = "en-US"
+            payload["member"] = self.member(person)
+        if message is not None:
+            payload["message"] = message
+        return record, payload
+
+    async def slash(self, person: dict, name: str, channel_id: int = CHANNEL_ID, **options) -> Interaction:
+        command = next((c for c in self.commands if c["name"] == name), None)
+        opts = [{"name": k, "type": 3 if isinstance(v, str) else 4, "value": v} for k, v in options.items()
+                if v is not None]
+        data = {"id": command["id"] if command else str(next(self.ids)), "name": name, "type": 1, "options": opts}
+        record, payload = self._interaction(2, person, channel_id, data)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def autocomplete(self, person: dict, name: str, focused: str, value: str,
+                           channel_id: int = CHANNEL_ID, **options) -> Interaction:
+        command = next(c for c in self.commands if c["name"] == name)
+        opts = [{"name": k, "type": 3, "value": v} for k, v in options.items()]
+        opts.append({"name": focused, "type": 3, "value": value, "focused": True})
+        data = {"id": command["id"], "name": name, "type": 1, "options": opts}
+        record, payload = self._interaction(4, person, channel_id, data)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def click(self, person: dict, message: dict, custom_id: str) -> Interaction:
+        data = {"custom_id": custom_id, "component_type": 2}
+        record, payload = self._interaction(3, person, int(message["channel_id"]), data, message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def select(self, person: dict, message: dict, custom_id: str, values: list[str]) -> Interaction:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        record, payload = self._interaction(3, person, int(message["channel_id"]), data, message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def chatter(self, person: dict, text: str, channel_id: int = CHANNEL_ID) -> dict:
+        """Someone writes in the channel (the bot only counts it, to know when its board scrolled away)."""
+        message = self._store(channel_id, person, {"content": text})
+        event = dict(message, guild_id=str(GUILD_ID), member=self.member(person))
+        await self.dispatch("MESSAGE_CREATE", event)
+        return message
+
+    # ------------------------------------------------------------------ what people see
+    def channel_messages(self, channel_id: int = CHANNEL_ID) -> list[dict]:
+        """Public bot messages in a channel (not ephemeral), oldest first."""
+        return [m for m in self.messages.values() if int(m["channel_id"]) == channel_id
+                and m["author"]["id"] == BOT_USER["id"] and not m["flags"] & EPHEMERAL and not m.get("deleted")]
+
+    def dms(self, uid: int) -> list[dict]:
+        dm = self.dm_channels.get(uid)
+        return [m for m in self.messages.values() if dm is not None and int(m["channel_id"]) == dm
+                and m["author"]["id"] == BOT_USER["id"]]
+
+    def ephemerals(self, uid: int) -> list[dict]:
+        return [m for m in self.messages.values() if m["flags"] & EPHEMERAL and m.get("for") == uid
+                and not m.get("deleted")]
+
+    @staticmethod
+    def text(message: dict) -> str:
+        return message["content"] + "".join("\n" + (e.get("description") or "") for e in message["embeds"])
+
+    # ------------------------------------------------------------------ REST
+    async def get_me(self, request: web.Request) -> web.Response:
+        return json_response(BOT_USER)
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        return json_response({"id": str(APP_ID), "name": "Herald", "description": "", "icon": None,
+                              "bot_public": True, "bot_require_code_grant": False, "owner": BOT_USER,
+                              "verify_key": "0" * 64, "flags": 0, "interactions_endpoint_url": None})
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        uid = int(request.match_info["uid"])
+        if uid not in self.users:
+            return error(404, 10013, "Unknown User")
+        return json_response(self.users[uid])
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.commands = [dict(c, id=str(next(self.ids)), application_id=str(APP_ID), version="1",
+                              default_member_permissions=c.get("default_member_permissions"), dm_permission=True)
+                         for c in body]
+        return json_response(self.commands)
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        uid = int((await request.json())["recipient_id"])
+        channel = self.dm_channels.setdefault(uid, next(self.ids))
+        return json_response({"id": str(channel), "type": 1, "recipients": [self.users[uid]],
+                              "last_message_id": None, "flags": 0})
+
+    async def _body(self, request: web.Request) -> tuple[dict, list[dict]]:
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            payload, files = {}, []
+            async for part in reader:
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())
+                else:
+                    files.append({"name": part.filename, "data": await part.read(decode=False)})
+            return payload, files
+        return (await request.json() if request.can_read_body else {}), []
+
+    def _store(self, channel_id: int, author: dict, body: dict, files: list | None = None,
+               flags: int = 0, for_user: int | None = None) -> dict:
+        mid = next(self.ids)
+        message = {"id": str(mid), "channel_id": str(channel_id), "author": author, "content": body.get("content") or "",
+                   "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False, "mention_everyone": False,
+                   "mentions": [], "mention_roles": [], "pinned": False, "type": 0,
+                   "embeds": body.get("embeds") or [], "components": body.get("components") or [],
+                   "attachments": [], "flags": flags | (body.get("flags") or 0), "edits": 0}
+        self._attach(message, files or [])
+        if channel_id not in self.dm_channels.values():
+            message["guild_id"] = str(GUILD_ID)
+        if for_user is not None:
+            message["for"] = for_user
+        self.messages[mid] = message
+        return message
+
+    def _attach(self, message: dict, files: list[dict]) -> None:
+        if files:
+            message["attachments"] = [{"id": str(next(self.ids)), "filename": f["name"], "size": len(f["data"]),
+                                       "url": f"http://127.0.0.1/{f['name']}", "proxy_url": "", "data": f["data"]}
+                                      for f in files]
+
+    def _edit(self, message: dict, body: dict, files: list[dict]) -> dict:
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if files or "attachments" in body:
+            kept = {a.get("id") for a in body.get("attachments") or []}
+            message["attachments"] = [a for a in message["attachments"] if a["id"] in kept]
+            if files:
+                self._attach(message, files)
+        message["edits"] += 1
+        message["edited_timestamp"] = TIMESTAMP
+        return message
+
+    @staticmethod
+    def _public(message: dict) -> dict:
+        return {k: v for k, v in message.items() if k not in ("for", "edits", "deleted")} | {
+            "attachments": [{k: v for k, v in a.items() if k != "data"} for a in message["attachments"]]}
+
+    async def post_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["cid"])
+        if self.rate_limit_next:
+            self.rate_limit_next -= 1
+            return error(429, 0, "You are being rate limited.", retry_after=0.05, **{"global": False})
+        for uid, dm in self.dm_channels.items():
+            if dm == channel_id and uid in self.closed_dms:
+                return error(403, 50007, "Cannot send messages to this user")
+        body, files = await self._body(request)
+        return json_response(self._public(self._store(channel_id, BOT_USER, body, files)))
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        message = self.messages.get(int(request.match_info["mid"]))
+        if message is None or message.get("deleted"):
+            return error(404, 10008, "Unknown Message")
+        body, files = await self._body(request)
+        return json_response(self._public(self._edit(message, body, files)))
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        message = self.messages.get(int(request.match_info["mid"]))
+        if message is None:
+            return error(404, 10008, "Unknown Message")
+        message["deleted"] = True
+        return web.Response(status=204)
+
+    async def callback(self, request: web.Request) -> web.Response:
+        record = self.interactions.get(int(request.match_info["iid"]))
+        if record is None or record.token != request.match_info["token"]:
+            return error(404, 10062, "Unknown interaction")
+        if record.callback is not None:
+            return error(400, 40060, "Interaction has already been acknowledged.")
+        body, files = await self._body(request)
+        record.callback = body
+        kind = body["type"]
+        data = body.get("data") or {}
+        flags = data.get("flags") or 0
+        resource: dict = {"type": kind}
+        if kind in (4, 5):  # a message (or its "thinking" placeholder)
+            message = self._store(record.channel_id, BOT_USER, data if kind == 4 else {}, files, flags,
+                                  int(record.user["id"]))
+            record.original_id = int(message["id"])
+            resource["message"] = self._public(message)
+        elif kind in (6, 7):  # a component's message, updated now or later
+            record.original_id = record.message_id
+            if kind == 7:
+                resource["message"] = self._public(self._edit(self.messages[record.message_id], data, files))
+        elif kind == 8:
+            record.choices = data.get("choices", [])
+        interaction = {"id": str(record.id), "type": record.kind, "response_message_id":
+                       str(record.original_id) if record.original_id else None,
+                       "response_message_loading": kind == 5, "response_message_ephemeral": bool(flags & EPHEMERAL)}
+        return json_response({"interaction": interaction, "resource": resource})
+
+    async def followup(self, request: web.Request) -> web.Response:
+        record = self.by_token.get(request.match_info["token"])
+        if record is None:
+            return error(404, 10015, "Unknown Webhook")
+        body, files = await self._body(request)
+        flags = body.get("flags") or 0
+        if record.callback and record.callback["type"] == 5 and not record.followups and \
+                not self.messages[record.original_id]["content"]:
+            message = self._edit(self.messages[record.original_id], body, files)  # replaces "thinking"
+        else:
+            message = self._store(record.channel_id, BOT_USER, body, files, flags, int(record.user["id"]))
+        record.followups.append(int(message["id"]))
+        return json_response(self._public(message))
+
+    def _webhook_message(self, request: web.Request) -> dict | None:
+        record = self.by_token.get(request.match_info["token"])
+        if record is None:
+            return None
+        mid = request.match_info["mid"]
+        return self.messages.get(record.original_id if mid == "@original" else int(mid))
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        if message is None or message.get("deleted"):
+            return error(404, 10008, "Unknown Message")
+        body, files = await self._body(request)
+        return json_response(self._public(self._edit(message, body, files)))
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        if message is None:
+            return error(404, 10008, "Unknown Message")
+        message["deleted"] = True
+        return web.Response(status=204)
