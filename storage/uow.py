@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from storage.db import Database
-from storage.repository import Chats, Games, Players, Slots, StaleVersion, Timers
+from storage.repository import Chats, Games, Leagues, Players, Slots, StaleVersion, Timers
 
 __all__ = ["UnitOfWork", "StaleVersion"]
 
@@ -20,6 +20,7 @@ class UnitOfWork:
         self.games = Games(self.session)
         self.timers = Timers(self.session)
         self.slots = Slots(self.session)
+        self.leagues = Leagues(self.session)
         return self
 
     async def __aexit__(self, *exc) -> None:

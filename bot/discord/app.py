@@ -8,6 +8,7 @@ messages. When a DM fails with 50007 the service tells the channel once; ``/hand
 """
 from __future__ import annotations
 
+import io
 import logging
 from collections import defaultdict
 from typing import Awaitable, Callable
@@ -32,6 +33,12 @@ def _as_payload(text: str) -> dict:
     if len(text) <= MAX_CONTENT:
         return {"content": text, "embed": None}
     return {"content": None, "embed": discord.Embed(description=text[:4096])}
+
+
+def _files(message: Message) -> list[discord.File]:
+    if message.image is None:
+        return []
+    return [discord.File(io.BytesIO(message.image), filename=message.image_name or "picture.png")]
 
 
 class DiscordAdapter:
@@ -161,6 +168,8 @@ class DiscordAdapter:
             await interaction.edit_original_response(**payload, view=view)
             return
         kwargs = {"ephemeral": True, "view": view} if view is not None else {"ephemeral": True}
+        if message.image is not None:
+            kwargs["files"] = _files(message)
         if payload["embed"] is None:
             await interaction.followup.send(payload["content"], **kwargs)
         else:
@@ -188,9 +197,9 @@ class DiscordAdapter:
                 except discord.NotFound:
                     pass  # deleted meanwhile: post a new one
         if payload["embed"] is None:
-            sent = await channel.send(payload["content"], view=view)
+            sent = await channel.send(payload["content"], view=view, files=_files(message))
         else:
-            sent = await channel.send(embed=payload["embed"], view=view)
+            sent = await channel.send(embed=payload["embed"], view=view, files=_files(message))
         if message.is_private and message.kind == "hand":
             await self.service.dm_delivered(message.user)
         if slot_key:
@@ -367,6 +376,13 @@ def _register_commands(bot: HeraldBot) -> None:
     async def settings(interaction: discord.Interaction, change: str = ""):
         admin = a.is_admin(interaction)
         await a.command(interaction, lambda c, u: s.settings(c, u, change, is_admin=admin))
+
+    @tree.command(name="newseason", description="Start a new league season (Manage Server)")
+    @app_commands.describe(game="one game (default: every rated game)")
+    @app_commands.autocomplete(game=_game_names)
+    async def newseason(interaction: discord.Interaction, game: str = ""):
+        admin = a.is_admin(interaction)
+        await a.command(interaction, lambda c, u: s.new_season(c, u, game, is_admin=admin))
 
     @tree.command(name="help", description="How Herald works")
     async def help_(interaction: discord.Interaction):

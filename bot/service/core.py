@@ -75,6 +75,11 @@ def _hash(value) -> str:
 
 
 class Service(LeagueCommands):
+    leaderboard = answers_errors(LeagueCommands.leaderboard)
+    stats = answers_errors(LeagueCommands.stats)
+    history = answers_errors(LeagueCommands.history)
+    new_season = answers_errors(LeagueCommands.new_season)
+
     def __init__(self, db: Database):
         self.db = db
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)

@@ -11,7 +11,7 @@ HELP_TEXT = """⚔ Herald hosts medieval tabletop games here.
 /board — show the board again · /games — games of this chat
 /resign — an AI takes your seat · /abort — creator or admin ends a game
 /rules <game> — how to play · /leaderboard [game] · /stats [@user] · /history
-/settings — turn timer and more (admins)
+/settings — turn timer and more (admins) · /newseason [game] — a new league season (admins)
 Add a table number when several games run, e.g. /join 12."""
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import BotCommand, InlineKeyboardButton, Update
+from telegram import BotCommand, InlineKeyboardButton, InputFile, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler,
@@ -29,6 +29,7 @@ COMMANDS = [
     ("abort", "end a table or game (creator or admin)"), ("games", "the games of this group"),
     ("rules", "rules of a game: /rules <game>"), ("leaderboard", "the group's ratings: /leaderboard [game]"),
     ("stats", "a player's record"), ("history", "recent games"), ("settings", "group settings (admins)"),
+    ("newseason", "start a new league season: /newseason [game] (admins)"),
     ("help", "how to play here"),
 ]
 
@@ -113,6 +114,8 @@ class TelegramAdapter:
             out = await s.abort(chat, user, number, is_admin=await self.is_admin(update))
         elif command == "settings":
             out = await s.settings(chat, user, text, is_admin=await self.is_admin(update))
+        elif command == "newseason":
+            out = await s.new_season(chat, user, text, is_admin=await self.is_admin(update))
         else:
             out = s.help(chat, user)
         if command == "board":
@@ -188,6 +191,11 @@ class TelegramAdapter:
             slot_key = f"{message.slot}:{message.user.id}" if message.is_private else message.slot
         extra = self._deep_link(message)
         markup = keyboard(message.buttons, extra)
+        if message.image is not None:  # a picture (e.g. a rating chart) with the text as its caption
+            await self.app.bot.send_photo(int(chat_id), InputFile(message.image, filename=message.image_name),
+                                          caption=to_html(message.text[:1000]), parse_mode=ParseMode.HTML,
+                                          reply_markup=markup)
+            return
         text = to_html(message.text[:3900])
         if slot_key and not message.fresh:
             known = await self.service.message_for_slot(PLATFORM, slot_key)

@@ -1,0 +1,1 @@
+"""Pictures drawn with Pillow: rating charts (and, later, boards)."""
