@@ -108,6 +108,18 @@ async def test_koenig_artus_between_two_people_with_lobby_buttons_and_dm_pickers
     assert len(alice) == 1 and len(bob) == 1 and alice != bob
     for message in api.channel_messages():
         assert "your view" not in text(message)
+    # two people, no AI: the game was rated, announced, and the league commands show it
+    assert any(text(m).startswith("📈 Ratings") for m in api.channel_messages())
+    await dc.slash(dc.mod, "settings", change="min_games=1")
+    board_answer = dc.answers(await dc.slash(dc.bob, "leaderboard"))[0]
+    assert "König Artus Tafelrunde — season 1" in board_answer and "Alice" in board_answer
+    stats = await dc.slash(dc.bob, "stats")
+    assert dc.answers(stats)[0].startswith("📜 Bob — 1 games")
+    assert api.messages[stats.followups[0]]["attachments"][0]["data"].startswith(b"\x89PNG")
+    assert "#1 König Artus Tafelrunde:" in dc.answers(await dc.slash(dc.alice, "history"))[0]
+    assert "Only admins" in dc.answers(await dc.slash(dc.bob, "newseason"))[0]
+    await dc.slash(dc.mod, "newseason", game="koenig_artus")
+    assert any("A new season begins" in text(m) for m in api.channel_messages())
 
 
 async def test_list_und_tuecke_against_ai_with_multi_select_picks(dc):

@@ -146,7 +146,11 @@ class FakeBotApi:
 
     async def api_sendPhoto(self, p):
         chat_id = self._target(p["chat_id"])
-        return self._store(chat_id, p.get("caption", ""), p.get("reply_markup"), extra={"photo": p.get("photo")})
+        upload = p.get("photo") or {}
+        sizes = [{"file_id": f"photo{len(self.messages)}", "file_unique_id": "u", "width": 900, "height": 480,
+                  "file_size": upload.get("size", 0)}]
+        return self._store(chat_id, p.get("caption", ""), p.get("reply_markup"),
+                           extra={"photo": sizes, "upload": upload})
 
     async def api_editMessageText(self, p):
         chat_id = self._target(p["chat_id"])

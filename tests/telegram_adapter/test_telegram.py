@@ -84,6 +84,18 @@ async def test_full_game_of_koenig_artus_between_two_people(tg):
     boards = [m for m in api.bot_messages(GROUP) if "Hand " in m["text"] and "Trumps" in m["text"] or
               "No trump yet" in m["text"]]
     assert len(boards) <= 3 and max(m.get("edited", 0) for m in boards) > 5
+    # two people, no AI: the game was rated, announced, and the league commands show it
+    assert any(m["text"].startswith("📈 Ratings") for m in api.bot_messages(GROUP))
+    api.admins.add((GROUP, ALICE["id"]))
+    await tg.say(ALICE, GROUP, "/settings min_games=1", expect=(GROUP, "min_games"))
+    board = await tg.say(BOB, GROUP, "/leaderboard", expect=(GROUP, "🏅 König Artus Tafelrunde — season 1"))
+    assert "Alice" in board["text"] and "Bob" in board["text"]
+    stats = await tg.say(BOB, GROUP, "/stats", expect=(GROUP, "📜 Bob — 1 games"))
+    assert stats["upload"]["filename"] == "rating.png" and stats["upload"]["size"] > 1000
+    await tg.say(BOB, GROUP, "/history", expect=(GROUP, "#1 König Artus Tafelrunde:"))
+    await tg.say(BOB, GROUP, "/newseason", expect=(GROUP, "Only admins"))
+    await tg.say(ALICE, GROUP, "/newseason", expect=(GROUP, "A new season begins"))
+    await tg.say(BOB, GROUP, "/leaderboard koenig_artus 1", expect=(GROUP, "season 1"))
 
 
 async def test_full_game_of_list_und_tuecke_against_ai(tg):
