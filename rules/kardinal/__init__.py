@@ -1,0 +1,108 @@
+"""Kardinal (Wolfgang Panning, Holzinsel 2000), 2–4 players: building a town around the Dom under seven rules.
+
+Implements ../shared/rules/kardinal.md exactly (its decisions A1–A26 included). No options. Decisions where the rules
+file leaves a gap for the engine:
+
+- Coordinates: columns are letters, rows numbers; the church tower is M13 and the nave N13 (x = 0 → M, y = 0 → 13).
+  Far out (never in practice) columns continue as ZA, ZB … to the east and AZ, AY … to the west, rows as 0, -1 ….
+- A build is ``{"type": "build", "site": "M14", "building": "red courtyard N14"}``: the picker asks for the site
+  first, then the building (colour, shape and, for a courtyard, its second cell). The site must be a building site
+  (empty, touching the town); a courtyard whose both cells are sites is offered from either of them (same
+  placement, two ways to pick it). Action types: ``build``, ``bonus_stone``, ``place_cardinal``,
+  ``move_cardinal``, ``end_turn``; ``pass_turn`` is never legal (passes and skips are automatic, A7) and is refused
+  with the reason.
+- Colours are dealt at random from the seed (2 players: two each, any split; 3 players: the colour left over is
+  shared) and the start player is random (A20).
+- ``scores()`` is the final formula at any time (own leftover supply, best colour doubled); ``ranking()`` breaks
+  ties by own buildings touching the Dom, also for places below first; still tied: shared place.
+- The game ends at the turn start at which nobody can build (checked before any pass is announced); the passes and
+  skips of the players between are announced as events ("skipped": no buildings left; "passed": no legal
+  placement).
+- Everything is public: ``determinize`` returns a clone; the view of a seat equals the public view apart from
+  ``viewer``.
+"""
+from __future__ import annotations
+
+from rules.api import Event, Game, IllegalAction, register
+from rules.kardinal import notation, render
+from rules.kardinal.state import KardinalState, new_state
+
+SUMMARY = """Kardinal — 2 to 4 players build one town around the Dom (DT tower at M13, DN nave at N13).
+
+Everyone has 2 houses (H), 2 towers (T) and 2 courtyards (C, two cells) per colour: 🟥 red, 🟨 yellow, 🟩 green,
+🟦 blue. 4 players: one colour each. 3 players: one colour each, the 4th colour is shared by all (its stones are
+worth nothing). 2 players: two colours each.
+
+On your turn you must build one building on a building site (an empty cell touching the town along an edge; a
+courtyard needs only one of its cells on a site). The seven rules:
+ 1. never on the Cardinal's cell (K);
+ 2. a tower must touch a house (the nave counts as a house);
+ 3. a courtyard must touch a house (or the nave);
+ 4. never next to the same shape (house–house, tower–tower, courtyard–courtyard; DT is a tower, DN a house);
+ 5. never next to the same colour;
+ 6. not the same shape as the last building placed by anyone (also across passes);
+ 7. not the same colour as the last building placed.
+If you cannot build, you pass automatically; with nothing left you are skipped.
+
+For each coloured building your new building touches you take a point stone of that colour (while that colour's
+supply lasts). The start player also takes one free stone of any colour after his first building and then must
+put the Cardinal on a building site. After building, anyone may move the Cardinal to another site.
+
+The game ends when nobody can build. Score: your stones, plus all leftover stones of your own colour(s) in the
+supply, plus your best colour once more (counted double). Tie: most own buildings touching the Dom.
+
+How to play here (buttons, or /move with):
+  M14 red house   or  m14 rh      build (site, colour, shape)
+  M14 red courtyard N14            a courtyard names its second cell (or: m14 gc east)
+  bonus blue                       the start player's free stone
+  cardinal N12                     put / move the Cardinal
+  stay                             leave the Cardinal where it is
+In the grid `+` marks the sites where the player to move can build, `.` other sites.
+"""
+
+
+class Kardinal(Game):
+    name = "kardinal"
+    title = "Kardinal"
+    min_players = 2
+    max_players = 4
+    has_hidden_information = False
+
+    def default_options(self) -> dict:
+        return {}
+
+    def configurations(self) -> list[tuple[int, dict]]:
+        return [(n, {}) for n in (2, 3, 4)]
+
+    def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> KardinalState:
+        if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
+            raise IllegalAction("Kardinal is for 2 to 4 players.")
+        if options:
+            raise IllegalAction("Kardinal has no options, not " + ", ".join(sorted(map(str, options))) + ".")
+        return new_state(num_players, int(seed))
+
+    def from_json(self, data: dict) -> KardinalState:
+        return KardinalState.from_json(data)
+
+    def parse_action(self, state, seat, text: str) -> dict:
+        if not isinstance(text, str):
+            raise IllegalAction("Type a move like `M14 red house`, `cardinal N12` or `stay`.")
+        return notation.parse(state, seat, text)
+
+    def format_action(self, action: dict) -> str:
+        return notation.format_action(action)
+
+    def rules_summary(self) -> str:
+        return SUMMARY
+
+    def render_view(self, view: dict) -> str:
+        return render.render(view)
+
+    def describe_event(self, event: Event) -> str | None:
+        return render.describe_event(event)
+
+    def describe_action(self, action: dict) -> str:
+        return render.describe_action(action)
+
+
+GAME = register(Kardinal())

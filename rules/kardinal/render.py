@@ -1,0 +1,143 @@
+"""Chat text of a Kardinal view: the town as a lettered grid, supplies, stones, and whose turn it is."""
+from __future__ import annotations
+
+from rules.api import Event
+from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
+
+MARK = dict(zip(COLOURS, MARKS))
+
+
+def seat(s: int | None) -> str:
+    return "nobody" if s is None else f"{{P{s + 1}}}"
+
+
+def colour(c: str) -> str:
+    return f"{MARK[c]} {c}"
+
+
+def _xy(text: str) -> tuple[int, int]:
+    return xy(parse_label(text))
+
+
+def grid(view: dict) -> list[str]:
+    """The town, top row first: ``rH`` a red house, ``DT``/``DN`` the Dom, ``K`` the Cardinal, ``+`` a site where the
+    player to move can build, ``.`` any other building site."""
+    cells: dict[tuple[int, int], str] = {}
+    t, n = view["dom"]
+    cells[_xy(t)] = "DT"
+    cells[_xy(n)] = "DN"
+    for piece in view["pieces"]:
+        mark = LETTER[COLOURS.index(piece["color"])] + KIND_LETTER[KINDS.index(piece["kind"])]
+        for c in piece["cells"]:
+            cells[_xy(c)] = mark
+    buildable = set(view.get("build_sites") or [])
+    for s in view["sites"]:
+        cells[_xy(s)] = "+" if s in buildable else "."
+    if view["cardinal"]:
+        cells[_xy(view["cardinal"])] = "K"
+    xs = [p[0] for p in cells]
+    ys = [p[1] for p in cells]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    heads = [col_label(x) for x in range(x0, x1 + 1)]
+    width = max(3, max(len(h) for h in heads) + 1)
+    rlen = max(len(str(y + 13)) for y in range(y0, y1 + 1))
+    lines = [" " * rlen + "".join(h.rjust(width) for h in heads)]
+    for y in range(y1, y0 - 1, -1):
+        row = "".join(cells.get((x, y), "").rjust(width) for x in range(x0, x1 + 1))
+        lines.append(str(y + 13).rjust(rlen) + row.rstrip())
+    return lines
+
+
+def _left(view: dict, c: str) -> str:
+    counts = view["buildings"][c]
+    return " ".join(f"{counts[k]}{k[0].upper()}" for k in KINDS)
+
+
+def _stones(stones: dict) -> str:
+    held = [f"{MARK[c]}{k}" for c, k in stones.items() if k]
+    return " ".join(held) if held else "none"
+
+
+def render(view: dict) -> str:
+    phase = view["phase"]
+    lines = []
+    if phase == "over":
+        lines.append("Kardinal · game over")
+    else:
+        lines.append(f"Kardinal · {seat(view['current'])} to play · start player {seat(view['start_player'])}")
+    lines.append("```")
+    lines += grid(view)
+    lines.append("```")
+    lines.append("DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · K Cardinal · "
+                 "+ you can build · . site")
+    for p, cs in enumerate(view["colours"]):
+        own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in cs)
+        lines.append(f"{seat(p)} {own} · stones {_stones(view['stones'][p])} · score {view['scores'][p]}")
+    if view["shared"]:
+        lines.append(f"Shared {colour(view['shared'])} {_left(view, view['shared'])} (its stones count for nobody)")
+    lines.append("Stone supply: " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()))
+    last = view["last_built"]
+    if last:
+        lines.append(f"Last built: {colour(last['color'])} {last['kind']} → next not a {last['kind']}, "
+                     f"not {last['color']}.")
+    lines.append("Cardinal: " + (view["cardinal"] or "not yet in play"))
+    who = seat(view["current"])
+    if phase == "over":
+        lines.append("Final: " + ", ".join(f"{seat(p)} {s} (Dom {view['dom_touches'][p]})"
+                                           for p, s in enumerate(view["scores"])))
+        winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
+        lines.append("🏆 " + " and ".join(seat(p) for p in winners) + (" win!" if len(winners) > 1 else " wins!"))
+    elif phase == "build":
+        sites = view.get("build_sites") or []
+        shown = " ".join(sites[:16]) + (" …" if len(sites) > 16 else "")
+        lines.append(f"{who} must build. Possible sites: {shown}")
+        lines.append("Type e.g. /move M14 red house, /move M14 red courtyard N14.")
+    elif phase == "bonus":
+        lines.append(f"{who} takes a free point stone of any colour: /move bonus blue")
+    elif phase == "place_cardinal":
+        lines.append(f"{who} puts the Cardinal on a building site: /move cardinal N12")
+    else:
+        lines.append(f"{who} may move the Cardinal to another site (/move cardinal N12) or leave it (/move stay).")
+    return "\n".join(lines)
+
+
+def describe_event(event: Event) -> str | None:
+    d = event.data
+    kind = event.kind
+    if kind == "built":
+        where = "+".join(d["cells"])
+        got = (" and takes " + " ".join(MARK[c] for c in d["stones"])) if d["stones"] else ""
+        return f"{seat(d['seat'])} builds a {colour(d['color'])} {d['kind']} at {where}{got}."
+    if kind == "bonus_stone":
+        return f"{seat(d['seat'])} takes a free {colour(d['color'])} stone."
+    if kind == "cardinal_placed":
+        return f"{seat(d['seat'])} puts the Cardinal on {d['site']}."
+    if kind == "cardinal_moved":
+        return f"{seat(d['seat'])} moves the Cardinal {d['from']} → {d['site']}."
+    if kind == "cardinal_stays":
+        return f"{seat(d['seat'])} leaves the Cardinal on {d['site']}."
+    if kind == "skipped":
+        return f"{seat(d['seat'])} has no buildings left and is skipped."
+    if kind == "passed":
+        return f"{seat(d['seat'])} cannot build anywhere and passes."
+    if kind == "game_over":
+        return "Nobody can build any more: game over. Scores: " + ", ".join(
+            f"{seat(p)} {s}" for p, s in enumerate(d["scores"]))
+    return None
+
+
+def describe_action(action: dict) -> str:
+    kind = action.get("type")
+    if kind == "build":
+        parts = action["building"].split()
+        cells = action["site"] + ("+" + parts[2] if len(parts) > 2 else "")
+        return f"{cells}: {MARK.get(parts[0], '')} {parts[1]}"
+    if kind == "bonus_stone":
+        return f"Free stone {colour(action['color'])}"
+    if kind in ("place_cardinal", "move_cardinal"):
+        return f"Cardinal → {action['site']}"
+    if kind == "end_turn":
+        return "Leave the Cardinal"
+    if kind == "pass_turn":
+        return "Pass"
+    return str(kind)

@@ -1,0 +1,532 @@
+"""The rules of Kardinal as a state machine (rules file sections 2–5).
+
+Phases: ``build`` (the current player must place a building), ``bonus`` (the start player takes his free stone after
+the first building of the game), ``place_cardinal`` (he then brings the Cardinal into play), ``cardinal`` (after a
+build: move the Cardinal or leave it), ``over``. Passes and skips happen automatically inside ``apply``.
+"""
+from __future__ import annotations
+
+import random
+
+from rules.api import Event, IllegalAction, State, check_action_shape, ranking_from_scores
+from rules.kardinal.geometry import (COLOURS, COURT, DOM_CELLS, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
+                                     NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key,
+                                     xy)
+
+STONES = 12
+PER_KIND = 2
+
+RULE_TEXT = {
+    "P1": "you have no such building",
+    "P3": "that cell is already built on",
+    "R1": "the Cardinal stands there (rule 1)",
+    "P4": "it must touch the town along an edge",
+    "R2": "a tower must touch a house or the nave (rule 2)",
+    "R3": "a courtyard must touch a house or the nave (rule 3)",
+    "R4": "it may not touch a building of the same shape (rule 4)",
+    "R5": "it may not touch a building of the same colour (rule 5)",
+    "R6": "it may not have the same shape as the last building (rule 6)",
+    "R7": "it may not have the same colour as the last building (rule 7)",
+}
+
+
+def seat_name(s: int) -> str:
+    return f"{{P{s + 1}}}"
+
+
+class KardinalState(State):
+    def __init__(self, n: int, seed: int, colours: list[list[int]], shared: int | None, start: int):
+        self.n = n
+        self.seed = seed
+        self.counter = 0
+        self.colours = [sorted(c) for c in colours]
+        self.shared = shared
+        self.start_player = start
+        self.supply = [[PER_KIND] * 3 for _ in range(4)]
+        self.stone_supply = [STONES] * 4
+        self.stones = [[0] * 4 for _ in range(n)]
+        # a piece: (kind, colour or -1, cells tuple, builder or -1); 0 = church tower, 1 = nave
+        self.pieces: list[tuple] = [(TOWER, -1, (DOM_TOWER,), -1), (HOUSE, -1, (DOM_NAVE,), -1)]
+        self.grid: dict[int, int] = {DOM_TOWER: 0, DOM_NAVE: 1}
+        self.sites: set[int] = set(DOM_NEIGHBOURS)
+        self.cardinal: int | None = None
+        self.last: tuple[int, int] | None = None
+        self.current = start
+        self.phase = "build"
+        self.builds = 0
+        self._setup_usable()
+
+    def _setup_usable(self) -> None:
+        extra = [self.shared] if self.shared is not None else []
+        self.usable = [tuple(c + extra) for c in self.colours]
+        self.owner = [-1] * 4
+        for p, cs in enumerate(self.colours):
+            for c in cs:
+                self.owner[c] = p
+
+    # ------------------------------------------------------------------ placements
+    def _touching(self, cells) -> list[int]:
+        """The pieces touching a footprint (each once, in order of placement)."""
+        g = self.grid
+        found = set()
+        for c in cells:
+            for d in NEIGHBOURS:
+                p = g.get(c + d)
+                if p is not None:
+                    found.add(p)
+        return sorted(found)
+
+    def violations(self, seat: int, kind: int, colour: int, cells: tuple) -> list[str]:
+        """Every rule (codes of the rules file) the placement breaks; [] when it is legal."""
+        bad = []
+        if colour not in self.usable[seat] or self.supply[colour][kind] <= 0:
+            bad.append("P1")
+        if any(c in self.grid for c in cells):
+            bad.append("P3")
+        if self.cardinal is not None and self.cardinal in cells:
+            bad.append("R1")
+        touching = self._touching(cells)
+        if not touching:
+            bad.append("P4")
+        kinds = {self.pieces[p][0] for p in touching}
+        if kind == TOWER and HOUSE not in kinds:
+            bad.append("R2")
+        if kind == COURT and HOUSE not in kinds:
+            bad.append("R3")
+        if kind in kinds:
+            bad.append("R4")
+        if any(self.pieces[p][1] == colour for p in touching):
+            bad.append("R5")
+        if self.last is not None and self.last[0] == kind:
+            bad.append("R6")
+        if self.last is not None and self.last[1] == colour:
+            bad.append("R7")
+        return bad
+
+    def _masks(self, c: int, cache: dict) -> tuple[int, int]:
+        m = cache.get(c)
+        if m is None:
+            g = self.grid
+            pieces = self.pieces
+            tm = cm = 0
+            for d in NEIGHBOURS:
+                p = g.get(c + d)
+                if p is not None:
+                    k, col = pieces[p][0], pieces[p][1]
+                    tm |= 1 << k
+                    if col >= 0:
+                        cm |= 1 << col
+            m = cache[c] = (tm, cm)
+        return m
+
+    def placements(self, seat: int, first: bool = False) -> list[tuple[int, int, int, int | None]]:
+        """Every legal (site, kind, colour, other cell) for ``seat``; with ``first`` stop at the first one.
+
+        Sites are in (x, y) order; at a site the buildings go colour by colour, house, tower, then the courtyards
+        (north, east, south, west)."""
+        last_k, last_c = self.last if self.last is not None else (-1, -1)
+        supply = self.supply
+        cols = [[c for c in self.usable[seat] if c != last_c and supply[c][k] > 0] if k != last_k else []
+                for k in range(3)]
+        if not (cols[0] or cols[1] or cols[2]):
+            return []
+        order = [c for c in self.usable[seat] if c != last_c]
+        g = self.grid
+        card = self.cardinal
+        cache: dict = {}
+        out = []
+        for s in sorted(self.sites, key=sort_key):
+            if s == card:
+                continue
+            tm, cm = self._masks(s, cache)
+            house_ok = cols[0] and not tm & 1
+            tower_ok = cols[1] and tm & 1 and not tm & 2
+            courts = []
+            if cols[2] and not tm & 4:
+                for d in NEIGHBOURS:
+                    t = s + d
+                    if t in g or t == card:
+                        continue
+                    tm2, cm2 = self._masks(t, cache)
+                    if (tm | tm2) & 1 and not tm2 & 4:
+                        courts.append((t, cm | cm2))
+            if not (house_ok or tower_ok or courts):
+                continue
+            for c in order:
+                bit = 1 << c
+                if house_ok and not cm & bit and supply[c][0] > 0:
+                    out.append((s, HOUSE, c, None))
+                if tower_ok and not cm & bit and supply[c][1] > 0:
+                    out.append((s, TOWER, c, None))
+                if courts and supply[c][2] > 0:
+                    for t, m in courts:
+                        if not m & bit:
+                            out.append((s, COURT, c, t))
+                if first and out:
+                    return out
+        return out
+
+    def can_build(self, seat: int) -> bool:
+        return bool(self.placements(seat, first=True))
+
+    def has_buildings(self, seat: int) -> bool:
+        return any(any(self.supply[c]) for c in self.usable[seat])
+
+    # ------------------------------------------------------------------ the contract
+    def to_act(self) -> list[int]:
+        return [] if self.phase == "over" else [self.current]
+
+    def legal_actions(self, seat: int) -> list[dict]:
+        if self.phase == "over" or seat != self.current:
+            return []
+        if self.phase == "build":
+            return [{"type": "build", "site": label(s), "building": building_text(c, k, t)}
+                    for s, k, c, t in self.placements(seat)]
+        if self.phase == "bonus":
+            return [{"type": "bonus_stone", "color": COLOURS[c]} for c in range(4) if self.stone_supply[c] > 0]
+        sites = sorted(self.sites, key=sort_key)
+        if self.phase == "place_cardinal":
+            return [{"type": "place_cardinal", "site": label(s)} for s in sites]
+        return [{"type": "end_turn"}] + [{"type": "move_cardinal", "site": label(s)} for s in sites
+                                         if s != self.cardinal]
+
+    def apply(self, seat: int, action: dict) -> list[Event]:
+        check_action_shape(action)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise IllegalAction("There is no such seat.")
+        if self.phase == "over":
+            raise IllegalAction("The game is over.")
+        if seat != self.current:
+            raise IllegalAction(f"It is not your turn: waiting for {seat_name(self.current)}.")
+        kind = action["type"]
+        if kind == "pass_turn":
+            raise IllegalAction("You may not pass: you can build, so you must (a pass happens automatically only "
+                                "when no placement is legal).")
+        if self.phase == "build":
+            if kind != "build":
+                raise IllegalAction("Build first, e.g. " + self._example() + ".")
+            return self._apply_build(seat, action)
+        if self.phase == "bonus":
+            if kind != "bonus_stone":
+                raise IllegalAction("As start player take one free point stone first, e.g. `bonus blue`.")
+            return self._apply_bonus(seat, action)
+        if self.phase == "place_cardinal":
+            if kind != "place_cardinal":
+                raise IllegalAction("Bring the Cardinal into play on a building site, e.g. `cardinal "
+                                    f"{label(sorted(self.sites, key=sort_key)[0])}`.")
+            return self._apply_cardinal(seat, action, place=True)
+        # phase cardinal
+        if kind == "end_turn":
+            if set(action) != {"type"}:
+                raise IllegalAction("Ending the turn takes no parameters.")
+            return [Event("cardinal_stays", {"seat": seat, "site": label(self.cardinal)})] + self._next_turn()
+        if kind == "move_cardinal":
+            return self._apply_cardinal(seat, action, place=False)
+        if kind == "place_cardinal":
+            raise IllegalAction("The Cardinal is already in play: move it (`cardinal N14`) or leave it (`stay`).")
+        raise IllegalAction("You have built: move the Cardinal (e.g. `cardinal N14`) or leave it (`stay`).")
+
+    def _example(self) -> str:
+        found = self.placements(self.current, first=True)
+        if not found:
+            return "`M14 red house`"
+        s, k, c, t = found[0]
+        return f"`{label(s)} {building_text(c, k, t)}`"
+
+    def _site(self, action: dict, what: str) -> int:
+        text = action.get("site")
+        c = parse_label(text) if isinstance(text, str) else None
+        if c is None:
+            raise IllegalAction(f"{what} needs a cell like M14 (column letter, row number).")
+        if c in self.grid:
+            raise IllegalAction(f"{label(c)} is already built on.")
+        if c not in self.sites:
+            raise IllegalAction(f"{label(c)} is not a building site: it must touch the town along an edge.")
+        return c
+
+    def _apply_build(self, seat: int, action: dict) -> list[Event]:
+        if set(action) != {"type", "site", "building"}:
+            raise IllegalAction("A build names a site and a building, e.g. " + self._example() + ".")
+        parsed = parse_building(action["building"])
+        if parsed is None:
+            raise IllegalAction("Name the building as colour and shape, e.g. `red house`, `blue tower` or "
+                                "`green courtyard N14` (a courtyard names its second cell).")
+        site = self._site(action, "A build")
+        colour, kind, other = parsed
+        cells = (site,) if other is None else (site, other)
+        if other is not None and other - site not in NEIGHBOURS:
+            raise IllegalAction(f"The two cells of a courtyard must share an edge; {label(other)} is not next to "
+                                f"{label(site)}.")
+        if colour not in self.usable[seat]:
+            mine = " or ".join(COLOURS[c] for c in self.usable[seat])
+            raise IllegalAction(f"{COLOURS[colour].capitalize()} is not your colour: you build {mine}.")
+        bad = self.violations(seat, kind, colour, cells)
+        if bad:
+            reasons = "; ".join(RULE_TEXT[b] for b in bad)
+            raise IllegalAction(f"You cannot build a {COLOURS[colour]} {KINDS[kind]} at "
+                                f"{'+'.join(label(c) for c in cells)}: {reasons}.")
+        return self._build(seat, kind, colour, cells)
+
+    def _build(self, seat: int, kind: int, colour: int, cells: tuple) -> list[Event]:
+        touching = self._touching(cells)
+        self.place_piece(kind, colour, cells, seat)
+        self.supply[colour][kind] -= 1
+        self.last = (kind, colour)
+        gained = []
+        for p in touching:
+            col = self.pieces[p][1]
+            if col >= 0 and self.stone_supply[col] > 0:
+                self.stone_supply[col] -= 1
+                self.stones[seat][col] += 1
+                gained.append(COLOURS[col])
+        self.builds += 1
+        events = [Event("built", {"seat": seat, "kind": KINDS[kind], "color": COLOURS[colour],
+                                  "cells": [label(c) for c in cells], "stones": gained})]
+        self.phase = "bonus" if self.builds == 1 and self.cardinal is None else "cardinal"
+        return events
+
+    def _apply_bonus(self, seat: int, action: dict) -> list[Event]:
+        colour = action.get("color")
+        if set(action) != {"type", "color"} or colour not in COLOURS:
+            raise IllegalAction("Choose the colour of your free stone: " + ", ".join(COLOURS) + ".")
+        c = COLOURS.index(colour)
+        if self.stone_supply[c] <= 0:
+            raise IllegalAction(f"No {colour} stones are left.")
+        self.stone_supply[c] -= 1
+        self.stones[seat][c] += 1
+        self.phase = "place_cardinal"
+        return [Event("bonus_stone", {"seat": seat, "color": colour})]
+
+    def _apply_cardinal(self, seat: int, action: dict, place: bool) -> list[Event]:
+        if set(action) != {"type", "site"}:
+            raise IllegalAction("Name the Cardinal's building site, e.g. `cardinal N14`.")
+        c = self._site(action, "The Cardinal")
+        if not place and c == self.cardinal:
+            raise IllegalAction(f"The Cardinal already stands on {label(c)}: use `stay` to leave it there.")
+        before = self.cardinal
+        self.cardinal = c
+        event = Event("cardinal_placed" if place else "cardinal_moved",
+                      {"seat": seat, "site": label(c), "from": label(before) if before is not None else None})
+        return [event] + self._next_turn()
+
+    def _next_turn(self) -> list[Event]:
+        """TURN_START for the players after the current one: skips, automatic passes, or the end."""
+        events = []
+        order = [(self.current + i) % self.n for i in range(1, self.n + 1)]
+        able = {}
+        for q in order:
+            able[q] = self.can_build(q)
+            if able[q]:
+                break
+        else:
+            return events + self._end()
+        for q in order:
+            if able.get(q):
+                self.current = q
+                self.phase = "build"
+                return events
+            if not self.has_buildings(q):
+                events.append(Event("skipped", {"seat": q, "reason": "no buildings left"}))
+            else:
+                events.append(Event("passed", {"seat": q, "reason": "no legal placement"}))
+        raise AssertionError("unreachable")
+
+    def _end(self) -> list[Event]:
+        self.phase = "over"
+        scores = self.final_scores()
+        return [Event("game_over", {"scores": scores, "dom": self.dom_touches(), "ranking": self.ranking()})]
+
+    # ------------------------------------------------------------------ scoring
+    def final_colours(self, seat: int, stones=None, supply=None) -> list[int]:
+        stones = self.stones if stones is None else stones
+        supply = self.stone_supply if supply is None else supply
+        own = self.colours[seat]
+        fin = [stones[seat][c] + (supply[c] if c in own else 0) for c in range(4)]
+        if self.shared is not None:
+            fin[self.shared] = 0
+        return fin
+
+    def final_scores(self, stones=None, supply=None) -> list[int]:
+        out = []
+        for p in range(self.n):
+            fin = self.final_colours(p, stones, supply)
+            out.append(sum(fin) + max(fin))
+        return out
+
+    def dom_touches(self) -> list[int]:
+        counts = [0] * self.n
+        for kind, colour, cells, _ in self.pieces[2:]:
+            if colour >= 0 and self.owner[colour] >= 0 and any(c in DOM_NEIGHBOURS for c in cells):
+                counts[self.owner[colour]] += 1
+        return counts
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def scores(self) -> list[float]:
+        """The final score formula (own leftovers, best colour doubled), also as a running score."""
+        return [float(s) for s in self.final_scores()]
+
+    def ranking(self) -> list[int]:
+        """By score; ties broken by own buildings touching the Dom; still tied: shared place."""
+        dom = self.dom_touches()
+        keys = [s * 100 + d for s, d in zip(self.final_scores(), dom)]
+        return ranking_from_scores(keys)
+
+    # ------------------------------------------------------------------ AI
+    def _value(self, seat: int, stones, supply, guard: int) -> float:
+        scores = self.final_scores(stones, supply)
+        best_other = max(s for p, s in enumerate(scores) if p != seat)
+        return float(10 * (scores[seat] - best_other) + 3 * guard)
+
+    def _guard(self, seat: int, card: int | None, extra: tuple | None = None) -> int:
+        """Own buildings next to the Cardinal (nobody can build there to take their stones)."""
+        if card is None:
+            return 0
+        g = self.grid
+        own = self.colours[seat]
+        found = set()
+        for d in NEIGHBOURS:
+            p = g.get(card + d)
+            if p is not None and self.pieces[p][1] in own:
+                found.add(p)
+        n = len(found)
+        if extra is not None and extra[1] in own and any(card - c in NEIGHBOURS for c in extra[2]):
+            n += 1
+        return n
+
+    def evaluate(self, seat: int) -> float:
+        """10 × (own running score − best other running score) + 3 per own building the Cardinal shields."""
+        return self._value(seat, self.stones, self.stone_supply, self._guard(seat, self.cardinal))
+
+    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
+        if self.phase == "over" or seat != self.current:
+            return [None] * len(actions)
+        out: list[float | None] = []
+        for a in actions:
+            kind = a.get("type") if isinstance(a, dict) else None
+            if kind == "build":
+                parsed = parse_building(a.get("building"))
+                site = parse_label(a.get("site"))
+                if parsed is None or site is None:
+                    out.append(None)
+                    continue
+                colour, k, other = parsed
+                cells = (site,) if other is None else (site, other)
+                supply = self.stone_supply[:]
+                stones = [row[:] for row in self.stones]
+                for p in self._touching(cells):
+                    col = self.pieces[p][1]
+                    if col >= 0 and supply[col] > 0:
+                        supply[col] -= 1
+                        stones[seat][col] += 1
+                out.append(self._value(seat, stones, supply, self._guard(seat, self.cardinal, (k, colour, cells))))
+            elif kind == "bonus_stone" and a.get("color") in COLOURS:
+                c = COLOURS.index(a["color"])
+                supply = self.stone_supply[:]
+                stones = [row[:] for row in self.stones]
+                supply[c] -= 1
+                stones[seat][c] += 1
+                out.append(self._value(seat, stones, supply, self._guard(seat, self.cardinal)))
+            elif kind in ("place_cardinal", "move_cardinal"):
+                c = parse_label(a.get("site"))
+                out.append(None if c is None else self._value(seat, self.stones, self.stone_supply,
+                                                              self._guard(seat, c)))
+            elif kind == "end_turn":
+                out.append(self.evaluate(seat))
+            else:
+                out.append(None)
+        return out
+
+    # ------------------------------------------------------------------ information
+    def view(self, seat: int | None) -> dict:
+        view = {
+            "viewer": seat, "players": self.n, "phase": self.phase, "to_act": self.to_act(),
+            "current": self.current, "start_player": self.start_player,
+            "colours": [[COLOURS[c] for c in cs] for cs in self.colours],
+            "shared": COLOURS[self.shared] if self.shared is not None else None,
+            "dom": [label(DOM_TOWER), label(DOM_NAVE)],
+            "pieces": [{"kind": KINDS[k], "color": COLOURS[c], "cells": [label(x) for x in cells], "builder": b}
+                       for k, c, cells, b in self.pieces[2:]],
+            "cardinal": label(self.cardinal) if self.cardinal is not None else None,
+            "last_built": {"kind": KINDS[self.last[0]], "color": COLOURS[self.last[1]]} if self.last else None,
+            "buildings": {COLOURS[c]: {KINDS[k]: self.supply[c][k] for k in range(3)} for c in range(4)},
+            "stone_supply": {COLOURS[c]: self.stone_supply[c] for c in range(4)},
+            "stones": [{COLOURS[c]: self.stones[p][c] for c in range(4)} for p in range(self.n)],
+            "scores": self.final_scores(), "dom_touches": self.dom_touches(),
+            "sites": [label(s) for s in sorted(self.sites, key=sort_key)],
+            "ranking": self.ranking() if self.phase == "over" else None,
+        }
+        if self.phase == "build":
+            view["build_sites"] = sorted({label(s) for s, *_ in self.placements(self.current)},
+                                         key=lambda t: sort_key(parse_label(t)))
+        return view
+
+    # ------------------------------------------------------------------ persistence
+    def to_json(self) -> dict:
+        return {
+            "n": self.n, "seed": self.seed, "counter": self.counter, "colours": [list(c) for c in self.colours],
+            "shared": self.shared, "start_player": self.start_player, "supply": [list(r) for r in self.supply],
+            "stone_supply": list(self.stone_supply), "stones": [list(r) for r in self.stones],
+            "pieces": [[k, c, [list(xy(x)) for x in cells], b] for k, c, cells, b in self.pieces[2:]],
+            "cardinal": list(xy(self.cardinal)) if self.cardinal is not None else None,
+            "last": list(self.last) if self.last is not None else None,
+            "current": self.current, "phase": self.phase, "builds": self.builds,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "KardinalState":
+        from rules.kardinal.geometry import cell
+        s = cls(data["n"], data["seed"], data["colours"], data["shared"], data["start_player"])
+        s.counter = data["counter"]
+        s.supply = [list(r) for r in data["supply"]]
+        s.stone_supply = list(data["stone_supply"])
+        s.stones = [list(r) for r in data["stones"]]
+        for k, c, cells, b in data["pieces"]:
+            s.place_piece(k, c, tuple(cell(x, y) for x, y in cells), b)
+        s.cardinal = cell(*data["cardinal"]) if data["cardinal"] is not None else None
+        s.last = tuple(data["last"]) if data["last"] is not None else None
+        s.current, s.phase, s.builds = data["current"], data["phase"], data["builds"]
+        return s
+
+    def place_piece(self, kind: int, colour: int, cells: tuple, builder: int) -> None:
+        """Put a piece on the table without any rule or scoring (set-ups and loading)."""
+        index = len(self.pieces)
+        self.pieces.append((kind, colour, tuple(cells), builder))
+        for c in cells:
+            self.grid[c] = index
+            self.sites.discard(c)
+        for c in cells:
+            for d in NEIGHBOURS:
+                if c + d not in self.grid:
+                    self.sites.add(c + d)
+
+    def clone(self) -> "KardinalState":
+        s = KardinalState.__new__(KardinalState)
+        s.__dict__.update(self.__dict__)
+        s.supply = [r[:] for r in self.supply]
+        s.stone_supply = self.stone_supply[:]
+        s.stones = [r[:] for r in self.stones]
+        s.pieces = self.pieces[:]
+        s.grid = self.grid.copy()
+        s.sites = self.sites.copy()
+        return s
+
+    def determinize(self, seat: int | None, rng: random.Random) -> "KardinalState":
+        """Nothing is hidden in Kardinal: a clone."""
+        return self.clone()
+
+
+def new_state(n: int, seed: int) -> KardinalState:
+    """Random colours (two each with 2 players; the 4th is shared with 3) and a random start player (A20)."""
+    rng = random.Random(f"kardinal/{seed}")
+    perm = list(range(4))
+    rng.shuffle(perm)
+    if n == 2:
+        colours, shared = [perm[:2], perm[2:]], None
+    else:
+        colours, shared = [[perm[i]] for i in range(n)], (perm[3] if n == 3 else None)
+    start = rng.randrange(n)
+    s = KardinalState(n, seed, colours, shared, start)
+    s.counter = 2
+    return s
