@@ -58,6 +58,10 @@ def _stones(stones: dict) -> str:
     return " ".join(held) if held else "none"
 
 
+def _ex(view: dict, default: str) -> str:
+    return (view.get("examples") or [default])[0]
+
+
 def render(view: dict) -> str:
     phase = view["phase"]
     lines = []
@@ -91,13 +95,15 @@ def render(view: dict) -> str:
         sites = view.get("build_sites") or []
         shown = " ".join(sites[:16]) + (" …" if len(sites) > 16 else "")
         lines.append(f"{who} must build. Possible sites: {shown}")
-        lines.append("Type e.g. /move M14 red house, /move M14 red courtyard N14.")
+        lines.append("Type site, colour, shape (a courtyard also names its 2nd cell), e.g. " +
+                     ", ".join(f"/move {e}" for e in view.get("examples") or ["M14 red house"]) + ".")
     elif phase == "bonus":
         lines.append(f"{who} takes a free point stone of any colour: /move bonus blue")
     elif phase == "place_cardinal":
-        lines.append(f"{who} puts the Cardinal on a building site: /move cardinal N12")
+        lines.append(f"{who} puts the Cardinal on a building site: /move {_ex(view, 'cardinal N12')}")
     else:
-        lines.append(f"{who} may move the Cardinal to another site (/move cardinal N12) or leave it (/move stay).")
+        lines.append(f"{who} may move the Cardinal to another site (/move {_ex(view, 'cardinal N12')}) or leave "
+                     "it (/move stay).")
     return "\n".join(lines)
 
 

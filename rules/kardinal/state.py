@@ -458,8 +458,15 @@ class KardinalState(State):
             "ranking": self.ranking() if self.phase == "over" else None,
         }
         if self.phase == "build":
-            view["build_sites"] = sorted({label(s) for s, *_ in self.placements(self.current)},
-                                         key=lambda t: sort_key(parse_label(t)))
+            found = self.placements(self.current)
+            view["build_sites"] = sorted({label(s) for s, *_ in found}, key=lambda t: sort_key(parse_label(t)))
+            first = found[0]
+            court = next((f for f in found if f[1] == COURT), None)
+            view["examples"] = [f"{label(f[0])} {building_text(f[2], f[1], f[3])}"
+                                for f in ([first] + ([court] if court and court is not first else []))]
+        elif self.phase in ("place_cardinal", "cardinal"):
+            view["examples"] = ["cardinal " + label(next(c for c in sorted(self.sites, key=sort_key)
+                                                         if c != self.cardinal))]
         return view
 
     # ------------------------------------------------------------------ persistence
