@@ -8,7 +8,8 @@ file leaves a gap for the engine:
 - A build is ``{"type": "build", "site": "M14", "building": "red courtyard N14"}``: the picker asks for the site
   first, then the building (colour, shape and, for a courtyard, its second cell). The site must be a building site
   (empty, touching the town); a courtyard whose both cells are sites is offered from either of them (same
-  placement, two ways to pick it). Action types: ``build``, ``bonus_stone``, ``place_cardinal``,
+  placement, two ways to pick it). At most 18 buildings fit one site; the site list itself rarely exceeds 24, the
+  Cardinal's sites (any building site, A25) often do and are paged by the picker. Action types: ``build``, ``bonus_stone``, ``place_cardinal``,
   ``move_cardinal``, ``end_turn``; ``pass_turn`` is never legal (passes and skips are automatic, A7) and is refused
   with the reason.
 - Colours are dealt at random from the seed (2 players: two each, any split; 3 players: the colour left over is

@@ -137,7 +137,7 @@ def describe_action(action: dict) -> str:
     if kind == "build":
         parts = action["building"].split()
         cells = action["site"] + ("+" + parts[2] if len(parts) > 2 else "")
-        return f"{cells}: {MARK.get(parts[0], '')} {parts[1]}"
+        return f"{cells}: {MARK.get(parts[0], '')} {parts[0]} {parts[1]}"
     if kind == "bonus_stone":
         return f"Free stone {colour(action['color'])}"
     if kind in ("place_cardinal", "move_cardinal"):
