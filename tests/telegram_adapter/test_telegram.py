@@ -125,7 +125,8 @@ async def test_typed_moves_and_bad_input_in_the_private_chat(tg):
     reply = await tg.say(mover, mover["id"], "seven of spades", expect=(mover["id"], "Play a card like"))
     assert "You hold" in reply["text"]
     await tg.say(ALICE, GROUP, "/nonsense")  # unknown commands are not for us: ignored quietly
-    await tg.say(ALICE, GROUP, "/rules kardinal", expect=(GROUP, "Unknown game"))
+    await tg.say(ALICE, GROUP, "/rules chess", expect=(GROUP, "Unknown game"))
+    await tg.say(ALICE, GROUP, "/rules kardinal", expect=(GROUP, "Kardinal"))
 
 
 async def test_stale_forged_and_foreign_buttons_are_answered_not_applied(tg):
