@@ -156,6 +156,11 @@ class Service(LeagueCommands):
             player = await uow.players.find(user.platform, user.id)
             if player is not None:
                 candidates = await uow.games.of_player(player.id, statuses)
+        if not candidates and chat is not None and "lobby" not in statuses:
+            chat_row = await uow.chats.find(chat.platform, chat.id)
+            waiting = await uow.games.in_chat(chat_row.id, ("lobby",)) if chat_row is not None else []
+            if waiting:
+                raise ServiceError(f"Game #{waiting[0].id} has not started yet — /join, then /start it.")
         if not candidates:
             where = "in this chat" if chat is not None else "for you"
             raise ServiceError(f"There is no open game {where}. Start one with /new <game> — see /help.")

@@ -277,7 +277,7 @@ async def test_typed_moves_bad_input_and_autocomplete(dc):
     await open_table(dc, options="track=15 swords=2,5,9,12")
     await dc.slash(dc.bob, "join")
     early = await dc.slash(dc.carol, "move", notation="r7")
-    assert dc.answers(early) == ["There is no open game in this chat. Start one with /new <game> — see /help."]
+    assert dc.answers(early) == ["Game #1 has not started yet — /join, then /start it."]
     await dc.slash(dc.alice, "start")
     mover = dc.alice if latest_picker(dc, dc.alice) else dc.bob
     moves = await api.autocomplete(mover, "move", "notation", "")
