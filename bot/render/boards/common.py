@@ -1,0 +1,39 @@
+"""Pieces shared by the board pictures: seat names and tags, the footer saying whose turn it is."""
+from __future__ import annotations
+
+from bot.render.canvas import INK, SEAT_COLOURS, Canvas, text_colour_on
+
+
+def seat_name(names: list[str], seat: int | None) -> str:
+    if seat is None:
+        return "—"
+    name = names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+    return name if len(name) <= 18 else name[:17] + "…"
+
+
+def seat_tag(canvas: Canvas, name: str, x: int, y: int, seat: int, names: list[str], acting: bool = False,
+             size: int = 18) -> int:
+    """The seat's number on its colour, then its name (bold when it is to act); returns the x after it."""
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    r = size // 2 + 3
+    canvas.pawn(name, x + r, y + size // 2 + 2, r, colour, str(seat + 1))
+    label = seat_name(names, seat) + ("  ◀ to act" if acting else "")
+    box = canvas.text((x + 2 * r + 8, y), label, size, bold=acting, fill=INK)
+    return box[2]
+
+
+def title(canvas: Canvas, text: str, right: str = "") -> int:
+    canvas.text((20, 16), text, 24, bold=True)
+    if right:
+        canvas.text((canvas.width - 20, 18), right, 18, anchor="ra")
+    return 56
+
+
+def chip(canvas: Canvas, name: str, x: int, y: int, colour, letter: str, size: int = 30) -> int:
+    """A small colour square with its letter (e.g. the trump); returns the x after it."""
+    box = (x, y, x + size, y + size)
+    canvas.draw.rounded_rectangle(box, radius=5, fill=colour, outline=INK, width=2)
+    canvas.text((x + size // 2, y + size // 2), letter, size * 6 // 10, bold=True, fill=text_colour_on(colour),
+                anchor="mm")
+    canvas.mark(name, box)
+    return x + size + 6

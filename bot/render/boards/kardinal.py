@@ -1,0 +1,126 @@
+"""Kardinal: the town on its lettered grid — buildings in their colours with a shape icon and colour letter, the
+Dom, the Cardinal, the sites where the player to move can build — then everyone's colours, stones and score."""
+from __future__ import annotations
+
+from bot.render.boards.common import chip, seat_name, seat_tag, title
+from bot.render.canvas import COLOURS, INK, LETTERS, MUTED, WHITE, Canvas
+from rules.kardinal.geometry import col_label, parse_label, xy
+
+DOM = (150, 146, 140)
+CARDINAL = (150, 20, 60)
+SITE = (120, 170, 120)
+MAX_CELL = 56
+
+
+def _icon(canvas: Canvas, kind: str, box, colour) -> None:
+    """White shape marks (house, tower, courtyard ring) so shapes are told apart without colour."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    s = min(x1 - x0, y1 - y0) / 2
+    ink = INK if sum(colour) > 500 else WHITE
+    if kind == "house":
+        canvas.draw.polygon([(cx - s * .45, cy + s * .4), (cx - s * .45, cy - s * .05), (cx, cy - s * .5),
+                             (cx + s * .45, cy - s * .05), (cx + s * .45, cy + s * .4)], outline=ink, width=3)
+    elif kind == "tower":
+        canvas.draw.rectangle((cx - s * .22, cy - s * .35, cx + s * .22, cy + s * .5), outline=ink, width=3)
+        for dx in (-.22, 0, .22):
+            canvas.draw.rectangle((cx + s * dx - s * .06, cy - s * .5, cx + s * dx + s * .06, cy - s * .35), fill=ink)
+    else:
+        canvas.draw.rectangle((cx - s * .4, cy - s * .4, cx + s * .4, cy + s * .4), outline=ink, width=3)
+
+
+def draw(view: dict, names: list[str]) -> Canvas:
+    n = view["players"]
+    cells = [view["dom"][0], view["dom"][1], *view["sites"]]
+    cells += [c for piece in view["pieces"] for c in piece["cells"]]
+    if view.get("cardinal"):
+        cells.append(view["cardinal"])
+    points = [xy(parse_label(c)) for c in cells]
+    x_lo, x_hi = min(p[0] for p in points), max(p[0] for p in points)
+    y_lo, y_hi = min(p[1] for p in points), max(p[1] for p in points)
+    cols, rows = x_hi - x_lo + 1, y_hi - y_lo + 1
+    size = max(18, min(MAX_CELL, (960 - 80) // cols, 900 // rows))
+    left, top = 56, 70
+    canvas = Canvas(height=top + 30 + rows * size + 120 + 44 * n)
+    title(canvas, "Kardinal", "game over" if view["phase"] == "over" else
+          f"{seat_name(names, view['current'])} to play")
+
+    def box_of(label: str):
+        x, y = xy(parse_label(label))
+        bx = left + (x - x_lo) * size
+        by = top + 24 + (y_hi - y) * size  # north (higher rows) at the top
+        return bx, by, bx + size, by + size
+
+    small = max(10, size // 4)
+    for i, x in enumerate(range(x_lo, x_hi + 1)):
+        canvas.text((left + i * size + size // 2, top), col_label(x), max(11, min(16, size // 3)), fill=MUTED,
+                    anchor="ma")
+    for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
+        canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), max(11, min(16, size // 3)),
+                    fill=MUTED, anchor="rm")
+    canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=(238, 232, 218))
+
+    buildable = set(view.get("build_sites") or [])
+    for site in view["sites"]:
+        x0, y0, x1, y1 = box_of(site)
+        if site in buildable:
+            canvas.draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=SITE, width=3)
+            canvas.text(((x0 + x1) // 2, (y0 + y1) // 2), "+", max(12, size // 2), bold=True, fill=SITE,
+                        anchor="mm")
+        else:
+            canvas.draw.ellipse(((x0 + x1) / 2 - 3, (y0 + y1) / 2 - 3, (x0 + x1) / 2 + 3, (y0 + y1) / 2 + 3),
+                                fill=(190, 180, 160))
+        canvas.mark(f"site:{site}", (x0, y0, x1, y1))
+
+    for label, kind, text in ((view["dom"][0], "tower", "DT"), (view["dom"][1], "house", "DN")):
+        box = box_of(label)
+        canvas.draw.rectangle(box, fill=DOM, outline=INK, width=2)
+        _icon(canvas, kind, box, DOM)
+        canvas.text((box[0] + 3, box[1] + 1), text, small, bold=True, fill=WHITE)
+        canvas.mark(f"cell:{label}", box)
+
+    for piece in view["pieces"]:
+        colour = COLOURS[piece["color"]]
+        boxes = [box_of(c) for c in piece["cells"]]
+        whole = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        canvas.draw.rectangle((whole[0] + 1, whole[1] + 1, whole[2] - 1, whole[3] - 1), fill=colour, outline=INK,
+                              width=2)
+        _icon(canvas, piece["kind"], whole, colour)
+        for c, b in zip(piece["cells"], boxes):
+            canvas.mark(f"cell:{c}", b)
+        canvas.text((whole[0] + 4, whole[1] + 2), LETTERS[piece["color"]], small, bold=True,
+                    fill=INK if sum(colour) > 500 else WHITE)
+
+    if view.get("cardinal"):
+        x0, y0, x1, y1 = box_of(view["cardinal"])
+        canvas.pawn("cardinal", (x0 + x1) // 2, (y0 + y1) // 2, max(8, size // 2 - 6), CARDINAL, "K")
+
+    y = top + 24 + rows * size + 16
+    canvas.text((24, y), "⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · K the Cardinal", 14, fill=MUTED)
+    y += 26
+    last = view.get("last_built")
+    if last:
+        canvas.text((24, y), f"Last built: {last['color']} {last['kind']} — next not {last['color']}, "
+                             f"not a {last['kind']}", 16)
+        y += 28
+    for p in range(n):
+        right = seat_tag(canvas, f"seat:{p}", 24, y, p, names, acting=p in view["to_act"])
+        x = max(right + 12, 280)
+        for colour in view["colours"][p]:
+            x = chip(canvas, f"colour:{p}:{colour}", x, y, COLOURS[colour], LETTERS[colour], size=26)
+        x = max(x + 10, 380)
+        for colour, count in view["stones"][p].items():
+            if count:
+                chip(canvas, f"stones:{p}:{colour}", x, y + 3, COLOURS[colour], str(count), size=22)
+                x += 28
+        canvas.text((canvas.width - 24, y + 2), f"score {view['scores'][p]}", 18, bold=True, anchor="ra")
+        y += 40
+    x = 24
+    canvas.text((x, y + 4), "Stone supply", 15, fill=MUTED)
+    x = 140
+    for colour, count in view["stone_supply"].items():
+        chip(canvas, f"supply:{colour}", x, y + 2, COLOURS[colour], str(count), size=24)
+        x += 30
+    y += 40
+    canvas.crop_height(y)
+    return canvas

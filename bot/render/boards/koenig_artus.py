@@ -1,0 +1,126 @@
+"""König Artus Tafelrunde: the track with its sword fields, King Arthur and the pawns; the trump ladder; the
+current trick; in a private picture the viewer's hand with the playable cards raised."""
+from __future__ import annotations
+
+from bot.render.boards.common import chip, seat_name, seat_tag, title
+from bot.render.canvas import COLOURS, LETTERS, MUTED, PANEL, SEAT_COLOURS, WHITE, Canvas
+
+SUPER = (176, 176, 176)
+SWORD_FIELD = (222, 196, 150)
+ARTHUR_FIELD = (240, 200, 60)
+PER_ROW = 14
+FIELD = 58
+
+
+def card_face(text: str) -> tuple[str, tuple[int, int, int], str]:
+    """``red-7`` → ("7", red, "R"); ``knight-2`` → ("Kn2", grey, "⚔")."""
+    kind, _, value = text.partition("-")
+    if kind in COLOURS:
+        return value, COLOURS[kind], LETTERS[kind]
+    return ("Kn" if kind == "knight" else "Sh") + value, SUPER, "⚔" if kind == "knight" else "◆"
+
+
+def field_box(field: int) -> tuple[int, int, int, int]:
+    """Fields snake through rows of 14: left to right, then right to left."""
+    row, col = divmod(field, PER_ROW)
+    if row % 2:
+        col = PER_ROW - 1 - col
+    x = 24 + col * (FIELD + 8)
+    y = 70 + row * (FIELD + 10)
+    return x, y, x + FIELD, y + FIELD
+
+
+def draw(view: dict, names: list[str]) -> Canvas:
+    n = view["players"]
+    rows = view["track"] // PER_ROW + 1
+    hand = view.get("hand") if view.get("viewer") is not None else None
+    canvas = Canvas(height=70 + rows * (FIELD + 10) + 420 + 40 * ((n + 1) // 2) + (150 if hand is not None else 0))
+    title(canvas, "König Artus", f"hand {view['hand_no']} · trick {view['trick_no']}/8 · stack {view['stack']}")
+
+    # the track: 0 is the start, ``track`` is King Arthur
+    swords = set(view["swords"])
+    for field in range(view["track"] + 1):
+        box = field_box(field)
+        fill = ARTHUR_FIELD if field == view["track"] else SWORD_FIELD if field in swords else WHITE
+        canvas.draw.rounded_rectangle(box, radius=8, fill=fill, outline=(90, 80, 70), width=2)
+        if field == view["track"]:
+            canvas.text((box[2] - 6, box[1] + 2), "♔", 24, bold=True, anchor="ra")
+        else:
+            canvas.text((box[0] + 4, box[1] + 2), "Start" if field == 0 else str(field), 12 if field == 0 else 13,
+                        fill=MUTED)
+        if field in swords:
+            canvas.text((box[2] - 4, box[1] + 2), "⚔", 14, anchor="ra")
+        canvas.mark(f"field:{field}", box)
+    by_field: dict[int, list[int]] = {}
+    for seat, pos in enumerate(view["pos"]):
+        by_field.setdefault(min(pos, view["track"]), []).append(seat)
+    for field, seats in by_field.items():
+        x0, y0, _, _ = field_box(field)
+        for k, seat in enumerate(seats):
+            cx = x0 + 11 + (k % 3) * 18
+            cy = y0 + 28 + (k // 3) * 19
+            canvas.pawn(f"pawn:{seat}", cx, cy, 10, SEAT_COLOURS[seat % len(SEAT_COLOURS)], str(seat + 1))
+    y = 70 + rows * (FIELD + 10) + 8
+
+    # trump ladder
+    canvas.text((24, y), "Trumps, weakest → strongest", 18, bold=True)
+    x = 24
+    if view["slots"]:
+        for k, colour in enumerate(view["slots"]):
+            x = chip(canvas, f"slot:{k}", x, y + 30, COLOURS[colour], LETTERS[colour], size=40)
+            if k + 1 < len(view["slots"]):
+                canvas.text((x, y + 38), "<", 20, fill=MUTED)
+                x += 18
+    else:
+        canvas.text((x, y + 38), "no trump yet — knights and shields beat everything", 16, fill=MUTED)
+    if view["free_tokens"]:
+        fx = canvas.width - 24 - 34 * len(view["free_tokens"])
+        canvas.text((fx, y), "not yet trump", 14, fill=MUTED)
+        for k, colour in enumerate(view["free_tokens"]):
+            chip(canvas, f"free:{colour}", fx + 34 * k, y + 34, COLOURS[colour], LETTERS[colour], size=28)
+    y += 86
+
+    # the trick (or the last one, dimmed)
+    canvas.panel((14, y, canvas.width - 14, y + 160))
+    shown, label = view["trick"], "Trick" + (f" · led {view['led']}" if view.get("led") else "")
+    last = view.get("last_trick")
+    dim = False
+    if not shown and last:
+        shown, label, dim = last["cards"], f"Last trick → {seat_name(names, last['winner'])}", True
+    canvas.text((28, y + 10), label, 18, bold=True)
+    for i, (seat, card) in enumerate(shown or []):
+        rank, colour, letter = card_face(card)
+        x = 28 + i * 84
+        canvas.card(f"trick:{i}", x, y + 38, rank, colour, letter, dim=dim)
+        canvas.text((x + 31, y + 132), seat_name(names, seat)[:9], 13, anchor="ma")
+    y += 172
+
+    # players: cards in hand, who is to act
+    for seat in range(n):
+        col, row = seat % 2, seat // 2
+        x = 24 + col * (canvas.width // 2)
+        right = seat_tag(canvas, f"seat:{seat}", x, y + row * 40, seat, names, acting=seat in view["to_act"])
+        canvas.text((right + 10, y + row * 40 + 2), f"{view['hand_counts'][seat]} cards · field {view['pos'][seat]}",
+                    15, fill=MUTED)
+    y += 40 * ((n + 1) // 2) + 6
+
+    if view["phase"] == "over":
+        canvas.text((24, y), f"♔ {seat_name(names, view['winner'])} reached King Arthur and wins!", 20, bold=True)
+        y += 34
+    elif view["phase"] != "play" and view.get("decider") is not None:
+        what = "swaps two trump tokens" if len(view["slots"]) == 6 else "chooses a new trump colour"
+        canvas.text((24, y), f"⚔ {seat_name(names, view['decider'])} {what}", 18, bold=True)
+        y += 32
+
+    if hand is not None:
+        canvas.text((24, y), "Your hand", 20, bold=True)
+        playable = set(view.get("can_play") or []) if view["viewer"] in view["to_act"] else set()
+        step = min(70, (canvas.width - 48 - 62) // max(1, len(hand) - 1)) if len(hand) > 1 else 70
+        for i, card in enumerate(hand):
+            rank, colour, letter = card_face(card)
+            raised = card in playable
+            canvas.card(f"hand:{card}", 24 + i * step, y + 36 - (10 if raised else 0), rank, colour, letter,
+                        highlight=raised)
+        y += 140
+    canvas.crop_height(y + 10)
+    return canvas

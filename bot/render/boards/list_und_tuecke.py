@@ -1,0 +1,92 @@
+"""Mit List und Tücke: the current trick with the trump colour, everyone's open piles and hidden-pile counts,
+and — in a private picture — the viewer's hand with the playable cards raised."""
+from __future__ import annotations
+
+from bot.render.boards.common import chip, seat_name, seat_tag, title
+from bot.render.canvas import COLOURS, MUTED, PANEL, Canvas
+
+COLOUR = {"R": COLOURS["red"], "G": COLOURS["green"], "B": COLOURS["blue"], "Y": COLOURS["yellow"]}
+ORDER = "RGBY"
+
+
+def _card(canvas: Canvas, name: str, x: int, y: int, text: str, **kw):
+    return canvas.card(name, x, y, text[1:], COLOUR[text[0]], text[0], **kw)
+
+
+def draw(view: dict, names: list[str]) -> Canvas:
+    n = view["players"]
+    hand = view.get("hand") if view.get("viewer") is not None else None
+    canvas = Canvas(height=260 + 96 * n + (150 if hand is not None else 0))
+    y = title(canvas, "Mit List und Tücke",
+              f"round {view['round']}/{view['rounds']} · trick {min(view['trick_no'], 14)}/14")
+
+    # the trick, with the trump beside it
+    canvas.panel((14, y, canvas.width - 14, y + 160))
+    canvas.text((28, y + 10), "Trump", 18, bold=True)
+    if view.get("trump"):
+        chip(canvas, "trump", 28, y + 38, COLOUR[view["trump"]], view["trump"], size=44)
+    else:
+        canvas.text((28, y + 44), "—", 24, fill=MUTED)
+    canvas.text((130, y + 10), "Trick", 18, bold=True)
+    x = 130
+    shown = view["trick"] or []
+    last = view.get("last_trick")
+    label = ""
+    if not shown and last and last.get("cards"):
+        shown, label = last["cards"], "last trick"
+    for i, (seat, card) in enumerate(shown):
+        tag = ""
+        if not label and view["phase"] == "pick":
+            tag = "▲ high" if seat == view.get("high") else ("▼ low" if seat == view.get("low") else "")
+        _card(canvas, f"trick:{i}", x, y + 38, card, w=62, h=88, highlight=bool(tag),
+              dim=bool(label))
+        canvas.text((x + 31, y + 132), (tag + " " if tag else "") + seat_name(names, seat)[:9], 13, anchor="ma")
+        x += 78
+    if label:
+        canvas.text((x + 6, y + 70), label, 16, fill=MUTED)
+    y += 176
+
+    # everyone's piles
+    for p in range(n):
+        top = y
+        canvas.panel((14, top, canvas.width - 14, top + 86), fill=PANEL)
+        seat_tag(canvas, f"seat:{p}", 24, top + 8, p, names, acting=p in view["to_act"])
+        hidden = view["hidden_colours"][p]
+        facts = f"{view['hand_counts'][p]} in hand · {view['round_points'][p]} pts · total {view['totals'][p]}"
+        canvas.text((canvas.width - 24, top + 10), facts, 16, anchor="ra")
+        piles = view["open_piles"][p]
+        opened = [card for colour in ORDER for card in piles.get(colour) or []]
+        groups = sum(1 for colour in ORDER if piles.get(colour))
+        room = canvas.width - 48 - (190 if view["hidden_counts"][p] else 0) - 10 * groups
+        step = min(46, room // max(1, len(opened)))
+        x = 24
+        for colour in ORDER:
+            cards = piles.get(colour) or []
+            for card in cards:
+                canvas.tile(f"open:{p}:{card}", x, top + 42, card, COLOUR[colour], w=min(44, step - 2), h=32)
+                x += step
+            if cards:
+                x += 10
+        if view["hidden_counts"][p]:
+            canvas.card(f"hidden:{p}", x + 6, top + 40, "", None, w=28, h=38)
+            what = "".join(hidden or [])
+            canvas.text((x + 42, top + 48), f"×{view['hidden_counts'][p]} hidden {what}".rstrip(), 16)
+        y += 96
+
+    if hand is not None:
+        y += 4
+        canvas.text((20, y), "Your hand", 20, bold=True)
+        playable = set(view.get("can_play") or [])
+        ordered = sorted(hand, key=lambda c: (ORDER.index(c[0]), int(c[1:])))
+        step = min(66, (canvas.width - 60 - 62) // max(1, len(ordered) - 1)) if len(ordered) > 1 else 66
+        for i, card in enumerate(ordered):
+            raised = card in playable and view["viewer"] in view["to_act"]
+            _card(canvas, f"hand:{card}", 20 + i * step, y + 34 - (10 if raised else 0), card, highlight=raised)
+        y += 140
+    if view["phase"] == "over" and view.get("ranking"):
+        order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
+        canvas.text((20, y), "Final: " + ", ".join(f"{view['ranking'][p]}. {seat_name(names, p)} "
+                                                   f"{view['totals'][p]}" for p in order), 18, bold=True)
+        y += 32
+    canvas.crop_height(y + 10)
+    return canvas
