@@ -20,7 +20,7 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     if telegram and settings.telegram_token is None:
         log.error("--telegram needs TELEGRAM_TOKEN in the environment.")
         return 2
-    service = await build_service(settings.database_url)
+    service = await build_service(settings.database_url, pictures=True)
     deliverers = {}
     tasks: list[asyncio.Task] = []
     app = client = None

@@ -165,7 +165,7 @@ class DiscordAdapter:
         clicked = interaction.message
         payload = _as_payload(message.text)
         if message.is_private and clicked is not None and clicked.flags.ephemeral and message.kind == "hand":
-            await interaction.edit_original_response(**payload, view=view)
+            await interaction.edit_original_response(**payload, view=view, attachments=_files(message))
             return
         kwargs = {"ephemeral": True, "view": view} if view is not None else {"ephemeral": True}
         if message.image is not None:
@@ -192,7 +192,9 @@ class DiscordAdapter:
             known = await self.service.message_for_slot(PLATFORM, slot_key)
             if known and known[0] == str(channel.id) and not self._scrolled_away(channel.id, int(known[1])):
                 try:
-                    await channel.get_partial_message(int(known[1])).edit(**payload, view=view)
+                    # attachments replace the old picture (or remove it when this one has none)
+                    await channel.get_partial_message(int(known[1])).edit(**payload, view=view,
+                                                                          attachments=_files(message))
                     return
                 except discord.NotFound:
                     pass  # deleted meanwhile: post a new one

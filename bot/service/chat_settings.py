@@ -8,14 +8,16 @@ DEFAULT_SETTINGS: dict = {
     "min_games": 3,       # games before someone appears on the leaderboard
     "language": "en",
     "hands": "dm",        # dm: private views by direct message; channel: only on request (/hand, ephemeral)
+    "pictures": "on",     # on: boards and hands as pictures with the text as caption; off: text only
 }
 
-_CHOICES = {"language": ("en",), "hands": ("dm", "channel")}
+_CHOICES = {"language": ("en",), "hands": ("dm", "channel"), "pictures": ("on", "off")}
 _HELP = {
     "turn_timer": "seconds per turn (reminder at half time, then an AI plays); 0 = off, e.g. turn_timer=600",
     "min_games": "games needed to appear on the leaderboard, e.g. min_games=5",
     "language": "language of the bot's messages (en)",
     "hands": "dm = hands by direct message; channel = only on request with /hand",
+    "pictures": "on = boards and hands drawn as pictures (text as caption); off = text only",
 }
 
 

@@ -16,7 +16,7 @@ import logging
 import random
 import re
 import secrets
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from datetime import datetime, timedelta, timezone
 
 import rules
@@ -25,6 +25,7 @@ from rules.api import Event, Game, IllegalAction, State
 from storage import Database, StaleVersion, UnitOfWork, open_database
 from storage.group_commit import GroupCommit, MoveWrite, write_one
 from storage.models import Chat, GameRow, Seat, Timer
+from bot.render import boards
 from bot.service import picker
 from bot.service.leagues import LeagueCommands
 from bot.service.chat_settings import DEFAULT_SETTINGS, describe_settings, parse_settings
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 OPEN = ("lobby", "active")
 AI_STEP_CAP = 5000
+PICTURE_CACHE = 256  # recently drawn pictures kept (a re-sent board or hand is not drawn again)
 
 
 class ServiceError(Exception):
@@ -80,8 +82,10 @@ class Service(LeagueCommands):
     history = answers_errors(LeagueCommands.history)
     new_season = answers_errors(LeagueCommands.new_season)
 
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, *, pictures: bool = False):
         self.db = db
+        self.pictures = pictures  # draw board and hand pictures (the chat platforms); the console shows text
+        self._drawn: OrderedDict[str, bytes | None] = OrderedDict()  # recent pictures by view, drawn once
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._live_games: dict[int, LiveGame] = {}
         self.dm_required_platforms: set[str] = {"telegram"}
@@ -466,7 +470,22 @@ class Service(LeagueCommands):
             text += f"\n\n⏳ To act: {self._waiting(live, state)}"
         buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{live.id}", "primary")]]
         return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
-                       kind="board", fresh=fresh)
+                       kind="board", fresh=fresh, image=self._picture(live, state.view(None)),
+                       image_name=f"board-{live.id}.png")
+
+    def _picture(self, live: LiveGame, view: dict) -> bytes | None:
+        """The picture of ``view`` when the chat wants pictures; the same view is drawn only once."""
+        if not self.pictures or live.settings.get("pictures", "on") != "on" or not boards.has_picture(live.game.name):
+            return None
+        key = _hash([live.game.name, view, live.names])
+        if key in self._drawn:
+            self._drawn.move_to_end(key)
+            return self._drawn[key]
+        png = boards.picture(live.game.name, view, live.names)
+        self._drawn[key] = png
+        if len(self._drawn) > PICTURE_CACHE:
+            self._drawn.popitem(last=False)
+        return png
 
     def _private_message(self, live: LiveGame, seat_row: LiveSeat, state: State, lines: list[str],
                          path: str = "", note: str = "") -> Message:
@@ -486,7 +505,8 @@ class Service(LeagueCommands):
             if level.chosen:
                 head.append("Chosen so far: " + " → ".join(level.chosen))
         return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
-                       slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu)
+                       slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu,
+                       image=self._picture(live, state.view(seat)), image_name=f"hand-{live.id}.png")
 
     @staticmethod
     def _picker_buttons(live: LiveGame, level: picker.PickerLevel, path: str) -> list[list[Button]]:
@@ -983,11 +1003,12 @@ def _coerce(key: str, value: str, default):
     return value.lower()
 
 
-async def build_service(database_url: str | None = None) -> Service:
-    """Open (and migrate) the database, resume every active game; the fixed entry point for all adapters."""
+async def build_service(database_url: str | None = None, *, pictures: bool = False) -> Service:
+    """Open (and migrate) the database, resume every active game; the fixed entry point for all adapters.
+    ``pictures``: send board and hand pictures with the text (chat platforms)."""
     from bot.settings import DEFAULT_DATABASE_URL
 
     db = await open_database(database_url or DEFAULT_DATABASE_URL)
-    service = Service(db)
+    service = Service(db, pictures=pictures)
     await service.resume()
     return service

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import logging
 
-from telegram import BotCommand, InlineKeyboardButton, InputFile, Update
+from telegram import BotCommand, InlineKeyboardButton, InputFile, InputMediaPhoto, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler,
                           ContextTypes, MessageHandler, filters)
 
 from bot.service import ChatRef, Message, Service, UserRef
-from bot.telegram.format import keyboard, to_html
+from bot.telegram.format import caption, keyboard, to_html
 
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"
@@ -191,25 +191,18 @@ class TelegramAdapter:
             slot_key = f"{message.slot}:{message.user.id}" if message.is_private else message.slot
         extra = self._deep_link(message)
         markup = keyboard(message.buttons, extra)
-        if message.image is not None:  # a picture (e.g. a rating chart) with the text as its caption
-            await self.app.bot.send_photo(int(chat_id), InputFile(message.image, filename=message.image_name),
-                                          caption=to_html(message.text[:1000]), parse_mode=ParseMode.HTML,
-                                          reply_markup=markup)
-            return
-        text = to_html(message.text[:3900])
+        text = to_html(caption(message.text) if message.image is not None else message.text[:3900])
         if slot_key and not message.fresh:
             known = await self.service.message_for_slot(PLATFORM, slot_key)
             if known and known[0] == str(chat_id) and not self._scrolled_away(chat_id, int(known[1])):
                 try:
-                    await self.app.bot.edit_message_text(text, chat_id=int(chat_id), message_id=int(known[1]),
-                                                         parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                         disable_web_page_preview=True)
+                    await self._edit(chat_id, int(known[1]), text, markup, message)
                     return
                 except BadRequest as error:
                     if "not modified" in str(error).lower():
                         return
-                    # the message is gone (deleted, too old): post a new one below
-        sent = await self._send(chat_id, text, markup)
+                    # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below
+        sent = await self._send(chat_id, text, markup, message)
         if message.is_private and message.kind == "hand":
             await self.service.dm_delivered(message.user)
         if slot_key:
@@ -218,14 +211,32 @@ class TelegramAdapter:
             self.latest_message[str(sent.chat.id)] = max(self.latest_message.get(str(sent.chat.id), 0),
                                                           sent.message_id)
 
-    async def _send(self, chat_id: str, text: str, markup):
+    async def _edit(self, chat_id: str, message_id: int, text: str, markup, message: Message) -> None:
+        """A board or hand in place: a picture with editMessageMedia (new photo and caption), text with
+        editMessageText. Telegram refuses to turn one kind into the other (BadRequest)."""
+        if message.image is not None:
+            media = InputMediaPhoto(message.image, filename=message.image_name or "board.png", caption=text,
+                                    parse_mode=ParseMode.HTML)
+            await self.app.bot.edit_message_media(media, chat_id=int(chat_id), message_id=message_id,
+                                                  reply_markup=markup)
+        else:
+            await self.app.bot.edit_message_text(text, chat_id=int(chat_id), message_id=message_id,
+                                                 parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                 disable_web_page_preview=True)
+
+    async def _send(self, chat_id: str, text: str, markup, message: Message):
         try:
-            return await self.app.bot.send_message(int(chat_id), text, parse_mode=ParseMode.HTML,
-                                                   reply_markup=markup, disable_web_page_preview=True)
+            return await self._post(int(chat_id), text, markup, message)
         except ChatMigrated as moved:  # the group became a supergroup: its games move with it
             await self.service.migrate_chat(PLATFORM, str(chat_id), str(moved.new_chat_id))
-            return await self.app.bot.send_message(moved.new_chat_id, text, parse_mode=ParseMode.HTML,
-                                                   reply_markup=markup, disable_web_page_preview=True)
+            return await self._post(moved.new_chat_id, text, markup, message)
+
+    async def _post(self, chat_id: int, text: str, markup, message: Message):
+        if message.image is not None:  # a board, hand or chart: the picture with the text as its caption
+            return await self.app.bot.send_photo(chat_id, InputFile(message.image, filename=message.image_name),
+                                                 caption=text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        return await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                               disable_web_page_preview=True)
 
     def _scrolled_away(self, chat_id: str, message_id: int) -> bool:
         return self.latest_message.get(str(chat_id), message_id) - message_id > REPOST_AFTER

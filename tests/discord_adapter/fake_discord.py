@@ -211,7 +211,7 @@ class FakeDiscord:
             payload["guild_locale"] = "en-US"
             payload["member"] = self.member(person)
         if message is not None:
-            payload["message"] = message
+            payload["message"] = self._public(message)
         return record, payload
 
     async def slash(self, person: dict, name: str, channel_id: int = CHANNEL_ID, **options) -> Interaction:

@@ -3,8 +3,12 @@ a real SQLite file. People use slash commands, lobby buttons, DM pickers and eph
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 
+from PIL import Image
+
+from bot.render import boards
 from storage.models import GameRow
 from tests.discord_adapter.fake_discord import CHANNEL_ID, EPHEMERAL, FakeDiscord
 
@@ -98,12 +102,25 @@ async def test_koenig_artus_between_two_people_with_lobby_buttons_and_dm_pickers
     first_board = board(dc)
     assert "Hand 1" in text(first_board) and "```" in text(first_board)
     assert latest_picker(dc, dc.alice) or latest_picker(dc, dc.bob)
+    # the board carries the picture of the public view; each DM the picture of its own seat's view
+    live = dc.service._live_games[1]
+    assert [a["filename"] for a in first_board["attachments"]] == ["board-1.png"]
+    assert first_board["attachments"][0]["data"] == boards.draw("koenig_artus", live.state.view(None),
+                                                                live.names).png()
+    for person in (dc.alice, dc.bob):
+        seat = next(s.seat for s in live.seats if s.user and s.user.id == str(person["id"]))
+        hand = [m for m in api.dms(int(person["id"])) if m["attachments"]][-1]
+        assert hand["attachments"][0]["data"] == boards.draw("koenig_artus", live.state.view(seat),
+                                                             live.names).png()
     await play_to_the_end(dc, [dc.alice, dc.bob])
     result = [m for m in api.channel_messages() if "is over" in text(m)][0]
     assert "Alice" in text(result) and "Bob" in text(result)
     # one board message for the whole game, edited after every move; each person saw only their own seat
-    boards = [m for m in api.channel_messages() if "König Artus" in text(m) and "#1" in text(m)]
-    assert len(boards) <= 3 and max(m["edits"] for m in boards) > 10
+    posted = [m for m in api.channel_messages() if "König Artus" in text(m) and "#1" in text(m)]
+    assert len(posted) <= 3 and max(m["edits"] for m in posted) > 10
+    # edited with a new picture each time: one attachment, the final board's
+    final = posted[-1]["attachments"]
+    assert len(final) == 1 and Image.open(io.BytesIO(final[0]["data"])).width >= 800
     alice, bob = seat_views(dc, dc.alice), seat_views(dc, dc.bob)
     assert len(alice) == 1 and len(bob) == 1 and alice != bob
     for message in api.channel_messages():

@@ -34,7 +34,7 @@ class Harness:
     async def start_bot(self):
         if not self.api.port:
             self.base = await self.api.start()
-        self.service = await build_service(self.url)
+        self.service = await build_service(self.url, pictures=True)
         # no waiting for Telegram's per-group pacing in tests; 429 answers are still retried
         limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
         self.app = build_telegram_app(self.service, "123:TEST", base_url=self.base, rate_limiter=limiter)

@@ -18,7 +18,7 @@ BOT = {"id": 999, "is_bot": True, "first_name": "Herald", "username": "herald_bo
        "can_read_all_group_messages": False, "supports_inline_queries": False}
 JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit", "allowed_updates",
                "show_alert", "user_id", "commands", "disable_web_page_preview", "link_preview_options",
-               "cache_time", "from_chat_id"}
+               "cache_time", "from_chat_id", "media"}
 
 
 class FakeBotApi:
@@ -35,6 +35,8 @@ class FakeBotApi:
         self.fail_next: dict[str, list[dict]] = {}  # method → queued error replies
         self.migrated: dict[int, int] = {}
         self.new_update = asyncio.Event()
+        self.photo_ids = itertools.count(1)
+        self.pictures: dict[tuple[int, int], bytes] = {}  # (chat, message id) → the PNG it shows now
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -58,8 +60,9 @@ class FakeBotApi:
         form = await request.post()
         params = {}
         for key, value in form.items():
-            if hasattr(value, "file"):  # an uploaded file (sendPhoto)
-                params[key] = {"filename": value.filename, "size": len(value.file.read())}
+            if hasattr(value, "file"):  # an uploaded file (sendPhoto, editMessageMedia)
+                data = value.file.read()
+                params[key] = {"filename": value.filename, "size": len(data), "data": data}
             elif key in JSON_FIELDS:
                 params[key] = json.loads(value)
             else:
@@ -147,15 +150,42 @@ class FakeBotApi:
     async def api_sendPhoto(self, p):
         chat_id = self._target(p["chat_id"])
         upload = p.get("photo") or {}
-        sizes = [{"file_id": f"photo{len(self.messages)}", "file_unique_id": "u", "width": 900, "height": 480,
-                  "file_size": upload.get("size", 0)}]
-        return self._store(chat_id, p.get("caption", ""), p.get("reply_markup"),
-                           extra={"photo": sizes, "upload": upload})
+        if len(p.get("caption", "")) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        message = self._store(chat_id, p.get("caption", ""), p.get("reply_markup"),
+                              extra={"photo": self._photo(upload)})
+        self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
+        return message
+
+    def _photo(self, upload: dict) -> list[dict]:
+        return [{"file_id": f"photo{next(self.photo_ids)}", "file_unique_id": "u", "width": 960, "height": 600,
+                 "file_size": upload.get("size", 0)}]
+
+    async def api_editMessageMedia(self, p):
+        """Replaces a photo message's picture and caption; as on Telegram, a text message cannot become one."""
+        chat_id = self._target(p["chat_id"])
+        media = p["media"]
+        upload = p.get(media["media"].removeprefix("attach://")) or {}
+        for message in self.messages.get(chat_id, []):
+            if message["message_id"] == int(p["message_id"]) and message["from"]["id"] == BOT["id"]:
+                if "photo" not in message:
+                    raise ApiError(400, "Bad Request: there is no media in the message to edit")
+                message.update(text=media.get("caption", ""), photo=self._photo(upload),
+                               edited=message.get("edited", 0) + 1)
+                self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
+                if p.get("reply_markup"):
+                    message["reply_markup"] = p["reply_markup"]
+                else:
+                    message.pop("reply_markup", None)
+                return message
+        raise ApiError(400, "Bad Request: message to edit not found")
 
     async def api_editMessageText(self, p):
         chat_id = self._target(p["chat_id"])
         for message in self.messages.get(chat_id, []):
             if message["message_id"] == int(p["message_id"]) and message["from"]["id"] == BOT["id"]:
+                if "photo" in message:
+                    raise ApiError(400, "Bad Request: there is no text in the message to edit")
                 if message["text"] == p["text"] and message.get("reply_markup") == p.get("reply_markup"):
                     raise ApiError(400, "Bad Request: message is not modified: specified new message content "
                                         "and reply markup are exactly the same")

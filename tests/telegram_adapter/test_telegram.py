@@ -1,9 +1,19 @@
 """The Telegram adapter end to end: real python-telegram-bot, fake Bot API over HTTP, real SQLite file."""
 from __future__ import annotations
 
+import io
 import re
 
+from PIL import Image
+
+from bot.render import boards
 from tests.telegram_adapter.conftest import ALICE, BOB, GROUP
+
+def decode_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    return image
+
 
 PICKER = re.compile(r"^p:\d+:\d+:")
 
@@ -73,6 +83,16 @@ async def test_full_game_of_koenig_artus_between_two_people(tg):
     board = await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "Hand 1"))
     assert "<pre>" in board["text"] and "```" not in board["text"]
     assert api.commands and {c["command"] for c in api.commands} >= {"new", "move", "hand", "leaderboard"}
+    # the board is a picture of the public view with the text as caption; each hand a picture of its own view
+    live = tg.service._live_games[1]
+    await api.wait_for(lambda: all(any("photo" in m for m in api.bot_messages(u["id"])) for u in (ALICE, BOB)))
+    assert "photo" in board and api.pictures[(GROUP, board["message_id"])] == \
+        boards.draw("koenig_artus", live.state.view(None), live.names).png()
+    for user in (ALICE, BOB):
+        seat = next(s.seat for s in live.seats if s.user and s.user.id == str(user["id"]))
+        hand = [m for m in api.bot_messages(user["id"]) if "photo" in m][-1]
+        assert api.pictures[(user["id"], hand["message_id"])] == \
+            boards.draw("koenig_artus", live.state.view(seat), live.names).png()
     await play_to_the_end(tg, [ALICE, BOB])
     result = [m for m in api.bot_messages(GROUP) if "is over" in m["text"]][0]
     assert "Alice" in result["text"] and "Bob" in result["text"]
@@ -81,9 +101,13 @@ async def test_full_game_of_koenig_artus_between_two_people(tg):
     assert len(alice_seat) == 1 and len(bob_seat) == 1 and alice_seat != bob_seat
     assert not any("Your hand" in m["text"] for m in api.bot_messages(GROUP))
     # the board was edited in place, not re-posted for every move
-    boards = [m for m in api.bot_messages(GROUP) if "Hand " in m["text"] and "Trumps" in m["text"] or
+    posted = [m for m in api.bot_messages(GROUP) if "Hand " in m["text"] and "Trumps" in m["text"] or
               "No trump yet" in m["text"]]
-    assert len(boards) <= 3 and max(m.get("edited", 0) for m in boards) > 5
+    assert len(posted) <= 3 and max(m.get("edited", 0) for m in posted) > 5
+    assert all("photo" in m for m in posted)
+    assert sum(1 for method, _ in api.calls if method == "editMessageMedia") > 10
+    final = decode_png(api.pictures[(GROUP, posted[-1]["message_id"])])
+    assert final.width >= 800
     # two people, no AI: the game was rated, announced, and the league commands show it
     assert any(m["text"].startswith("📈 Ratings") for m in api.bot_messages(GROUP))
     api.admins.add((GROUP, ALICE["id"]))
@@ -91,7 +115,7 @@ async def test_full_game_of_koenig_artus_between_two_people(tg):
     board = await tg.say(BOB, GROUP, "/leaderboard", expect=(GROUP, "🏅 König Artus Tafelrunde — season 1"))
     assert "Alice" in board["text"] and "Bob" in board["text"]
     stats = await tg.say(BOB, GROUP, "/stats", expect=(GROUP, "📜 Bob — 1 games"))
-    assert stats["upload"]["filename"] == "rating.png" and stats["upload"]["size"] > 1000
+    assert decode_png(api.pictures[(GROUP, stats["message_id"])]).width >= 800
     await tg.say(BOB, GROUP, "/history", expect=(GROUP, "#1 König Artus Tafelrunde:"))
     await tg.say(BOB, GROUP, "/newseason", expect=(GROUP, "Only admins"))
     await tg.say(ALICE, GROUP, "/newseason", expect=(GROUP, "A new season begins"))
