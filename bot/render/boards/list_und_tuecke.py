@@ -67,6 +67,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
                 x += step
             if cards:
                 x += 10
+        if not opened and not view["hidden_counts"][p]:
+            canvas.text((24, top + 50), "no cards taken yet", 15, fill=MUTED)
         if view["hidden_counts"][p]:
             canvas.card(f"hidden:{p}", x + 6, top + 40, "", None, w=28, h=38)
             what = "".join(hidden or [])
