@@ -161,42 +161,41 @@ class FakeBotApi:
         return [{"file_id": f"photo{next(self.photo_ids)}", "file_unique_id": "u", "width": 960, "height": 600,
                  "file_size": upload.get("size", 0)}]
 
+    def _own_message(self, chat_id: int, message_id) -> dict:
+        for message in self.messages.get(chat_id, []):
+            if message["message_id"] == int(message_id) and message["from"]["id"] == BOT["id"]:
+                return message
+        raise ApiError(400, "Bad Request: message to edit not found")
+
+    @staticmethod
+    def _edited(message: dict, p: dict, **changes) -> dict:
+        message.update(changes, edited=message.get("edited", 0) + 1)
+        if p.get("reply_markup"):
+            message["reply_markup"] = p["reply_markup"]
+        else:
+            message.pop("reply_markup", None)
+        return message
+
     async def api_editMessageMedia(self, p):
         """Replaces a photo message's picture and caption; as on Telegram, a text message cannot become one."""
         chat_id = self._target(p["chat_id"])
         media = p["media"]
         upload = p.get(media["media"].removeprefix("attach://")) or {}
-        for message in self.messages.get(chat_id, []):
-            if message["message_id"] == int(p["message_id"]) and message["from"]["id"] == BOT["id"]:
-                if "photo" not in message:
-                    raise ApiError(400, "Bad Request: there is no media in the message to edit")
-                message.update(text=media.get("caption", ""), photo=self._photo(upload),
-                               edited=message.get("edited", 0) + 1)
-                self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
-                if p.get("reply_markup"):
-                    message["reply_markup"] = p["reply_markup"]
-                else:
-                    message.pop("reply_markup", None)
-                return message
-        raise ApiError(400, "Bad Request: message to edit not found")
+        message = self._own_message(chat_id, p["message_id"])
+        if "photo" not in message:
+            raise ApiError(400, "Bad Request: there is no media in the message to edit")
+        self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
+        return self._edited(message, p, text=media.get("caption", ""), photo=self._photo(upload))
 
     async def api_editMessageText(self, p):
         chat_id = self._target(p["chat_id"])
-        for message in self.messages.get(chat_id, []):
-            if message["message_id"] == int(p["message_id"]) and message["from"]["id"] == BOT["id"]:
-                if "photo" in message:
-                    raise ApiError(400, "Bad Request: there is no text in the message to edit")
-                if message["text"] == p["text"] and message.get("reply_markup") == p.get("reply_markup"):
-                    raise ApiError(400, "Bad Request: message is not modified: specified new message content "
-                                        "and reply markup are exactly the same")
-                message["text"] = p["text"]
-                message["edited"] = message.get("edited", 0) + 1
-                if p.get("reply_markup"):
-                    message["reply_markup"] = p["reply_markup"]
-                else:
-                    message.pop("reply_markup", None)
-                return message
-        raise ApiError(400, "Bad Request: message to edit not found")
+        message = self._own_message(chat_id, p["message_id"])
+        if "photo" in message:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
+        if message["text"] == p["text"] and message.get("reply_markup") == p.get("reply_markup"):
+            raise ApiError(400, "Bad Request: message is not modified: specified new message content "
+                                "and reply markup are exactly the same")
+        return self._edited(message, p, text=p["text"])
 
     async def api_answerCallbackQuery(self, p):
         self.answers[p["callback_query_id"]] = p
