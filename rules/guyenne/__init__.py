@@ -1,0 +1,110 @@
+"""Guyenne (Laurent & Jean-Baptiste Journaux, Faire Play): the duel for six castles, 2 players.
+
+Implements ../shared/rules/guyenne.md for two players at all three levels (option ``level``: basic, advanced,
+expert), with its decisions A1–A26 and A39–A43. The team (7.1) and two-set (7.2) variants are not built yet: the
+option ``mode`` accepts only ``duel`` and says so. Decisions where the rules file leaves a gap for the engine:
+
+- Sides are dealt at random from the seed (A39: the bot has no host choice yet); English opens round 1.
+- Cards are ids (``H``, ``5a``, ``4c``, ``T``, ``2h``, ``A3``) so equal cards can be told apart in a multi-select;
+  typed moves may name kinds instead (``open 3 5 2``) and take the first such card in hand.
+- A placement is one action naming the castle and a sorted list of cards (``open``, ``respond``, ``reinforce``);
+  castles are numbered 1–6. The picker asks the castle first, then the cards.
+- Expert set-aside is five single picks (``aside 5``) made by both players at once, hidden from the other; the
+  hero cannot be picked.
+- A loser of a neutral castle (advanced) with only one legal choice of losses loses it without being asked.
+- ``scores()`` is the castle score at any time (12–0 after a six-castle win); ``ranking()`` breaks equal scores by
+  unspent cards (hand + deck), then a shared place (draw).
+- ``determinize`` re-deals each other army's unseen cards among its hand, deck, discard and face-down castle cards
+  (and the viewer's own deck order); cards once revealed and then discarded are re-dealt too, as the view keeps
+  only the public log in events.
+"""
+from __future__ import annotations
+
+from rules.api import Event, Game, IllegalAction, register
+from rules.guyenne import notation, render
+from rules.guyenne.state import LEVELS, GuyenneState
+
+SUMMARY = """Guyenne — 2 players fight for a row of six castles (1–6), all neutral at first.
+
+Each of you has an army of 22: a hero (H), two 5s, three 4s, three 3s, the trebuchet (T, 3), eight 2s and four
+archers (A, 2). You hold 6 cards; the rest is your face-down deck.
+
+A round: the first player opens a castle with 1–5 face-down cards (keeping at least one); the other answers there,
+then opens a second castle; the first player answers at it. Then, starting with the second player, you take turns
+adding cards to one of the two castles (at most 5 of yours per castle) or passing; two passes in a row end it.
+
+Fights, first castle first: attackers reveal; a defender (the castle's owner) reveals — a tie keeps the castle — or
+concedes without showing his cards. Higher total wins; a hero wins outright (two heroes: tie). The trebuchet counts
+5 attacking your opponent's castle, an archer 4 defending your own. A neutral castle stays neutral on a tie.
+Advanced/expert: the attacker of an opponent's castle always loses his strongest card there for good; the loser of a
+neutral castle loses his strongest card or cards worth as much together (his choice). Expert: you set aside 5 troop
+cards at the start (they start in your discard) and may rebuild your deck twice instead of once.
+
+Then the played cards go to your discard and you refill to 6; an empty deck is rebuilt from the discard once
+(expert: twice). The game ends when someone holds all six castles at a round's end (12–0), or when a player starts a
+round with 0 or 1 card: then each castle scores 1, or 2 if it is in a group of adjacent castles you hold. Tie: more
+unspent cards (hand + deck) wins.
+
+How to play here (buttons, or /move with):
+  open 3 5 2        open castle 3 with a 5 and a 2 (cards: H 5 4 3 T 2 A)
+  respond 4 A       answer at the castle just opened
+  reinforce 3 2     add a 2 at castle 3          pass
+  reveal · concede  as the defender               lose 2 2   (advanced losses)
+  aside 5           expert setup, one card at a time
+Options: /new guyenne level=advanced (basic, advanced, expert)"""
+
+
+class Guyenne(Game):
+    name = "guyenne"
+    title = "Guyenne"
+    min_players = 2
+    max_players = 2
+    has_hidden_information = True
+
+    def default_options(self) -> dict:
+        return {"level": "basic", "mode": "duel"}
+
+    def configurations(self) -> list[tuple[int, dict]]:
+        return [(2, {"level": level, "mode": "duel"}) for level in LEVELS]
+
+    def _options(self, options: dict | None) -> dict:
+        merged = {**self.default_options(), **(options or {})}
+        unknown = set(merged) - {"level", "mode"}
+        if unknown:
+            raise IllegalAction("Guyenne has the options level and mode, not " + ", ".join(sorted(unknown)) + ".")
+        if merged["level"] not in LEVELS:
+            raise IllegalAction("level is basic, advanced or expert, e.g. /new guyenne level=advanced.")
+        if merged["mode"] != "duel":
+            raise IllegalAction("Only the duel (mode=duel, 2 players) is playable so far; teams and two sets "
+                                "are still to come.")
+        return merged
+
+    def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> GuyenneState:
+        opts = self._options(options)
+        if num_players != 2:
+            raise IllegalAction("Guyenne is played by 2 players (the team and two-set variants are still to come).")
+        return GuyenneState.new(2, seed, opts["level"])
+
+    def from_json(self, data: dict) -> GuyenneState:
+        return GuyenneState.from_json(data)
+
+    def parse_action(self, state, seat: int, text: str) -> dict:
+        return notation.parse(state, seat, text)
+
+    def format_action(self, action: dict) -> str:
+        return notation.format_action(action)
+
+    def describe_action(self, action: dict) -> str:
+        return notation.describe(action)
+
+    def rules_summary(self) -> str:
+        return SUMMARY
+
+    def render_view(self, view: dict) -> str:
+        return render.render(view)
+
+    def describe_event(self, event: Event) -> str | None:
+        return render.describe_event(event)
+
+
+register(Guyenne())

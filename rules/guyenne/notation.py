@@ -1,0 +1,105 @@
+"""Typed moves: ``open 3 5 2``, ``respond 4 a``, ``reinforce 3 2``, ``pass``, ``reveal``, ``concede``, ``lose 2 2``,
+``aside 5``. Cards are kinds (H hero, 5, 4, 3, T trebuchet, 2, A archer) or exact ids (``5a``, ``2c``, ``A3``)."""
+from __future__ import annotations
+
+from rules.api import IllegalAction
+from rules.guyenne import cards as C
+
+VERBS = {"open": "open", "o": "open", "attack": "open", "respond": "respond", "r": "respond", "answer": "respond",
+         "reinforce": "reinforce", "add": "reinforce", "+": "reinforce", "pass": "pass", "p": "pass",
+         "reveal": "reveal", "show": "reveal", "concede": "concede", "fold": "concede", "lose": "lose",
+         "remove": "lose", "aside": "set_aside", "set": "set_aside"}
+WORDS = {"hero": "H", "trebuchet": "T", "treb": "T", "archer": "A", "archers": "A", "crossbow": "A",
+         "crossbowman": "A", "crossbowmen": "A"}
+EXAMPLES = "open 3 5 2 · respond 4 A · reinforce 3 2 · pass · reveal · concede · lose 4 · aside 5"
+
+
+def _tokens_to_cards(tokens: list[str], pool: list[str]) -> list[str]:
+    chosen: list[str] = []
+    for token in tokens:
+        exact = token[:1].upper() + token[1:].lower()
+        if len(token) > 1 and C.is_card(exact):  # an exact card id (5a, 2c, A3)
+            if exact not in pool or exact in chosen:
+                raise IllegalAction(f"You cannot use {exact} here. You hold: "
+                                    + (" ".join(pool) or "nothing") + ".")
+            chosen.append(exact)
+            continue
+        kinds = WORDS.get(token.lower()) or token.upper()
+        if not all(k in C.KINDS for k in kinds):
+            raise IllegalAction(f"{token!r} is not a card. Cards: H (hero), 5, 4, 3, T (trebuchet), 2, A (archer); "
+                                f"e.g. open 3 5 2.")
+        for k in kinds:
+            card = next((c for c in pool if c[0] == k and c not in chosen), None)
+            if card is None:
+                raise IllegalAction(f"You have no more {C.NAMES[k]} to use here. You hold: "
+                                    + (" ".join(C.label(c) for c in pool) or "nothing") + ".")
+            chosen.append(card)
+    if not chosen:
+        raise IllegalAction("Name the cards too, e.g. open 3 5 2.")
+    return C.order(chosen)
+
+
+def _castle(word: str) -> int:
+    if not word.isdigit() or not 1 <= int(word) <= 6:
+        raise IllegalAction(f"{word!r} is not a castle: they are numbered 1 to 6, e.g. open 3 5 2.")
+    return int(word)
+
+
+def parse(state, seat: int, text: str) -> dict:
+    words = (text or "").replace(",", " ").split()
+    if words[:2] and words[0].lower() == "set" and len(words) > 1 and words[1].lower() == "aside":
+        words = ["aside"] + words[2:]
+    if not words or words[0].lower() not in VERBS:
+        raise IllegalAction(f"Unknown move {text.strip()[:40]!r}. Moves: {EXAMPLES}.")
+    verb, rest = VERBS[words[0].lower()], words[1:]
+    hand = state.hands[seat] if 0 <= seat < 2 else []
+    if verb in ("pass", "reveal", "concede"):
+        if rest:
+            raise IllegalAction(f"{verb} takes nothing else.")
+        return {"type": verb}
+    if verb == "set_aside":
+        if len(rest) != 1:
+            raise IllegalAction("Set aside one card at a time, e.g. aside 5.")
+        kind = WORDS.get(rest[0].lower()) or rest[0].upper()
+        if kind not in C.KINDS[1:]:
+            raise IllegalAction("Set aside a troop card (not the hero): 5, 4, 3, T, 2 or A, e.g. aside 2.")
+        return {"type": "set_aside", "card": kind}
+    if verb == "open" or verb == "reinforce":
+        if not rest:
+            raise IllegalAction(f"Name the castle and the cards, e.g. {verb} 3 5 2.")
+        castle = _castle(rest[0])
+        return {"type": verb, "castle": castle, "cards": _tokens_to_cards(rest[1:], hand)}
+    if verb == "respond":
+        return {"type": "respond", "cards": _tokens_to_cards(rest, hand)}
+    fights = getattr(state, "fights", [])
+    pool = fights[state.fight_index]["cards"][seat] if state.phase == "losses" and fights else []
+    return {"type": "lose", "cards": _tokens_to_cards(rest, pool)}
+
+
+def format_action(action: dict) -> str:
+    kind = action.get("type")
+    cards = " ".join(action.get("cards") or [])
+    if kind in ("open", "reinforce"):
+        return f"{kind} {action['castle']} {cards}"
+    if kind in ("respond", "lose"):
+        return f"{kind} {cards}"
+    if kind == "set_aside":
+        return f"aside {action['card']}"
+    return str(kind)
+
+
+def describe(action: dict) -> str:
+    """A button label: kinds only (``Open 3: 5 4 2``)."""
+    kind = action.get("type")
+    cards = " ".join(C.label(c) for c in action.get("cards") or [])
+    if kind == "open":
+        return f"Castle {action['castle']}: {cards}"
+    if kind == "reinforce":
+        return f"+{action['castle']}: {cards}"
+    if kind == "respond":
+        return f"Answer: {cards}"
+    if kind == "lose":
+        return f"Lose {cards}"
+    if kind == "set_aside":
+        return f"Set aside {C.NAMES[action['card']]}"
+    return {"pass": "Pass", "reveal": "Reveal", "concede": "Concede"}.get(kind, str(kind))

@@ -1,0 +1,139 @@
+"""Chat text of a Guyenne view: the castle row, this round's fights, the armies; the hand for its owner."""
+from __future__ import annotations
+
+from rules.api import Event
+from rules.guyenne import cards as C
+
+MARK = {"E": "🟥", "F": "🟦"}
+
+
+def seat(s: int | None) -> str:
+    return "nobody" if s is None else f"{{P{s + 1}}}"
+
+
+def _side(view: dict, s: int) -> str:
+    side = view["sides"][s]
+    return f"{MARK[side]}{side}"
+
+
+def castle_row(view: dict) -> str:
+    """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe)."""
+    out = []
+    for k, owner in enumerate(view["castles"], start=1):
+        out.append(f"{k}" + ("⬜" if owner is None else _side(view, owner)))
+    return " ".join(out)
+
+
+def cards(cs) -> str:
+    return " ".join(C.label(c) for c in cs) if cs else "—"
+
+
+def render(view: dict) -> str:
+    names = {p: f"{seat(p)} {_side(view, p)}" for p in (0, 1)}
+    lines = [f"Guyenne · {view['level']} · round {view['round']} · first player {names[view['first']]}"]
+    lines.append("Castles: " + castle_row(view))
+    for number, fight in enumerate(view["fights"], start=1):
+        parts = []
+        for p in (0, 1):
+            if fight["counts"][p]:
+                shown = fight["revealed"][p]
+                what = cards(shown) if shown is not None else f"{fight['counts'][p]} face down"
+                parts.append(f"{seat(p)} {fight['roles'][p]}s: {what}")
+        lines.append(f"⚔ Castle {fight['castle']} (C{number}): " + (" · ".join(parts) or "—") +
+                     (" · conceded" if fight["conceded"] else ""))
+    if not view["fights"] and view["last_fights"]:
+        for fight in view["last_fights"]:
+            who = "tie" if fight["winner"] is None else f"{seat(fight['winner'])} wins"
+            lines.append(f"Last round, castle {fight['castle']}: {who}" + (" (conceded)" if fight["conceded"] else ""))
+    for p in (0, 1):
+        line = (f"{names[p]}: hand {view['hand_counts'][p]} · deck {view['deck_counts'][p]} · discard "
+                f"{view['discard_counts'][p]} · reshuffles left {view['reshuffles_left'][p]} · points "
+                f"{int(view['scores'][p])}")
+        if view["removed"][p]:
+            line += " · removed " + cards(view["removed"][p])
+        lines.append(line)
+    phase = view["phase"]
+    if phase == "over":
+        how = "holds all six castles" if view["end"] == "six" else "wins on points"
+        winners = [p for p in (0, 1) if view["ranking"][p] == 1]
+        if len(winners) == 2:
+            lines.append("The game ends in a draw (equal points, equal unspent cards).")
+        else:
+            lines.append(f"🏆 {seat(winners[0])} {how}: {int(view['scores'][0])}–{int(view['scores'][1])}"
+                         + (f" (unspent cards {view['unspent'][0]}–{view['unspent'][1]})" if view["end"] != "six"
+                            else "") + ".")
+    elif phase == "set_aside":
+        lines.append("Expert setup: each player secretly sets aside 5 troop cards (they start in the discard).")
+    else:
+        actor = seat(view["to_act"][0]) if view["to_act"] else "nobody"
+        lines.append({"open1": f"{actor} opens a castle.", "respond1": f"{actor} answers at the first castle.",
+                      "open2": f"{actor} opens the second castle.", "respond2": f"{actor} answers there.",
+                      "reinforce": f"{actor} may reinforce (or pass).",
+                      "defend": f"{actor} defends: reveal or concede?",
+                      "losses": f"{actor} chooses which cards are lost for good."}.get(phase, ""))
+    if view["viewer"] is not None:
+        lines += _private(view)
+    return "\n".join(lines)
+
+
+def _private(view: dict) -> list[str]:
+    me = view["viewer"]
+    lines = ["", "Your hand: " + cards(view["hand"]) + "  (H hero, T trebuchet, A archer)"]
+    for castle, mine in view.get("placed", {}).items():
+        if mine:
+            lines.append(f"Your cards at castle {castle}: {cards(mine)}")
+    if view.get("aside") is not None:
+        lines.append(f"Set aside so far: {cards(view['aside'])} ({len(view['aside'])}/5)")
+    if me in view["to_act"]:
+        phase = view["phase"]
+        hint = {"open1": "Open any castle with 1–5 cards, keeping one: /move open 3 5 2",
+                "open2": "Open another castle with 1–5 cards: /move open 5 4 3",
+                "respond1": "Answer with 1–5 cards, keeping one: /move respond 4 2",
+                "respond2": "Answer with 1–5 cards: /move respond 4 2",
+                "reinforce": "Add cards to one of your castles (max 5 there) or pass: /move reinforce "
+                             f"{view['fights'][0]['castle'] if view['fights'] else 3} 2 · /move pass",
+                "defend": "Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · /move concede",
+                "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
+                          + (cards((view.get("loss_options") or [[]])[0])),
+                "set_aside": "Set aside a troop card: /move aside 2"}.get(phase)
+        if hint:
+            lines.append("Your move — " + hint)
+    return lines
+
+
+def describe_event(event: Event) -> str | None:
+    d = event.data
+    kind = event.kind
+    if kind == "placed":
+        verb = {"open": "opens", "respond": "answers at", "reinforce": "reinforces"}[d["step"]]
+        return f"{seat(d['seat'])} {verb} castle {d['castle']} with {d['count']} card(s) ({d['role']})."
+    if kind == "placed_cards":
+        return f"You put {cards(d['cards'])} at castle {d['castle']}."
+    if kind == "passed":
+        return f"{seat(d['seat'])} passes" + (" (nothing left to add)." if d["auto"] else ".")
+    if kind == "revealed":
+        return f"{seat(d['seat'])} reveals at castle {d['castle']}: {cards(d['cards'])}."
+    if kind == "conceded":
+        return f"{seat(d['seat'])} concedes castle {d['castle']} without showing the cards."
+    if kind == "fight":
+        if d["winner"] is None:
+            return f"Castle {d['castle']}: a tie — control does not change."
+        if d["winner"] == d.get("before"):
+            return f"{seat(d['winner'])} keeps castle {d['castle']}."
+        return f"Castle {d['castle']} goes to {seat(d['winner'])}."
+    if kind == "removed":
+        return f"{seat(d['seat'])} loses {cards(d['cards'])} for good."
+    if kind == "drawn":
+        return f"You draw {cards(d['cards'])}."
+    if kind == "refilled" and d["reshuffled"]:
+        return f"{seat(d['seat'])} reshuffles the discard into a new deck."
+    if kind == "round_started":
+        return f"Round {d['round']}: {seat(d['first'])} opens."
+    if kind == "set_aside_card":
+        return f"You set aside {C.NAMES[d['card'][0]]}."
+    if kind == "setup_done":
+        return "Both armies are ready."
+    if kind == "game_over":
+        return "Game over: " + " – ".join(str(int(s)) for s in d["scores"]) + (
+            " (all six castles)" if d["reason"] == "six" else "")
+    return None

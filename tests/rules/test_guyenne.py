@@ -1,0 +1,387 @@
+"""Guyenne (duel): every worked example and derived case of rules/guyenne.md section 8 that concerns two players,
+the notation, the views and determinize."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import GAMES, IllegalAction
+from rules.guyenne import cards as C
+from rules.guyenne.state import GuyenneState, group_points
+
+GAME = GAMES["guyenne"]
+E, F = 0, 1
+
+
+def ids(kinds: str, taken: list[str] | None = None) -> list[str]:
+    """``"5 5 4 A"`` → ``["5a", "5b", "4a", "A1"]`` (distinct ids, avoiding ``taken``)."""
+    used = set(taken or [])
+    out = []
+    for k in kinds.split():
+        card = next(c for c in C.ARMY if c[0] == k and c not in used)
+        used.add(card)
+        out.append(card)
+    return C.order(out)
+
+
+def duel(level: str = "basic", castles=None, e_hand: str = "", f_hand: str = "", first: int = E) -> GuyenneState:
+    """A duel with E at seat 0 (first player unless ``first``), given castle control and hands; decks hold the
+    rest of each army."""
+    state = GAME.new_game(2, seed=1, options={"level": level})
+    state.sides = ["E", "F"]
+    state.first = first
+    state.phase = "open1"
+    state.castles = list(castles or [None] * 6)
+    for p, hand in ((E, e_hand), (F, f_hand)):
+        state.hands[p] = ids(hand)
+        state.decks[p] = [c for c in C.ARMY if c not in state.hands[p]]
+        state.discards[p] = []
+        state.aside[p] = []
+    return state
+
+
+def play(state: GuyenneState, seat: int, text: str):
+    return state.apply(seat, GAME.parse_action(state, seat, text))
+
+
+def round_of(state, c1: int, e1: str, f1: str, c2: int, f2: str, e2: str):
+    """E opens c1, F answers, F opens c2, E answers, both pass: the fights begin."""
+    play(state, E, f"open {c1} {e1}")
+    play(state, F, f"respond {f1}")
+    play(state, F, f"open {c2} {f2}")
+    play(state, E, f"respond {e2}")
+    play(state, F, "pass")
+    return play(state, E, "pass")
+
+
+def fight_results(events) -> dict[int, int | None]:
+    return {e.data["castle"]: e.data["winner"] for e in events if e.kind == "fight"}
+
+
+# ---------------------------------------------------------------------- 8.1 from the source
+def test_g01_archer_defending_counts_four():
+    state = duel(castles=[None, E, None, None, None, None], e_hand="A 3 2 2 4 4", f_hand="5 2 2 3 3 3")
+    round_of(state, 5, "2", "2", 2, "5 2", "A 3")
+    assert state.phase == "defend" and state.to_act() == [E]
+    events = play(state, E, "reveal")
+    assert fight_results(events)[2] == E and state.castles[1] == E  # 7 against 4 + 3: a tie, the defender keeps it
+    fight = {"castle": 4, "controller": F, "roles": ["attack", "defend"], "cards": [ids("A 3"), []]}
+    assert GuyenneState.total(fight, E) == 5  # attacking, the archer counts 2
+
+
+def test_g02_trebuchet_attacking_opponents_castle_counts_five():
+    state = duel(castles=[None, None, None, F, None, None], e_hand="T 2 2 2 3 3", f_hand="5 2 2 3 3 3")
+    play(state, E, "open 4 T 2")
+    play(state, F, "respond 5")
+    play(state, F, "open 6 2")
+    play(state, E, "respond 2")
+    play(state, F, "pass")
+    play(state, E, "pass")
+    events = play(state, F, "reveal")
+    fight = next(e for e in events if e.kind == "fight" and e.data["castle"] == 4)
+    assert fight.data["winner"] == E and fight.data["totals"] == [7, 5] and state.castles[3] == E
+
+
+@pytest.mark.parametrize("decision", ["reveal", "concede"])
+def test_g03_hero_wins_whether_the_defender_reveals_or_concedes(decision):
+    state = duel(castles=[None, None, E, None, None, None], e_hand="5 5 4 4 3 2", f_hand="H 2 2 3 3 3",
+                 first=F)
+    play(state, F, "open 3 H")
+    play(state, E, "respond 5 5 4 4 3")
+    play(state, E, "open 1 2")
+    events = play(state, F, "respond 2")
+    assert {"seat": E, "auto": True} in [e.data for e in events if e.kind == "passed"]  # E has no card left
+    play(state, F, "pass")
+    events = play(state, E, decision)
+    assert fight_results(events)[3] == F and state.castles[2] == F
+
+
+def test_g04_both_heroes_tie_and_a_concession_beats_everything():
+    state = duel(e_hand="H 2 2 2 3 3", f_hand="H 5 5 2 3 3")
+    events = round_of(state, 5, "H 2", "H 5 5", 1, "2", "2")
+    assert fight_results(events)[5] is None and state.castles[4] is None
+
+    state = duel(castles=[None, F, None, None, None, None], e_hand="H 2 2 2 3 3", f_hand="H 5 5 2 3 3")
+    round_of(state, 2, "H", "H", 1, "2", "2")
+    assert state.to_act() == [F]
+    assert fight_results(play(state, F, "reveal"))[2] is None and state.castles[1] == F
+
+    state = duel(castles=[None, F, None, None, None, None], e_hand="H 2 2 2 3 3", f_hand="H 5 5 2 3 3")
+    round_of(state, 2, "H", "H", 1, "2", "2")
+    assert fight_results(play(state, F, "concede"))[2] == E and state.castles[1] == E
+
+
+@pytest.mark.parametrize(("row", "e_points", "f_points"), [
+    ("EE-FEE", 8, 1), ("EEE--F", 6, 1), ("-FFFFF", 0, 10), ("E-E-E-", 3, 0), ("EFEFEF", 3, 3)])
+def test_g05_scoring_groups(row, e_points, f_points):
+    assert group_points([c == "E" for c in row]) == e_points
+    assert group_points([c == "F" for c in row]) == f_points
+
+
+def test_g06_six_castles_win_at_round_end_only():
+    state = duel(castles=[E, E, E, E, None, F], e_hand="5 5 4 4 3 2", f_hand="2 2 2 3 2 2")
+    round_of(state, 5, "5", "2", 6, "2", "5 4")
+    play(state, F, "reveal")
+    assert state.is_over() and state.end == "six" and state.scores() == [12.0, 0.0] and state.ranking() == [1, 2]
+
+    # E holds all six after C1, but F takes C2 (one of E's castles): no win, the game goes on
+    state = duel(castles=[E, E, E, E, None, E], e_hand="5 5 4 4 3 2", f_hand="5 5 4 3 2 2")
+    round_of(state, 5, "5", "2", 6, "5 5", "2")
+    assert state.castles[4] == E
+    play(state, E, "reveal")
+    assert state.castles[5] == F and not state.is_over() and state.round_no == 2
+
+
+def test_g07_tie_break_by_unspent_cards():
+    state = duel(castles=[E, F, E, F, E, F], e_hand="2", f_hand="2 2 2")
+    state.decks[E], state.decks[F] = [], ids("3 3")
+    state.end, state.phase = "exhaustion", "over"
+    assert state.scores() == [3.0, 3.0] and state.ranking() == [2, 1]
+    state.decks[F] = []
+    state.hands[E] = ids("2 2 2")
+    assert state.ranking() == [1, 1]  # both 3 unspent: a draw
+
+
+# ---------------------------------------------------------------------- 8.2 derived cases
+def test_g08_trebuchet_outside_its_bonus_role():
+    state = duel(e_hand="T 4 2 2 3 3", f_hand="5 2 2 2 3 3")
+    events = round_of(state, 1, "T 4", "5 2", 3, "2", "2")
+    assert fight_results(events)[1] is None and state.castles[0] is None  # 3 + 4 against 5 + 2 at a neutral castle
+
+    state = duel(castles=[None, None, None, None, None, E], e_hand="T 2 4 2 3 3", f_hand="3 2 2 2 5 5")
+    round_of(state, 1, "4", "2", 6, "3 2", "T 2")
+    events = play(state, E, "reveal")
+    assert fight_results(events)[6] == E and state.castles[5] == E  # defending, the trebuchet counts 3: 5 – 5, kept
+
+
+def test_g08_trebuchet_defending_counts_three():
+    fight = {"castle": 6, "controller": E, "roles": ["defend", "attack"], "cards": [ids("T 2"), ids("3 2")]}
+    assert GuyenneState.total(fight, E) == 5 and GuyenneState.total(fight, F) == 5
+
+
+def test_g09_placement_limits():
+    state = duel(e_hand="5 5 4 4 3 2", f_hand="5 4 4 3 3 2")
+    with pytest.raises(IllegalAction, match="at most 5"):
+        play(state, E, "open 3 5 5 4 4 3 2")
+    play(state, E, "open 3 5 5 4 4 3")
+    with pytest.raises(IllegalAction, match="at most 5"):
+        play(state, F, "respond 5 4 4 3 3 2")
+    play(state, F, "respond 5 4 4 3 3")
+    with pytest.raises(IllegalAction, match="already contested"):
+        play(state, F, "open 3 2")
+    play(state, F, "open 5 2")
+    events = play(state, E, "respond 2")  # E's last card
+    passes = [e.data for e in events if e.kind == "passed"]
+    assert passes == [{"seat": F, "auto": True}, {"seat": E, "auto": True}]  # nobody can add: the fights begin
+    assert any(e.kind == "fight" for e in events)
+
+
+def test_g10_reinforcement_sequences():
+    def placed():
+        state = duel(e_hand="5 4 3 2 2 2", f_hand="5 4 3 2 2 4")
+        play(state, E, "open 1 5 4")
+        play(state, F, "respond 5")
+        play(state, F, "open 2 4")
+        play(state, E, "respond 3 2")  # E holds 2 cards, F 4
+        return state
+
+    state = placed()
+    assert state.phase == "reinforce" and state.to_act() == [F]
+    play(state, F, "reinforce 2 4")
+    play(state, E, "pass")
+    play(state, F, "pass")
+    assert state.phase != "reinforce"  # a) F adds, E passes, F passes
+
+    state = placed()
+    play(state, F, "pass")
+    play(state, E, "reinforce 1 2")
+    play(state, F, "pass")
+    assert state.phase == "reinforce"
+    play(state, E, "pass")
+    assert state.phase != "reinforce"  # b)
+
+    state = placed()
+    play(state, F, "pass")
+    play(state, E, "pass")
+    assert state.phase != "reinforce"  # c)
+
+    state = placed()
+    play(state, F, "reinforce 1 2")
+    play(state, E, "pass")
+    play(state, F, "reinforce 1 2")  # d) again, after the other passed
+    play(state, E, "pass")
+    assert state.phase == "reinforce"
+    play(state, F, "pass")
+    assert state.phase != "reinforce"
+
+
+def test_g10_five_cards_at_a_castle_at_most():
+    state = duel(e_hand="5 4 3 2 2 2", f_hand="5 4 3 3 2 2")
+    play(state, E, "open 1 5")
+    play(state, F, "respond 5 4 3")
+    play(state, F, "open 2 2")
+    play(state, E, "respond 4")
+    state.fights[0]["cards"][F] = ids("5 4 3 3 2")  # as if F had reinforced castle 1 up to five
+    state.hands[F] = ids("4 2", state.fights[0]["cards"][F] + state.fights[1]["cards"][F])
+    assert state.to_act() == [F]
+    assert {a.get("castle") for a in state.legal_actions(F)} == {2, None}  # castle 2 or pass
+    with pytest.raises(IllegalAction, match="at most 0"):
+        play(state, F, "reinforce 1 2")
+    play(state, F, "reinforce 2 4 2")  # both cards, one castle, one action
+
+
+def test_g11_conceding_hides_the_cards_and_the_attacker_still_loses_his_strongest():
+    state = duel(level="advanced", castles=[None, E, None, None, None, None], e_hand="5 4 2 2 3 3",
+                 f_hand="3 2 2 2 4 4")
+    round_of(state, 5, "2", "2", 2, "3 2", "5 4")
+    events = play(state, E, "concede")
+    assert fight_results(events)[2] == F and state.castles[1] == F
+    revealed = [e for e in events if e.kind == "revealed" and e.data["seat"] == E]
+    assert revealed == []
+    assert state.removed[F] == ids("3")  # the attacker of E's castle loses his 3 even though E conceded
+    public = state.view(None)
+    assert all(f["cards"][E] is None for f in public["last_fights"] if f["castle"] == 2)
+    assert sorted(state.discards[E]) == sorted(ids("5 4 2"))  # to the discard, face down
+
+
+def test_g12_loser_of_a_neutral_castle_chooses_losses():
+    state = duel(level="advanced", e_hand="5 5 4 3 3 2", f_hand="4 2 2 3 2 3")
+    round_of(state, 3, "5 4", "4 2 2", 4, "3 2", "5")
+    assert state.phase == "losses" and state.to_act() == [F] and state.castles[2] == E
+    options = [a["cards"] for a in state.legal_actions(F)]
+    four, two_a, two_b = ids("4 2 2")
+    assert sorted(map(tuple, options)) == sorted([(four,), (two_a, two_b), (four, two_a), (four, two_b),
+                                                  (four, two_a, two_b)])
+    with pytest.raises(IllegalAction):
+        state.apply(F, {"type": "lose", "cards": [two_a]})
+    with pytest.raises(IllegalAction):
+        state.apply(F, {"type": "lose", "cards": []})
+    events = play(state, F, "lose 2 2")
+    assert state.removed[F] == [two_a, two_b] and state.removed[E] == []
+    # castle 4: 5 against 3 + 2, a tie: nothing removed, the castle stays neutral; then the round ends
+    assert fight_results(events)[4] is None and state.castles[3] is None
+    assert four in state.discards[F] and set(ids("5 4")) <= set(state.discards[E])
+
+
+def test_g13_attacker_of_an_opponents_castle_loses_his_strongest_card():
+    def attack(e_cards: str, f_cards: str, castle: int = 5):
+        def pad(kinds: str) -> str:
+            return kinds + " 2" * (6 - len(kinds.split()))
+
+        state = duel(level="advanced", castles=[None, None, None, F, F, None], e_hand=pad(e_cards),
+                     f_hand=pad(f_cards))
+        round_of(state, castle, e_cards, f_cards, 1, "2", "2")
+        play(state, F, "reveal")
+        return state
+
+    state = attack("H 2", "5 5")  # a) wins with the hero, loses the hero for good
+    assert state.castles[4] == E and state.removed[E] == ["H"] and ids("2")[0] in state.discards[E]
+    state = attack("T 4", "5 A", castle=4)  # b) 9 against 5 + 4: tie, F keeps; E loses the 4, not the trebuchet
+    assert state.castles[3] == F and state.removed[E] == ids("4")
+    state = attack("3 T", "5 4", castle=4)  # c) loses: the plain 3 goes, the trebuchet stays
+    assert state.castles[3] == F and state.removed[E] == ids("3")
+    assert state.removed[F] == []  # d) the defender loses nothing
+
+
+def test_g14_deck_cycle_and_exhaustion_in_the_base_game():
+    state = duel(e_hand="H 5 5 4 4 4", f_hand="H 5 5 4 4 4")
+    state.decks[E] = [c for c in C.ARMY if c not in state.hands[E]]
+    rounds = 0
+    while not state.is_over():
+        rounds += 1
+        first, second = state.first, 1 - state.first
+        play(state, first, f"open 1 {C.label(state.hands[first][0])}")
+        play(state, second, f"respond {C.label(state.hands[second][0])}")
+        play(state, second, f"open 2 {C.label(state.hands[second][0])}")
+        play(state, first, f"respond {C.label(state.hands[first][0])}")
+        while state.phase == "reinforce":
+            play(state, state.to_act()[0], "pass")
+        while state.phase == "defend":
+            play(state, state.to_act()[0], "reveal")
+        if rounds == 8:
+            assert len(state.decks[E]) == 0 and len(state.hands[E]) == 6 and len(state.discards[E]) == 16
+            assert state.reshuffles[E] == 1
+        if rounds == 9:
+            assert len(state.decks[E]) == 16 and state.discards[E] == [] and state.reshuffles[E] == 0
+        if rounds == 17:
+            assert len(state.decks[E]) == 0 and len(state.hands[E]) == 6
+        if rounds == 18:
+            assert len(state.hands[E]) == 4
+    assert rounds == 20 and state.end == "exhaustion" and state.unspent(E) == 0
+
+
+def test_g15_expert_setup():
+    state = GAME.new_game(2, seed=4, options={"level": "expert"})
+    assert state.phase == "set_aside" and sorted(state.to_act()) == [0, 1]
+    with pytest.raises(IllegalAction):
+        state.apply(0, {"type": "set_aside", "card": "H"})
+    for kind in "5 4 4 3 2".split():
+        play(state, 0, f"aside {kind}")
+    assert state.to_act() == [1]
+    assert state.view(1).get("aside") == [] and state.view(None)["aside_counts"] == [5, 0]
+    with pytest.raises(IllegalAction):
+        play(state, 0, "aside 2")  # a sixth card
+    for kind in "2 2 2 A A".split():
+        play(state, 1, f"aside {kind}")
+    e = 0
+    assert len(state.hands[e]) == 6 and "H" in state.hands[e] and len(state.decks[e]) == 11
+    assert sorted(state.discards[e]) == sorted(ids("5 4 4 3 2")) and state.reshuffles == [2, 2]
+    assert state.phase == "open1"
+
+
+def test_expert_reshuffles_twice_then_draws_what_is_left():
+    state = duel(level="expert", e_hand="5", f_hand="5 5 4 4 3 3")
+    state.reshuffles = [2, 2]
+    state.decks[E], state.discards[E] = [], ids("2 2")
+    state._refill(E)
+    assert len(state.hands[E]) == 3 and state.reshuffles[E] == 1 and state.discards[E] == []
+    state.discards[E] = ids("3 3", state.hands[E])
+    state._refill(E)
+    assert len(state.hands[E]) == 5 and state.reshuffles[E] == 0
+    state.discards[E] = ids("4", state.hands[E])
+    state._refill(E)
+    assert len(state.hands[E]) == 5 and state.discards[E] == ids("4", state.hands[E])  # no third rebuild
+
+
+# ---------------------------------------------------------------------- notation, views, determinize
+def test_notation_kinds_ids_and_helpful_errors():
+    state = duel(e_hand="H 5 4 T 2 A", f_hand="5 5 4 4 3 3")
+    assert GAME.parse_action(state, E, "open 3 5 t a") == {"type": "open", "castle": 3, "cards": ["5a", "T", "A1"]}
+    assert GAME.parse_action(state, E, "O 3 hero 2 a1") == {"type": "open", "castle": 3, "cards": ["H", "2a", "A1"]}
+    assert GAME.format_action({"type": "open", "castle": 3, "cards": ["5a", "T"]}) == "open 3 5a T"
+    for text, needle in [("open 9 5", "numbered 1 to 6"), ("open 3 5 5", "no more 5"), ("open 3 x", "not a card"),
+                         ("dance", "Moves:"), ("open", "e.g.")]:
+        with pytest.raises(IllegalAction, match=needle):
+            GAME.parse_action(state, E, text)
+
+
+def test_views_hide_face_down_cards_until_revealed():
+    state = duel(castles=[None, E, None, None, None, None], e_hand="5 4 3 2 2 2", f_hand="5 4 3 2 2 2")
+    round_of(state, 1, "5 4", "3", 2, "5", "3 2")
+    public = state.view(None)
+    castle_two = next(f for f in public["fights"] if f["castle"] == 2)
+    assert castle_two["revealed"] == [None, ["5a"]] and castle_two["counts"] == [2, 1]
+    assert "hand" not in public
+    assert state.view(E)["placed"]["2"] == ids("3 2") and "placed" not in public
+    assert state.view(F)["hand"] == state.hands[F] and state.view(F)["placed"]["2"] == ["5a"]
+
+
+def test_determinize_redraws_only_what_the_seat_cannot_know():
+    state = duel(e_hand="5 4 3 2 2 2", f_hand="5 4 3 2 2 2")
+    play(state, E, "open 1 5 4")
+    world = state.determinize(F, random.Random(2))
+    assert world.view(F) == state.view(F)
+    assert world.hands[F] == state.hands[F]
+    changed = any(state.determinize(F, random.Random(s)).fights[0]["cards"][E] != state.fights[0]["cards"][E]
+                  for s in range(10))
+    assert changed  # E's face-down cards are re-dealt for F
+
+
+def test_options_are_checked():
+    with pytest.raises(IllegalAction):
+        GAME.new_game(2, seed=1, options={"level": "legendary"})
+    with pytest.raises(IllegalAction, match="still to come"):
+        GAME.new_game(2, seed=1, options={"mode": "teams"})
+    with pytest.raises(IllegalAction):
+        GAME.new_game(3, seed=1)
