@@ -33,6 +33,8 @@ COLOURS = {
     "sky": (86, 180, 233),
 }
 LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "black": "K"}
+SUIT_RED = (200, 30, 40)
+SUITS = {"S": ("♠", INK), "H": ("♥", SUIT_RED), "D": ("♦", SUIT_RED), "C": ("♣", INK)}
 # seats (pawns, name tags): distinct hues in a fixed order, each with the seat's number on it
 SEAT_COLOURS = [(0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233)]
 
@@ -114,6 +116,24 @@ class Canvas:
         if dim:
             veil = Image.new("RGB", (w, h), BACKGROUND)
             self.image.paste(Image.blend(self.image.crop(box), veil, 0.55), box[:2])
+        self.mark(name, box)
+        return box
+
+    def playing_card(self, name: str, x: int, y: int, code: str, w: int = 58, h: int = 80,
+                     highlight: bool = False) -> Box:
+        """A French-suited card from its notation (``7H``, ``10C``, ``QS``): rank and suit symbol, hearts and
+        diamonds red, spades and clubs black — the symbol tells the suit without colour. ``None``-like codes
+        ("", "?") draw a card back."""
+        rank, suit = code[:-1].upper(), code[-1:].upper()
+        if suit not in SUITS:
+            return self.card(name, x, y, "", None, w=w, h=h, highlight=highlight)
+        symbol, colour = SUITS[suit]
+        box = (x, y, x + w, y + h)
+        if highlight:
+            self.draw.rounded_rectangle((x - 4, y - 4, x + w + 4, y + h + 4), radius=10, fill=HIGHLIGHT)
+        self.draw.rounded_rectangle(box, radius=7, fill=WHITE, outline=INK, width=2)
+        self.text((x + 5, y + 3), rank, max(12, h // 5), bold=True, fill=colour)
+        self.text((x + w // 2, y + h * 6 // 10), symbol, max(16, h // 2), fill=colour, anchor="mm")
         self.mark(name, box)
         return box
 
