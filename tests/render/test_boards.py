@@ -202,3 +202,38 @@ async def test_service_sends_board_and_hand_pictures_unless_the_chat_turns_them_
         assert [m.image for m in again if m.kind == "board"] == [None]
     finally:
         await service.close()
+
+
+# ---------------------------------------------------------------------- Guyenne
+def test_guyenne_castle_colours_arrows_and_face_down_armies():
+    from bot.render.boards import guyenne as guyenne_picture
+
+    game = GAMES["guyenne"]
+    state = game.new_game(2, seed=6, options={"level": "basic"})
+    player = RandomPlayer(6)
+    while not (state.phase == "reinforce" and any(c is not None for c in state.castles)):
+        seat = state.to_act()[0]
+        state.apply(seat, player.choose(state, seat))
+    view = state.view(None)
+    canvas = boards.draw("guyenne", view, NAMES)
+    image = decode(canvas.png())
+    bottom = view["sides"].index("E")  # the channel sees the English army at the bottom
+    for k, owner in enumerate(view["castles"], start=1):
+        x0, y0, x1, y1 = canvas.layout[f"castle:{k}"]
+        colour = guyenne_picture.NEUTRAL if owner is None else guyenne_picture.SIDE[view["sides"][owner]]
+        assert near(image.getpixel((x0 + 6, y1 - 8)), colour)
+        if owner is not None:  # the arrow's head lies on the side of the player who holds the castle
+            ax0, ay0, ax1, ay1 = canvas.layout[f"arrow:{k}"]
+            middle = (y0 + y1) // 2 + 10
+            assert (ay1 > middle) == (owner == bottom)
+    for fight in view["fights"]:
+        for p in (0, 1):
+            backs = [key for key in canvas.layout if key.startswith(f"army:{fight['castle']}:{p}:")]
+            assert len(backs) == fight["counts"][p]
+            for key in backs:  # face down: the back in the side's colour, nothing else
+                x0, y0, x1, y1 = canvas.layout[key]
+                assert near(image.getpixel((x0 + 5, y1 - 6)), guyenne_picture.SIDE[view["sides"][p]])
+    seat = state.to_act()[0]
+    mine = state.view(seat)
+    private = boards.draw("guyenne", mine, NAMES)
+    assert {k.removeprefix("hand:") for k in private.layout if k.startswith("hand:")} == set(mine["hand"])

@@ -1,0 +1,124 @@
+"""Guyenne: the row of six castles with their control arrows (toward the player who holds one), the armies at the
+contested castles — face down as backs in their side's colour, or revealed — and each army's counts; in a private
+picture the viewer's hand and own face-down cards."""
+from __future__ import annotations
+
+from bot.render.boards.common import seat_name, title
+from bot.render.canvas import COLOURS, INK, MUTED, PANEL, WHITE, Canvas, text_colour_on
+
+SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
+SIDE_NAME = {"E": "English", "F": "French"}
+NEUTRAL = (205, 200, 190)
+TILE_W, TILE_H, GAP = 136, 120, 14
+CARD_W, CARD_H = 44, 62
+
+
+def _tile_x(k: int) -> int:
+    return 24 + (k - 1) * (TILE_W + GAP)
+
+
+def _troop(canvas: Canvas, name: str, x: int, y: int, card: str | None, side: str, hidden_mark: bool = False):
+    """A troop card: its kind (H, 5 … A) under a band of its side's colour; None draws the back."""
+    if card is None:
+        box = (x, y, x + CARD_W, y + CARD_H)
+        canvas.draw.rounded_rectangle(box, radius=6, fill=SIDE[side], outline=INK, width=2)
+        canvas.text((x + CARD_W // 2, y + CARD_H // 2), side, 18, bold=True, fill=WHITE, anchor="mm")
+        canvas.mark(name, box)
+        return box
+    box = canvas.card(name, x, y, card[0], SIDE[side], side, w=CARD_W, h=CARD_H)
+    if hidden_mark:  # the owner's own face-down card: shown to him, marked as unseen by others
+        canvas.draw.rounded_rectangle(box, radius=8, outline=MUTED, width=3)
+    return box
+
+
+def draw(view: dict, names: list[str]) -> Canvas:
+    viewer = view.get("viewer")
+    bottom = viewer if viewer is not None else view["sides"].index("E")
+    top = 1 - bottom
+    hand = view.get("hand") if viewer is not None else None
+    canvas = Canvas(height=760 + (110 if hand is not None else 0))
+    title(canvas, "Guyenne", f"{view['level']} · round {view['round']}")
+
+    def info(p: int, y: int) -> None:
+        side = view["sides"][p]
+        canvas.draw.rounded_rectangle((24, y, 54, y + 30), radius=5, fill=SIDE[side], outline=INK, width=2)
+        canvas.text((39, y + 15), side, 16, bold=True, fill=WHITE, anchor="mm")
+        canvas.mark(f"side:{p}", (24, y, 54, y + 30))
+        acting = p in view["to_act"]
+        who = f"{seat_name(names, p)} ({SIDE_NAME[side]})" + ("  ◀ to act" if acting else "") + \
+            ("  · first player" if p == view["first"] and view["phase"] != "over" else "")
+        canvas.text((64, y + 4), who, 18, bold=acting)
+        facts = (f"hand {view['hand_counts'][p]} · deck {view['deck_counts'][p]} · discard "
+                 f"{view['discard_counts'][p]} · rebuilds left {view['reshuffles_left'][p]} · "
+                 f"{int(view['scores'][p])} pts")
+        canvas.text((canvas.width - 24, y + 6), facts, 15, fill=MUTED, anchor="ra")
+        if view["removed"][p]:
+            canvas.text((64, y + 30), "lost for good: " + " ".join(c[0] for c in view["removed"][p]), 14,
+                        fill=MUTED)
+
+    info(top, 60)
+    row_y = 60 + 56 + CARD_H + 24  # castle row in the middle: the top army above it, the bottom one below
+    fights = {f["castle"]: f for f in view["fights"]}
+    placed = view.get("placed") or {}
+    for k in range(1, 7):
+        x = _tile_x(k)
+        owner = view["castles"][k - 1]
+        fill = NEUTRAL if owner is None else SIDE[view["sides"][owner]]
+        box = (x, row_y, x + TILE_W, row_y + TILE_H)
+        canvas.draw.rounded_rectangle(box, radius=12, fill=fill, outline=INK, width=3 if k in fights else 1)
+        canvas.mark(f"castle:{k}", box)
+        ink = text_colour_on(fill)
+        canvas.text((x + 10, row_y + 6), str(k), 22, bold=True, fill=ink)
+        label = "neutral" if owner is None else view["sides"][owner]
+        canvas.text((x + TILE_W - 10, row_y + 10), label, 15, bold=True, fill=ink, anchor="ra")
+        cx, cy = x + TILE_W // 2, row_y + TILE_H // 2 + 10
+        if owner is None:  # across: nobody's
+            canvas.draw.line((cx - 34, cy, cx + 34, cy), fill=ink, width=6)
+        else:  # the arrow points at the player who holds it
+            sign = -1 if owner == top else 1
+            canvas.draw.line((cx, cy - sign * 30, cx, cy + sign * 18), fill=ink, width=7)
+            canvas.draw.polygon([(cx - 16, cy + sign * 14), (cx + 16, cy + sign * 14), (cx, cy + sign * 38)],
+                                fill=ink)
+            canvas.mark(f"arrow:{k}", (cx - 16, min(cy + sign * 14, cy + sign * 38), cx + 16,
+                                       max(cy + sign * 14, cy + sign * 38)))
+        fight = fights.get(k)
+        if fight is None:
+            continue
+        for p, y in ((top, row_y - CARD_H - 12), (bottom, row_y + TILE_H + 12)):
+            side = view["sides"][p]
+            shown = fight["revealed"][p]
+            own = placed.get(str(k)) if p == viewer else None
+            cards = shown if shown is not None else (own if own else [None] * fight["counts"][p])
+            step = min(CARD_W + 4, (TILE_W - CARD_W) // max(1, len(cards) - 1)) if len(cards) > 1 else 0
+            for i, card in enumerate(cards):
+                _troop(canvas, f"army:{k}:{p}:{i}", x + i * step, y, card, side,
+                       hidden_mark=shown is None and own is not None)
+            role = fight["roles"][p]
+            tag = ("⚑ defends" if role == "defend" else "⚔ attacks") + (" · conceded" if fight["conceded"] and
+                                                                         role == "defend" else "")
+            ty = y - 18 if p == top else y + CARD_H + 4
+            if cards:
+                canvas.text((x, ty), tag, 13, fill=MUTED)
+    info(bottom, row_y + TILE_H + 12 + CARD_H + 30)
+    y = row_y + TILE_H + 12 + CARD_H + 30 + 56
+
+    if not view["fights"] and view["last_fights"]:
+        lines = []
+        for f in view["last_fights"]:
+            result = "tie" if f["winner"] is None else seat_name(names, f["winner"])
+            lines.append(f"castle {f['castle']}: {result}" + (" (conceded)" if f["conceded"] else ""))
+        canvas.text((24, y), "Last round — " + " · ".join(lines), 15, fill=MUTED)
+        y += 28
+    if view["phase"] == "over":
+        winners = [p for p in (0, 1) if view["ranking"][p] == 1]
+        text = "Draw" if len(winners) == 2 else f"🏆 {seat_name(names, winners[0])} wins"
+        canvas.text((24, y), f"{text} · {int(view['scores'][0])}–{int(view['scores'][1])}", 20, bold=True)
+        y += 34
+    if hand is not None:
+        canvas.panel((14, y, canvas.width - 14, y + 100), fill=PANEL)
+        canvas.text((24, y + 8), "Your hand", 16, bold=True)
+        for i, card in enumerate(hand):
+            _troop(canvas, f"hand:{card}", 130 + i * (CARD_W + 10), y + 20, card, view["sides"][viewer])
+        y += 110
+    canvas.crop_height(y + 6)
+    return canvas
