@@ -73,8 +73,8 @@ async def play(service, gid: int, chat: ChatRef, moves: int, rng: random.Random,
     return done
 
 
-async def run(game_name: str, games: int, moves_per_game: int, db_dir: str) -> dict:
-    service = await build_service(f"sqlite+aiosqlite:///{Path(db_dir) / 'bench.db'}")
+async def run(game_name: str, games: int, moves_per_game: int, db_dir: str, pictures: bool = False) -> dict:
+    service = await build_service(f"sqlite+aiosqlite:///{Path(db_dir) / 'bench.db'}", pictures=pictures)
     for i in range(10):  # no turn timers: the bench measures moves, not timer bookkeeping
         await service.settings(ChatRef("bench", f"chat{i}", "bench"), UserRef("bench", "admin", "admin"),
                                "turn_timer=0", is_admin=True)
@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default=None, help="one game (default: every registered game)")
     parser.add_argument("--games", type=int, default=100, help="games in flight at once")
     parser.add_argument("--moves", type=int, default=30, help="moves per game")
+    parser.add_argument("--pictures", action="store_true",
+                        help="draw board and hand pictures with every message, as on Telegram and Discord")
     args = parser.parse_args(argv)
     if args.game == "toy":  # the tests' tiny game: measures the service with an engine that costs nothing
         from tests.toygame import TOY
@@ -124,11 +126,12 @@ def main(argv: list[str] | None = None) -> None:
           f"{'act p50':>8} {'act p99':>8} {'moves/commit':>12} | {'KB/game':>7}")
     for name in names:
         with tempfile.TemporaryDirectory() as tmp:
-            r = asyncio.run(run(name, args.games, args.moves, tmp))
+            r = asyncio.run(run(name, args.games, args.moves, tmp, args.pictures))
         print(f"{r['game']:<16} {r['quiet_p50']:>9.2f} / {r['quiet_p99']:>6.2f} ms | {r['games']:>5} "
               f"{r['moves']:>6} {r['moves_per_s']:>8.0f} {r['p50']:>6.1f}ms {r['p99']:>6.1f}ms {r['per_commit']:>12.1f} | "
               f"{r['kb_per_game']:>7.1f}")
-    print("quiet = one game at a time, act minus the engine's own apply; loaded = all games moving at once "
+    print(("with pictures: " if args.pictures else "") +
+          "quiet = one game at a time, act minus the engine's own apply; loaded = all games moving at once "
           "(latency includes the wait for the single SQLite writer). AI seats are not used: every move is a "
           "person's committed act.")
 

@@ -17,6 +17,7 @@ import random
 import re
 import secrets
 from collections import OrderedDict, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 
 import rules
@@ -50,7 +51,7 @@ def answers_errors(method):
     @functools.wraps(method)
     async def wrapper(self, *args, **kwargs):
         try:
-            return await method(self, *args, **kwargs)
+            return await self._draw_pictures(await method(self, *args, **kwargs))
         except (ServiceError, IllegalAction) as e:
             return [self._reply(args, kwargs, str(e), kind="error")]
         except StaleVersion:
@@ -85,7 +86,9 @@ class Service(LeagueCommands):
     def __init__(self, db: Database, *, pictures: bool = False):
         self.db = db
         self.pictures = pictures  # draw board and hand pictures (the chat platforms); the console shows text
-        self._drawn: OrderedDict[str, bytes | None] = OrderedDict()  # recent pictures by view, drawn once
+        self._drawn: OrderedDict[str, bytes | None] = OrderedDict()  # recent pictures by what they show
+        # one drawing thread: pictures are drawn off the event loop, one at a time (fonts are not thread-safe)
+        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._live_games: dict[int, LiveGame] = {}
         self.dm_required_platforms: set[str] = {"telegram"}
@@ -470,22 +473,34 @@ class Service(LeagueCommands):
             text += f"\n\n⏳ To act: {self._waiting(live, state)}"
         buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{live.id}", "primary")]]
         return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
-                       kind="board", fresh=fresh, image=self._picture(live, state.view(None)),
+                       kind="board", fresh=fresh, picture=self._picture(live, state.view(None)),
                        image_name=f"board-{live.id}.png")
 
-    def _picture(self, live: LiveGame, view: dict) -> bytes | None:
-        """The picture of ``view`` when the chat wants pictures; the same view is drawn only once."""
-        if not self.pictures or live.settings.get("pictures", "on") != "on" or not boards.has_picture(live.game.name):
+    def _picture(self, live: LiveGame, view: dict) -> tuple | None:
+        """What to draw for ``view`` when the chat wants pictures (drawn by ``_draw_pictures``), else None."""
+        if not self.pictures or live.settings.get("pictures", "on") != "on" or \
+                not boards.wants_picture(live.game.name, view):
             return None
-        key = _hash([live.game.name, view, live.names])
-        if key in self._drawn:
-            self._drawn.move_to_end(key)
-            return self._drawn[key]
-        png = boards.picture(live.game.name, view, live.names)
-        self._drawn[key] = png
-        if len(self._drawn) > PICTURE_CACHE:
-            self._drawn.popitem(last=False)
-        return png
+        return live.game.name, view, list(live.names)
+
+    async def _draw_pictures(self, messages):
+        """Draw the pictures the messages ask for, off the event loop; a picture already drawn is reused."""
+        if not isinstance(messages, list):
+            return messages
+        for message in messages:
+            if not isinstance(message, Message) or message.picture is None:
+                continue
+            request, message.picture = message.picture, None
+            key = _hash(boards.picture_key(*request))
+            if key in self._drawn:
+                self._drawn.move_to_end(key)
+            else:
+                loop = asyncio.get_running_loop()
+                self._drawn[key] = await loop.run_in_executor(self._painter, boards.picture, *request)
+                if len(self._drawn) > PICTURE_CACHE:
+                    self._drawn.popitem(last=False)
+            message.image = self._drawn[key]
+        return messages
 
     def _private_message(self, live: LiveGame, seat_row: LiveSeat, state: State, lines: list[str],
                          path: str = "", note: str = "") -> Message:
@@ -506,7 +521,7 @@ class Service(LeagueCommands):
                 head.append("Chosen so far: " + " → ".join(level.chosen))
         return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
                        slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu,
-                       image=self._picture(live, state.view(seat)), image_name=f"hand-{live.id}.png")
+                       picture=self._picture(live, state.view(seat)), image_name=f"hand-{live.id}.png")
 
     @staticmethod
     def _picker_buttons(live: LiveGame, level: picker.PickerLevel, path: str) -> list[list[Button]]:
@@ -759,7 +774,7 @@ class Service(LeagueCommands):
                 continue
             except Exception:
                 log.exception("timer %s failed", timer_id)
-        return out
+        return await self._draw_pictures(out)
 
     async def _fire_timer(self, timer_id: int, game_id: int, seat: int, kind: str) -> list[Message]:
         async with self._locks[game_id]:
@@ -946,6 +961,7 @@ class Service(LeagueCommands):
         return count
 
     async def close(self) -> None:
+        self._painter.shutdown(wait=True)
         await self.db.close()
 
 

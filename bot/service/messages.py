@@ -71,6 +71,7 @@ class Message:
     image: bytes | None = None
     image_name: str | None = None
     menu: Menu | None = None
+    picture: tuple | None = None  # (game, view, names) still to be drawn into ``image`` by the service
 
     @property
     def is_private(self) -> bool:

@@ -63,7 +63,7 @@ def test_every_state_draws_a_phone_sized_png(name):
         for seat in (None, random.Random(drawn).randrange(state.num_players)):
             png = boards.draw(name, state.view(seat), NAMES).png()
             image = decode(png)
-            assert image.width >= 800 and 200 <= image.height <= 2400
+            assert image.width >= 800 and 150 <= image.height <= 2400
             assert len(png) <= 500 * 1024
             drawn += 1
     assert drawn >= 40

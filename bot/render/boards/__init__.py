@@ -6,6 +6,7 @@ Only the view is drawn, so a picture can show no more than the text does: the ch
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 
 from bot.render.canvas import Canvas
@@ -26,17 +27,35 @@ def has_picture(game: str) -> bool:
     return game in DRAWERS and importlib.util.find_spec(f"{__name__}.{DRAWERS[game]}") is not None
 
 
+def _module(game: str):
+    return importlib.import_module(f"{__name__}.{DRAWERS[game]}")
+
+
+def wants_picture(game: str, view: dict) -> bool:
+    """Every public view has a picture; a private one when the game has something private to draw (a hand)."""
+    if not has_picture(game):
+        return False
+    return view.get("viewer") is None or hasattr(_module(game), "private_part")
+
+
+def picture_key(game: str, view: dict, names: list[str]) -> list:
+    """What a picture depends on: a hand picture only on the private part of the view, so it is drawn again
+    only when that changes."""
+    module = _module(game)
+    shown = module.private_part(view) if view.get("viewer") is not None else view
+    return [game, shown, names]
+
+
 def draw(game: str, view: dict, names: list[str]) -> Canvas:
-    """The picture of ``view`` with its layout (what is where); KeyError for a game without pictures."""
-    module = importlib.import_module(f"{__name__}.{DRAWERS[game]}")
-    return module.draw(view, names)
+    """The picture of ``view`` with its layout (what is where): the board for view(None), the hand for a seat."""
+    return _module(game).draw(view, names)
 
 
 def picture(game: str, view: dict, names: list[str]) -> bytes | None:
-    """PNG bytes of ``view``, or None when the game has no pictures or drawing failed (the text still goes out)."""
-    if not has_picture(game):
-        return None
+    """PNG bytes of ``view``, or None when there is nothing to draw or drawing failed (the text still goes out)."""
     try:
+        if not wants_picture(game, view):
+            return None
         return draw(game, view, names).png()
     except Exception:  # a drawing bug must never cost a move: log it, send the text alone
         log.exception("could not draw a %s picture", game)

@@ -31,12 +31,45 @@ def _troop(canvas: Canvas, name: str, x: int, y: int, card: str | None, side: st
     return box
 
 
+def private_part(view: dict) -> dict:
+    return {"viewer": view["viewer"], "side": view["sides"][view["viewer"]], "hand": view.get("hand") or [],
+            "placed": {k: v for k, v in (view.get("placed") or {}).items() if v}, "aside": view.get("aside"),
+            "acting": view["viewer"] in view["to_act"]}
+
+
+def draw_hand(part: dict, names: list[str]) -> Canvas:
+    """The viewer's hand and the cards he has put face down this round (only he knows them)."""
+    canvas = Canvas(height=300)
+    title(canvas, f"Your army — {seat_name(names, part['viewer'])} ({SIDE_NAME[part['side']]})")
+    for i, card in enumerate(part["hand"]):
+        _troop(canvas, f"hand:{card}", 24 + i * (CARD_W + 12), 70, card, part["side"])
+    if not part["hand"]:
+        canvas.text((24, 90), "no cards in hand", 18, fill=MUTED)
+    y = 70 + CARD_H + 20
+    for castle, cards in sorted(part["placed"].items()):
+        canvas.text((24, y + 20), f"face down at castle {castle}:", 15)
+        for i, card in enumerate(cards):
+            _troop(canvas, f"placed:{castle}:{card}", 230 + i * (CARD_W + 8), y, card, part["side"],
+                   hidden_mark=True)
+        y += CARD_H + 10
+    if part["aside"] is not None:
+        canvas.text((24, y), f"set aside: {' '.join(c[0] for c in part['aside']) or '—'} "
+                             f"({len(part['aside'])}/5)", 16)
+        y += 28
+    if part["acting"]:
+        canvas.text((24, y), "Your move — see the buttons", 16, bold=True)
+        y += 26
+    canvas.crop_height(y + 8)
+    return canvas
+
+
 def draw(view: dict, names: list[str]) -> Canvas:
     viewer = view.get("viewer")
-    bottom = viewer if viewer is not None else view["sides"].index("E")
+    if viewer is not None:
+        return draw_hand(private_part(view), names)
+    bottom = view["sides"].index("E")
     top = 1 - bottom
-    hand = view.get("hand") if viewer is not None else None
-    canvas = Canvas(height=760 + (110 if hand is not None else 0))
+    canvas = Canvas(height=760)
     title(canvas, "Guyenne", f"{view['level']} · round {view['round']}")
 
     def info(p: int, y: int) -> None:
@@ -59,7 +92,6 @@ def draw(view: dict, names: list[str]) -> Canvas:
     info(top, 60)
     row_y = 60 + 56 + CARD_H + 24  # castle row in the middle: the top army above it, the bottom one below
     fights = {f["castle"]: f for f in view["fights"]}
-    placed = view.get("placed") or {}
     for k in range(1, 7):
         x = _tile_x(k)
         owner = view["castles"][k - 1]
@@ -87,7 +119,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
         for p, y in ((top, row_y - CARD_H - 12), (bottom, row_y + TILE_H + 12)):
             side = view["sides"][p]
             shown = fight["revealed"][p]
-            own = placed.get(str(k)) if p == viewer else None
+            own = None
             cards = shown if shown is not None else (own if own else [None] * fight["counts"][p])
             step = min(CARD_W + 4, (TILE_W - CARD_W) // max(1, len(cards) - 1)) if len(cards) > 1 else 0
             for i, card in enumerate(cards):
@@ -114,11 +146,5 @@ def draw(view: dict, names: list[str]) -> Canvas:
         text = "Draw" if len(winners) == 2 else f"🏆 {seat_name(names, winners[0])} wins"
         canvas.text((24, y), f"{text} · {int(view['scores'][0])}–{int(view['scores'][1])}", 20, bold=True)
         y += 34
-    if hand is not None:
-        canvas.panel((14, y, canvas.width - 14, y + 100), fill=PANEL)
-        canvas.text((24, y + 8), "Your hand", 16, bold=True)
-        for i, card in enumerate(hand):
-            _troop(canvas, f"hand:{card}", 130 + i * (CARD_W + 10), y + 20, card, view["sides"][viewer])
-        y += 110
     canvas.crop_height(y + 6)
     return canvas

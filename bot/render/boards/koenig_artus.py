@@ -30,11 +30,45 @@ def field_box(field: int) -> tuple[int, int, int, int]:
     return x, y, x + FIELD, y + FIELD
 
 
+def private_part(view: dict) -> dict:
+    acting = view["viewer"] in view["to_act"] and view["phase"] == "play"
+    return {"viewer": view["viewer"], "hand": view.get("hand") or [], "slots": view["slots"],
+            "can_play": view.get("can_play") if acting else None}
+
+
+def draw_hand(part: dict, names: list[str]) -> Canvas:
+    """The viewer's hand (playable cards raised) under the trump order it is played against."""
+    canvas = Canvas(height=240)
+    title(canvas, f"Your hand — {seat_name(names, part['viewer'])}")
+    x = canvas.width - 24 - 34 * max(1, len(part["slots"]))
+    canvas.text((x - 10, 22), "trumps, weakest → strongest" if part["slots"] else "no trump yet", 14,
+                fill=MUTED, anchor="ra")
+    for k, colour in enumerate(part["slots"]):
+        chip(canvas, f"slot:{k}", x + 34 * k, 14, COLOURS[colour], LETTERS[colour], size=28)
+    hand = part["hand"]
+    playable = set(part["can_play"] or [])
+    step = min(70, (canvas.width - 48 - 62) // max(1, len(hand) - 1)) if len(hand) > 1 else 70
+    for i, card in enumerate(hand):
+        rank, colour, letter = card_face(card)
+        raised = card in playable
+        canvas.card(f"hand:{card}", 24 + i * step, 80 - (12 if raised else 0), rank, colour, letter,
+                    highlight=raised)
+    if not hand:
+        canvas.text((24, 100), "no cards in hand", 18, fill=MUTED)
+    y = 184
+    if part["can_play"] is not None:
+        canvas.text((24, y), "Your turn: play a raised card", 16, bold=True)
+        y += 26
+    canvas.crop_height(y + 8)
+    return canvas
+
+
 def draw(view: dict, names: list[str]) -> Canvas:
+    if view.get("viewer") is not None:
+        return draw_hand(private_part(view), names)
     n = view["players"]
     rows = view["track"] // PER_ROW + 1
-    hand = view.get("hand") if view.get("viewer") is not None else None
-    canvas = Canvas(height=70 + rows * (FIELD + 10) + 420 + 40 * ((n + 1) // 2) + (150 if hand is not None else 0))
+    canvas = Canvas(height=70 + rows * (FIELD + 10) + 420 + 40 * ((n + 1) // 2))
     title(canvas, "König Artus", f"hand {view['hand_no']} · trick {view['trick_no']}/8 · stack {view['stack']}")
 
     # the track: 0 is the start, ``track`` is King Arthur
@@ -112,15 +146,5 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((24, y), f"⚔ {seat_name(names, view['decider'])} {what}", 18, bold=True)
         y += 32
 
-    if hand is not None:
-        canvas.text((24, y), "Your hand", 20, bold=True)
-        playable = set(view.get("can_play") or []) if view["viewer"] in view["to_act"] else set()
-        step = min(70, (canvas.width - 48 - 62) // max(1, len(hand) - 1)) if len(hand) > 1 else 70
-        for i, card in enumerate(hand):
-            rank, colour, letter = card_face(card)
-            raised = card in playable
-            canvas.card(f"hand:{card}", 24 + i * step, y + 36 - (10 if raised else 0), rank, colour, letter,
-                        highlight=raised)
-        y += 140
     canvas.crop_height(y + 10)
     return canvas

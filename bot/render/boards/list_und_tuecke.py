@@ -13,10 +13,49 @@ def _card(canvas: Canvas, name: str, x: int, y: int, text: str, **kw):
     return canvas.card(name, x, y, text[1:], COLOUR[text[0]], text[0], **kw)
 
 
+def private_part(view: dict) -> dict:
+    """What a hand picture shows: it changes far less often than the whole view."""
+    acting = view["viewer"] in view["to_act"]
+    return {"viewer": view["viewer"], "hand": view.get("hand") or [], "own_hidden": view.get("own_hidden") or {},
+            "trump": view.get("trump"), "can_play": view.get("can_play") if acting else None,
+            "phase": view["phase"] if acting else None}
+
+
+def draw_hand(part: dict, names: list[str]) -> Canvas:
+    """The viewer's hand (playable cards raised and marked) with the trump and the own hidden piles."""
+    canvas = Canvas(height=250)
+    title(canvas, f"Your hand — {seat_name(names, part['viewer'])}")
+    x = 20
+    if part["trump"]:
+        canvas.text((canvas.width - 110, 20), "Trump", 16, bold=True)
+        chip(canvas, "trump", canvas.width - 54, 14, COLOUR[part["trump"]], part["trump"], size=34)
+    playable = set(part["can_play"] or [])
+    ordered = sorted(part["hand"], key=lambda c: (ORDER.index(c[0]), int(c[1:])))
+    step = min(66, (canvas.width - 60 - 62) // max(1, len(ordered) - 1)) if len(ordered) > 1 else 66
+    for i, card in enumerate(ordered):
+        raised = card in playable
+        _card(canvas, f"hand:{card}", x + i * step, 78 - (12 if raised else 0), card, highlight=raised)
+    if not ordered:
+        canvas.text((x, 100), "no cards in hand", 18, fill=MUTED)
+    y = 184
+    if part["own_hidden"]:
+        hidden = " · ".join(f"{c}: {' '.join(v)}" for c, v in part["own_hidden"].items())
+        canvas.text((x, y), f"Your hidden piles — {hidden}", 16)
+        y += 26
+    hint = {"play": "Your turn: play a raised card", "pick": "Your turn: pick cards of the trick",
+            "hide": "Your turn: hide two colours"}.get(part["phase"] or "")
+    if hint:
+        canvas.text((x, y), hint, 16, bold=True)
+        y += 26
+    canvas.crop_height(y + 8)
+    return canvas
+
+
 def draw(view: dict, names: list[str]) -> Canvas:
+    if view.get("viewer") is not None:
+        return draw_hand(private_part(view), names)
     n = view["players"]
-    hand = view.get("hand") if view.get("viewer") is not None else None
-    canvas = Canvas(height=260 + 96 * n + (150 if hand is not None else 0))
+    canvas = Canvas(height=260 + 96 * n)
     y = title(canvas, "Mit List und Tücke",
               f"round {view['round']}/{view['rounds']} · trick {min(view['trick_no'], 14)}/14")
 
@@ -75,16 +114,6 @@ def draw(view: dict, names: list[str]) -> Canvas:
             canvas.text((x + 42, top + 48), f"×{view['hidden_counts'][p]} hidden {what}".rstrip(), 16)
         y += 96
 
-    if hand is not None:
-        y += 4
-        canvas.text((20, y), "Your hand", 20, bold=True)
-        playable = set(view.get("can_play") or [])
-        ordered = sorted(hand, key=lambda c: (ORDER.index(c[0]), int(c[1:])))
-        step = min(66, (canvas.width - 60 - 62) // max(1, len(ordered) - 1)) if len(ordered) > 1 else 66
-        for i, card in enumerate(ordered):
-            raised = card in playable and view["viewer"] in view["to_act"]
-            _card(canvas, f"hand:{card}", 20 + i * step, y + 34 - (10 if raised else 0), card, highlight=raised)
-        y += 140
     if view["phase"] == "over" and view.get("ranking"):
         order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
         canvas.text((20, y), "Final: " + ", ".join(f"{view['ranking'][p]}. {seat_name(names, p)} "
