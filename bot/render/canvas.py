@@ -74,10 +74,10 @@ class Canvas:
         self.layout[name] = tuple(int(v) for v in box)
 
     def text(self, xy: tuple[float, float], text: str, size: int = 18, bold: bool = False, fill=INK,
-             anchor: str = "la") -> Box:
-        box = self.draw.textbbox(xy, text, font=font(size, bold), anchor=anchor)
+             anchor: str = "la", measure: bool = False) -> Box | None:
+        """Draw ``text``; with ``measure`` also return its box (measuring costs as much as drawing)."""
         self.draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
-        return box
+        return self.draw.textbbox(xy, text, font=font(size, bold), anchor=anchor) if measure else None
 
     def text_width(self, text: str, size: int = 18, bold: bool = False) -> int:
         return int(self.draw.textlength(text, font=font(size, bold)))

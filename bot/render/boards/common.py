@@ -18,7 +18,7 @@ def seat_tag(canvas: Canvas, name: str, x: int, y: int, seat: int, names: list[s
     r = size // 2 + 3
     canvas.pawn(name, x + r, y + size // 2 + 2, r, colour, str(seat + 1))
     label = seat_name(names, seat) + ("  ◀ to act" if acting else "")
-    box = canvas.text((x + 2 * r + 8, y), label, size, bold=acting, fill=INK)
+    box = canvas.text((x + 2 * r + 8, y), label, size, bold=acting, fill=INK, measure=True)
     return box[2]
 
 
