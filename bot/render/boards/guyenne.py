@@ -1,6 +1,6 @@
 """Guyenne: the row of six castles with their control arrows (toward the player who holds one), the armies at the
-contested castles — face down as backs in their side's colour, or revealed — and each army's counts; in a private
-picture the viewer's hand and own face-down cards."""
+contested castles — face down as backs in their side's colour, or revealed — and each army's counts. A private
+picture shows the viewer's hand and his own face-down cards at the castles."""
 from __future__ import annotations
 
 from bot.render.boards.common import seat_name, title
@@ -119,12 +119,10 @@ def draw(view: dict, names: list[str]) -> Canvas:
         for p, y in ((top, row_y - CARD_H - 12), (bottom, row_y + TILE_H + 12)):
             side = view["sides"][p]
             shown = fight["revealed"][p]
-            own = None
-            cards = shown if shown is not None else (own if own else [None] * fight["counts"][p])
+            cards = shown if shown is not None else [None] * fight["counts"][p]  # backs until revealed
             step = min(CARD_W + 4, (TILE_W - CARD_W) // max(1, len(cards) - 1)) if len(cards) > 1 else 0
             for i, card in enumerate(cards):
-                _troop(canvas, f"army:{k}:{p}:{i}", x + i * step, y, card, side,
-                       hidden_mark=shown is None and own is not None)
+                _troop(canvas, f"army:{k}:{p}:{i}", x + i * step, y, card, side)
             role = fight["roles"][p]
             tag = ("⚑ defends" if role == "defend" else "⚔ attacks") + (" · conceded" if fight["conceded"] and
                                                                          role == "defend" else "")
