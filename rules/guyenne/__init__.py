@@ -1,10 +1,17 @@
 """Guyenne (Laurent & Jean-Baptiste Journaux, Faire Play): the duel for six castles, 2 players.
 
-Implements ../shared/rules/guyenne.md for two players at all three levels (option ``level``: basic, advanced,
-expert), with its decisions A1–A26 and A39–A43. The team (7.1) and two-set (7.2) variants are not built yet: the
-option ``mode`` accepts only ``duel`` and says so. Decisions where the rules file leaves a gap for the engine:
+Implements ../shared/rules/guyenne.md at all three levels (option ``level``: basic, advanced, expert) for the duel
+(``mode=duel``, 2 players) and the team variant with one set (``mode=teams``, 3 or 4 players, 7.1), with its
+decisions A1–A33 and A39–A43. The two-set free-for-all (7.2) is not built yet: ``mode=two_sets`` says so. Decisions
+where the rules file leaves a gap for the engine:
 
-- Sides are dealt at random from the seed (A39: the bot has no host choice yet); English opens round 1.
+- Sides are dealt at random from the seed (A39: the bot has no host choice yet); English opens round 1. Teams: the
+  partners and each team's first drawer are drawn from the seed too (A27); with 3 players the pair's side is random.
+- Team card passing is one action ``give`` naming the cards (a sorted list, empty only when the giver holds one
+  card) and who leads (``me`` or ``partner``); both teams give at the same time, each unseen by the other. The end
+  check of 7.1 step 3 is made before the gift (a gift does not change a team's total).
+- A team member is not shown the shared discard (A40 lets him see only what he played or saw revealed; the bot
+  keeps no per-card memory, so it shows none); a duel player sees his whole discard.
 - Cards are ids (``H``, ``5a``, ``4c``, ``T``, ``2h``, ``A3``) so equal cards can be told apart in a multi-select;
   typed moves may name kinds instead (``open 3 5 2``) and take the first such card in hand.
 - A placement is one action naming the castle and a sorted list of cards (``open``, ``respond``, ``reinforce``);
@@ -51,21 +58,25 @@ How to play here (buttons, or /move with):
   reinforce 3 2     add a 2 at castle 3          pass
   reveal · concede  as the defender               lose 2 2   (advanced losses)
   aside 5           expert setup, one card at a time
-Options: /new guyenne level=advanced (basic, advanced, expert)"""
+  give 5 2 partner leads   teams: hand cards to your partner, name who opens
+Teams (3–4 players, mode=teams): partners share one deck and discard but hold their own hands; each round the
+drawer fills the team's hands to 6 and passes 1–5 cards to the partner; each member plays one of the two castles.
+Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams)"""
 
 
 class Guyenne(Game):
     name = "guyenne"
     title = "Guyenne"
     min_players = 2
-    max_players = 2
+    max_players = 4
     has_hidden_information = True
 
     def default_options(self) -> dict:
         return {"level": "basic", "mode": "duel"}
 
     def configurations(self) -> list[tuple[int, dict]]:
-        return [(2, {"level": level, "mode": "duel"}) for level in LEVELS]
+        return [(n, {"level": level, "mode": mode}) for mode, counts in (("duel", (2,)), ("teams", (3, 4)))
+                for n in counts for level in LEVELS]
 
     def _options(self, options: dict | None) -> dict:
         merged = {**self.default_options(), **(options or {})}
@@ -74,16 +85,20 @@ class Guyenne(Game):
             raise IllegalAction("Guyenne has the options level and mode, not " + ", ".join(sorted(unknown)) + ".")
         if merged["level"] not in LEVELS:
             raise IllegalAction("level is basic, advanced or expert, e.g. /new guyenne level=advanced.")
-        if merged["mode"] != "duel":
-            raise IllegalAction("Only the duel (mode=duel, 2 players) is playable so far; teams and two sets "
-                                "are still to come.")
+        if merged["mode"] == "two_sets":
+            raise IllegalAction("The two-set free-for-all (mode=two_sets) is still to come; play mode=duel (2 "
+                                "players) or mode=teams (3 or 4 players).")
+        if merged["mode"] not in ("duel", "teams"):
+            raise IllegalAction("mode is duel (2 players) or teams (3 or 4 players), e.g. /new guyenne mode=teams.")
         return merged
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> GuyenneState:
         opts = self._options(options)
-        if num_players != 2:
-            raise IllegalAction("Guyenne is played by 2 players (the team and two-set variants are still to come).")
-        return GuyenneState.new(2, seed, opts["level"])
+        if opts["mode"] == "duel" and num_players != 2:
+            raise IllegalAction("The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams.")
+        if opts["mode"] == "teams" and num_players not in (3, 4):
+            raise IllegalAction("The team variant is for 3 or 4 players (2 against 2, or 2 against 1).")
+        return GuyenneState.new(num_players, seed, opts["level"], opts["mode"])
 
     def from_json(self, data: dict) -> GuyenneState:
         return GuyenneState.from_json(data)

@@ -8,10 +8,11 @@ from rules.guyenne import cards as C
 VERBS = {"open": "open", "o": "open", "attack": "open", "respond": "respond", "r": "respond", "answer": "respond",
          "reinforce": "reinforce", "add": "reinforce", "+": "reinforce", "pass": "pass", "p": "pass",
          "reveal": "reveal", "show": "reveal", "concede": "concede", "fold": "concede", "lose": "lose",
-         "remove": "lose", "aside": "set_aside", "set": "set_aside"}
+         "remove": "lose", "aside": "set_aside", "set": "set_aside", "give": "give"}
 WORDS = {"hero": "H", "trebuchet": "T", "treb": "T", "archer": "A", "archers": "A", "crossbow": "A",
          "crossbowman": "A", "crossbowmen": "A"}
-EXAMPLES = "open 3 5 2 · respond 4 A · reinforce 3 2 · pass · reveal · concede · lose 4 · aside 5"
+EXAMPLES = ("open 3 5 2 · respond 4 A · reinforce 3 2 · pass · reveal · concede · lose 4 · aside 5 · "
+            "give 5 2 partner leads")
 
 
 def _tokens_to_cards(tokens: list[str], pool: list[str]) -> list[str]:
@@ -52,7 +53,7 @@ def parse(state, seat: int, text: str) -> dict:
     if not words or words[0].lower() not in VERBS:
         raise IllegalAction(f"Unknown move {text.strip()[:40]!r}. Moves: {EXAMPLES}.")
     verb, rest = VERBS[words[0].lower()], words[1:]
-    hand = state.hands[seat] if 0 <= seat < 2 else []
+    hand = state.hands[seat] if isinstance(seat, int) and 0 <= seat < len(state.hands) else []
     if verb in ("pass", "reveal", "concede"):
         if rest:
             raise IllegalAction(f"{verb} takes nothing else.")
@@ -69,10 +70,19 @@ def parse(state, seat: int, text: str) -> dict:
             raise IllegalAction(f"Name the castle and the cards, e.g. {verb} 3 5 2.")
         castle = _castle(rest[0])
         return {"type": verb, "castle": castle, "cards": _tokens_to_cards(rest[1:], hand)}
+    if verb == "give":
+        who = None
+        if len(rest) >= 2 and rest[-1].lower() in ("leads", "lead", "leader"):
+            who = {"me": "me", "i": "me", "self": "me", "partner": "partner"}.get(rest[-2].lower())
+        if who is None:
+            raise IllegalAction("Say who leads this round at the end: give 5 2 partner leads (or: me leads).")
+        cards = _tokens_to_cards(rest[:-2], hand) if rest[:-2] else []
+        return {"type": "give", "cards": cards, "leader": who}
     if verb == "respond":
         return {"type": "respond", "cards": _tokens_to_cards(rest, hand)}
     fights = getattr(state, "fights", [])
-    pool = fights[state.fight_index]["cards"][seat] if state.phase == "losses" and fights else []
+    pool = fights[state.fight_index]["cards"][state.army_of[seat]] if state.phase == "losses" and fights and hand \
+        is not None and 0 <= seat < len(state.hands) else []
     return {"type": "lose", "cards": _tokens_to_cards(rest, pool)}
 
 
@@ -85,6 +95,8 @@ def format_action(action: dict) -> str:
         return f"{kind} {cards}"
     if kind == "set_aside":
         return f"aside {action['card']}"
+    if kind == "give":
+        return " ".join(["give", *action["cards"], action["leader"], "leads"])
     return str(kind)
 
 
@@ -102,4 +114,6 @@ def describe(action: dict) -> str:
         return f"Lose {cards}"
     if kind == "set_aside":
         return f"Set aside {C.NAMES[action['card']]}"
+    if kind == "give":
+        return f"Give {cards or 'nothing'} · {'I' if action['leader'] == 'me' else 'partner'} lead"
     return {"pass": "Pass", "reveal": "Reveal", "concede": "Concede"}.get(kind, str(kind))

@@ -28,42 +28,54 @@ def cards(cs) -> str:
     return " ".join(C.label(c) for c in cs) if cs else "—"
 
 
+def army_name(view: dict, a: int) -> str:
+    """``{P1} 🟥E`` in a duel, ``{P1}+{P3} 🟥E`` for a team."""
+    return "+".join(seat(m) for m in view["members"][a]) + " " + _side(view, a)
+
+
 def render(view: dict) -> str:
-    names = {p: f"{seat(p)} {_side(view, p)}" for p in (0, 1)}
-    lines = [f"Guyenne · {view['level']} · round {view['round']} · first player {names[view['first']]}"]
+    names = {a: army_name(view, a) for a in (0, 1)}
+    teams = view["mode"] == "teams"
+    lines = [f"Guyenne · {view['level']}{' · teams' if teams else ''} · round {view['round']} · first: "
+             f"{names[view['first']]}"]
     lines.append("Castles: " + castle_row(view))
     for number, fight in enumerate(view["fights"], start=1):
         parts = []
-        for p in (0, 1):
-            if fight["counts"][p]:
-                shown = fight["revealed"][p]
-                what = cards(shown) if shown is not None else f"{fight['counts'][p]} face down"
-                parts.append(f"{seat(p)} {fight['roles'][p]}s: {what}")
+        for a in (0, 1):
+            if fight["counts"][a]:
+                shown = fight["revealed"][a]
+                what = cards(shown) if shown is not None else f"{fight['counts'][a]} face down"
+                parts.append(f"{seat(fight['actors'][a])} {fight['roles'][a]}s: {what}")
         lines.append(f"⚔ Castle {fight['castle']} (C{number}): " + (" · ".join(parts) or "—") +
                      (" · conceded" if fight["conceded"] else ""))
     if not view["fights"] and view["last_fights"]:
         for fight in view["last_fights"]:
-            who = "tie" if fight["winner"] is None else f"{seat(fight['winner'])} wins"
+            who = "tie" if fight["winner"] is None else f"{names[fight['winner']]} wins"
             lines.append(f"Last round, castle {fight['castle']}: {who}" + (" (conceded)" if fight["conceded"] else ""))
-    for p in (0, 1):
-        line = (f"{names[p]}: hand {view['hand_counts'][p]} · deck {view['deck_counts'][p]} · discard "
-                f"{view['discard_counts'][p]} · reshuffles left {view['reshuffles_left'][p]} · points "
-                f"{int(view['scores'][p])}")
-        if view["removed"][p]:
-            line += " · removed " + cards(view["removed"][p])
+    for a in (0, 1):
+        hands = " + ".join(str(view["hand_counts"][m]) for m in view["members"][a])
+        line = (f"{names[a]}: hand {hands} · deck {view['deck_counts'][a]} · discard {view['discard_counts'][a]} · "
+                f"reshuffles left {view['reshuffles_left'][a]} · points {view['points'][a]}")
+        if view["removed"][a]:
+            line += " · removed " + cards(view["removed"][a])
         lines.append(line)
     phase = view["phase"]
     if phase == "over":
         how = "holds all six castles" if view["end"] == "six" else "wins on points"
-        winners = [p for p in (0, 1) if view["ranking"][p] == 1]
-        if len(winners) == 2:
+        places = [view["ranking"][view["members"][a][0]] for a in (0, 1)]
+        points = view["points"]
+        if places[0] == places[1]:
             lines.append("The game ends in a draw (equal points, equal unspent cards).")
         else:
-            lines.append(f"🏆 {seat(winners[0])} {how}: {int(view['scores'][0])}–{int(view['scores'][1])}"
+            best = places.index(1)
+            lines.append(f"🏆 {names[best]} {how}: {points[0]}–{points[1]}"
                          + (f" (unspent cards {view['unspent'][0]}–{view['unspent'][1]})" if view["end"] != "six"
                             else "") + ".")
     elif phase == "set_aside":
-        lines.append("Expert setup: each player secretly sets aside 5 troop cards (they start in the discard).")
+        lines.append("Expert setup: each army secretly sets aside 5 troop cards (they start in the discard).")
+    elif phase == "give":
+        lines.append("Each team's drawer hands cards to the partner and names who leads: " +
+                     ", ".join(seat(s) for s in view["to_act"]) + ".")
     else:
         actor = seat(view["to_act"][0]) if view["to_act"] else "nobody"
         lines.append({"open1": f"{actor} opens a castle.", "respond1": f"{actor} answers at the first castle.",
@@ -95,7 +107,9 @@ def _private(view: dict) -> list[str]:
                 "defend": "Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · /move concede",
                 "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
                           + (cards((view.get("loss_options") or [[]])[0])),
-                "set_aside": "Set aside a troop card: /move aside 2"}.get(phase)
+                "set_aside": "Set aside a troop card: /move aside 2",
+                "give": "Hand 1–5 cards to your partner (keep one) and say who opens: /move give 5 2 partner leads"
+                        " (holding one card: /move give me leads)"}.get(phase)
         if hint:
             lines.append("Your move — " + hint)
     return lines
@@ -128,7 +142,12 @@ def describe_event(event: Event) -> str | None:
     if kind == "refilled" and d["reshuffled"]:
         return f"{seat(d['seat'])} reshuffles the discard into a new deck."
     if kind == "round_started":
-        return f"Round {d['round']}: {seat(d['first'])} opens."
+        return f"Round {d['round']}: " + " and ".join(seat(s) for s in d.get("seats", [d["first"]])) + \
+            (" open." if len(d.get("seats", [])) > 1 else " opens.")
+    if kind == "given":
+        return f"{seat(d['seat'])} hands {d['count']} card(s) to {seat(d['to'])}; {seat(d['leader'])} leads."
+    if kind == "given_cards":
+        return f"{seat(d['seat'])} → {seat(d['to'])}: {cards(d['cards'])}."
     if kind == "set_aside_card":
         return f"You set aside {C.NAMES[d['card'][0]]}."
     if kind == "setup_done":

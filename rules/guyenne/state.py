@@ -1,4 +1,8 @@
-"""The Guyenne duel: castles, armies, placement, reinforcement, resolution, refill and the end of the game."""
+"""Guyenne: castles, armies, placement, reinforcement, resolution, refill and the end of the game.
+
+Two armies fight over six castles. In the duel each army has one player; in the team variant (7.1) an army has one
+or two members who share its deck and discard but hold their own hands. Castles, fights, decks and scores belong to
+armies (index 0/1); hands, turns and choices to seats."""
 from __future__ import annotations
 
 import random
@@ -31,15 +35,34 @@ class GuyenneState(State):
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def new(cls, num_players: int, seed: int, level: str) -> "GuyenneState":
+    def new(cls, num_players: int, seed: int, level: str, mode: str = "duel") -> "GuyenneState":
         s = cls()
         s.rng = random.Random(seed)
         s.level = level
+        s.mode = mode
         s.sides = ["E", "F"] if s.rng.random() < 0.5 else ["F", "E"]  # A39: random; English opens round 1
+        seats = list(range(num_players))
+        if mode == "teams":  # 4: two pairs; 3: a pair against one; who partners whom and who draws first: random
+            s.rng.shuffle(seats)
+            s.members = [sorted(seats[:2]), sorted(seats[2:])] if num_players == 4 else \
+                [sorted(seats[:2]), seats[2:]]
+            if s.rng.random() < 0.5:
+                s.members.reverse()
+            for team in s.members:
+                s.rng.shuffle(team)  # the first member is the first drawer (A27)
+        else:
+            s.members = [[0], [1]]
+        s.army_of = [0] * num_players
+        for a, team in enumerate(s.members):
+            for seat in team:
+                s.army_of[seat] = a
+        s.drawer = [0, 0]  # index into members: who draws this round (teams alternate)
+        s.leader = [team[0] for team in s.members]
+        s.givers = []  # teams: the seats still to hand cards to their partner this round
         s.first = s.sides.index("E")
         s.round_no = 1
         s.castles = [None] * CASTLES
-        s.hands = [[], []]
+        s.hands = [[] for _ in range(num_players)]
         s.decks = [[], []]
         s.discards = [[], []]
         s.removed = [[], []]
@@ -56,66 +79,96 @@ class GuyenneState(State):
         if level == "expert":
             s.phase = "set_aside"
         else:
-            for p in (0, 1):
-                s._deal(p)
-            s.phase = "open1"
+            for a in (0, 1):
+                s._deal(a)
+            s._start_round_phase()
         return s
 
-    def _deal(self, p: int) -> None:
-        troops = [c for c in C.ARMY if c != "H" and c not in self.aside[p]]
+    def _deal(self, a: int) -> None:
+        """The army's first drawer takes the hero and five cards (2.4; team variant 7.1)."""
+        troops = [c for c in C.ARMY if c != "H" and c not in self.aside[a]]
         self.rng.shuffle(troops)
-        self.decks[p] = troops
-        self.discards[p] = C.order(self.aside[p])
-        self.hands[p] = C.order(["H"] + [self.decks[p].pop() for _ in range(5)])
+        self.decks[a] = troops
+        self.discards[a] = C.order(self.aside[a])
+        self.hands[self.members[a][0]] = C.order(["H"] + [self.decks[a].pop() for _ in range(5)])
 
     # ------------------------------------------------------------------ contract
     @property
     def num_players(self) -> int:
-        return 2
+        return len(self.army_of)
 
     @property
     def second(self) -> int:
         return 1 - self.first
+
+    def actor(self, a: int, castle_no: int) -> int:
+        """Who plays army ``a``'s castle: the leader the first one, the other member the second (a solo player
+        both)."""
+        team = self.members[a]
+        if len(team) == 1 or castle_no == 0:
+            return self.leader[a]
+        return team[1] if team[0] == self.leader[a] else team[0]
 
     def to_act(self) -> list[int]:
         phase = self.phase
         if phase == "over":
             return []
         if phase == "set_aside":
-            return [p for p in (0, 1) if len(self.aside[p]) < 5]
-        if phase in ("open1", "respond2"):
-            return [self.first]
-        if phase in ("respond1", "open2"):
-            return [self.second]
+            return sorted(self.members[a][0] for a in (0, 1) if len(self.aside[a]) < 5)
+        if phase == "give":
+            return sorted(self.givers)
+        if phase == "open1":
+            return [self.actor(self.first, 0)]
+        if phase == "respond1":
+            return [self.actor(self.second, 0)]
+        if phase == "open2":
+            return [self.actor(self.second, 1)]
+        if phase == "respond2":
+            return [self.actor(self.first, 1)]
         if phase == "reinforce":
             return [self.rotation[self.step]]
         fight = self.fights[self.fight_index]
-        return [fight["roles"].index("defend")] if phase == "defend" else [1 - fight["winner"]]
+        army = fight["roles"].index("defend") if phase == "defend" else 1 - fight["winner"]
+        return [fight["actors"][army]]
 
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    def points(self, p: int) -> int:
+    def points(self, a: int) -> int:
+        """Army ``a``'s castle score."""
         if self.end == "six":
-            return 12 if self.six_winner == p else 0
-        return group_points([c == p for c in self.castles])
+            return 12 if self.six_winner == a else 0
+        return group_points([c == a for c in self.castles])
 
     def scores(self) -> list[float]:
-        return [float(self.points(0)), float(self.points(1))]
+        return [float(self.points(a)) for a in self.army_of]
 
-    def unspent(self, p: int) -> int:
-        return len(self.hands[p]) + len(self.decks[p])
+    def army_hand(self, a: int) -> int:
+        return sum(len(self.hands[seat]) for seat in self.members[a])
+
+    def unspent(self, a: int) -> int:
+        return self.army_hand(a) + len(self.decks[a])
 
     def ranking(self) -> list[int]:
         if self.end == "six":
-            return [1 if p == self.six_winner else 2 for p in (0, 1)]
-        keys = [(self.points(p), self.unspent(p)) for p in (0, 1)]  # tie-break: more unspent cards (A19)
-        return [1 + sum(1 for other in keys if other > key) for key in keys]
+            places = [1 if a == self.six_winner else 2 for a in (0, 1)]
+        else:
+            keys = [(self.points(a), self.unspent(a)) for a in (0, 1)]  # tie-break: more unspent cards (A19)
+            places = [1 + sum(1 for other in keys if other > key) for key in keys]
+        return [places[a] for a in self.army_of]
+
+    def teams(self) -> list[list[int]] | None:
+        return [list(team) for team in self.members] if self.mode == "teams" else None
 
     # ------------------------------------------------------------------ legal actions
     def _keep_one(self, seat: int) -> bool:
-        """A player who still has a castle to play after this placement must keep a card (A7)."""
-        return self.phase in ("open1", "respond1")
+        """A player who still has a castle to play after this placement must keep a card (A7); a team member
+        plays one castle only."""
+        if self.phase == "open1":
+            return self.actor(self.first, 1) == seat
+        if self.phase == "respond1":
+            return self.actor(self.second, 1) == seat
+        return False
 
     def _subsets(self, cards: list[str], most: int) -> list[list[str]]:
         out: list[list[str]] = []
@@ -126,11 +179,13 @@ class GuyenneState(State):
     def _fight_at(self, castle: int) -> dict | None:
         return next((f for f in self.fights if f["castle"] == castle), None)
 
-    def _room(self, p: int) -> list[int]:
-        """Contested castles where ``p`` may still add cards (fewer than five there, a card in hand)."""
-        if not self.hands[p]:
+    def _room(self, seat: int) -> list[int]:
+        """Contested castles where ``seat`` may still add cards: his own (a team member only the one he plays),
+        fewer than five of his army's cards there, a card in hand."""
+        if not self.hands[seat]:
             return []
-        return [f["castle"] for f in self.fights if len(f["cards"][p]) < MAX_AT_CASTLE]
+        a = self.army_of[seat]
+        return [f["castle"] for f in self.fights if f["actors"][a] == seat and len(f["cards"][a]) < MAX_AT_CASTLE]
 
     def legal_actions(self, seat: int) -> list[dict]:
         if seat not in self.to_act():
@@ -138,8 +193,11 @@ class GuyenneState(State):
         phase = self.phase
         hand = self.hands[seat]
         if phase == "set_aside":
-            left = [c for c in C.ARMY if c != "H" and c not in self.aside[seat]]
+            left = [c for c in C.ARMY if c != "H" and c not in self.aside[self.army_of[seat]]]
             return [{"type": "set_aside", "card": k} for k in C.KINDS[1:] if any(c[0] == k for c in left)]
+        if phase == "give":
+            return [{"type": "give", "cards": cards, "leader": who} for cards in self._gifts(seat)
+                    for who in ("me", "partner")]
         if phase in PLACING:
             most = min(MAX_AT_CASTLE, len(hand) - (1 if self._keep_one(seat) else 0))
             subsets = self._subsets(hand, most)
@@ -151,7 +209,7 @@ class GuyenneState(State):
         if phase == "reinforce":
             out = []
             for castle in self._room(seat):
-                have = len(self._fight_at(castle)["cards"][seat])
+                have = len(self._fight_at(castle)["cards"][self.army_of[seat]])
                 out += [{"type": "reinforce", "castle": castle, "cards": s}
                         for s in self._subsets(hand, MAX_AT_CASTLE - have)]
             return out + [{"type": "pass"}]
@@ -159,23 +217,30 @@ class GuyenneState(State):
             return [{"type": "reveal"}, {"type": "concede"}]
         return [{"type": "lose", "cards": s} for s in self._loss_options(seat)]
 
+    def _gifts(self, seat: int) -> list[list[str]]:
+        """What a team's giver may hand over (7.1 step 2, A28): 1..min(5, hand − 1) cards, nothing with one card."""
+        hand = self.hands[seat]
+        if len(hand) == 1:
+            return [[]]
+        return self._subsets(hand, min(5, len(hand) - 1))
+
     def _loss_options(self, seat: int) -> list[list[str]]:
         """Non-empty sets of the loser's cards there whose printed values reach his strongest card (4.3.1, A23)."""
-        mine = self.fights[self.fight_index]["cards"][seat]
+        mine = self.fights[self.fight_index]["cards"][self.army_of[seat]]
         top = max(C.PRINTED[c[0]] for c in mine)
         return [s for s in self._subsets(mine, len(mine)) if sum(C.PRINTED[c[0]] for c in s) >= top]
 
     # ------------------------------------------------------------------ apply
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_action_shape(action)
-        if seat not in (0, 1):
+        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise IllegalAction("There is no such seat in this game.")
         if self.phase == "over":
             raise IllegalAction("The game is over.")
         if seat not in self.to_act():
             raise IllegalAction("It is not your turn.")
         kind = action["type"]
-        handler = {"set_aside": self._set_aside, "open": self._place, "respond": self._place,
+        handler = {"set_aside": self._set_aside, "give": self._give, "open": self._place, "respond": self._place,
                    "reinforce": self._reinforce, "pass": self._pass, "reveal": self._decide,
                    "concede": self._decide, "lose": self._lose}.get(kind)
         if handler is None:
@@ -183,7 +248,8 @@ class GuyenneState(State):
         return handler(seat, action)
 
     def _expected(self, seat: int) -> str:
-        return {"set_aside": "Set aside a card: e.g. aside 2.", "open1": "Open a castle: e.g. open 3 5 2.",
+        return {"set_aside": "Set aside a card: e.g. aside 2.", "give": "Give cards to your partner and name who "
+                "leads: e.g. give 5 2 partner leads.", "open1": "Open a castle: e.g. open 3 5 2.",
                 "open2": "Open a second castle: e.g. open 5 4 3.", "respond1": "Answer at the castle: e.g. respond 4 2.",
                 "respond2": "Answer at the castle: e.g. respond 4 2.",
                 "reinforce": "Reinforce or pass: e.g. reinforce 3 2, or pass.",
@@ -210,25 +276,65 @@ class GuyenneState(State):
             raise IllegalAction(self._expected(seat))
         self._check_fields(action, {"card"})
         k = action["card"]
-        left = [c for c in C.ARMY if c != "H" and c not in self.aside[seat]]
+        army = self.army_of[seat]
+        left = [c for c in C.ARMY if c != "H" and c not in self.aside[army]]
         pick = next((c for c in left if isinstance(k, str) and c[0] == k), None)
         if pick is None:
             raise IllegalAction("Set aside one of your troops (not the hero): 5, 4, 3, T, 2 or A.")
-        self.aside[seat].append(pick)
-        events = [Event("set_aside", {"seat": seat, "count": len(self.aside[seat])}),
+        self.aside[army].append(pick)
+        events = [Event("set_aside", {"seat": seat, "count": len(self.aside[army])}),
                   Event("set_aside_card", {"seat": seat, "card": pick}, (seat,))]
         if all(len(a) == 5 for a in self.aside):
-            for p in (0, 1):
-                self._deal(p)
-            self.phase = "open1"
+            for a in (0, 1):
+                self._deal(a)
             events.append(Event("setup_done", {"first": self.first}))
+            events += self._start_round_phase()
         return events
+
+    def _give(self, seat: int, action: dict) -> list[Event]:
+        if self.phase != "give" or seat not in self.givers:
+            raise IllegalAction(self._expected(seat))
+        self._check_fields(action, {"cards", "leader"})
+        cards, who = action["cards"], action["leader"]
+        if not isinstance(cards, list) or cards not in self._gifts(seat):
+            hand = self.hands[seat]
+            raise IllegalAction("You hold one card: give nothing (give me leads)." if len(hand) == 1 else
+                                f"Give 1 to {min(5, len(hand) - 1)} of your cards and keep at least one, e.g. "
+                                f"give {C.label(hand[0])} partner leads.")
+        if who not in ("me", "partner"):
+            raise IllegalAction("Name who leads this round: me or partner, e.g. give 5 2 partner leads.")
+        army = self.army_of[seat]
+        partner = next(m for m in self.members[army] if m != seat)
+        self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
+        self.hands[partner] = C.order(self.hands[partner] + cards)
+        self.leader[army] = seat if who == "me" else partner
+        self.givers.remove(seat)
+        events = [Event("given", {"seat": seat, "to": partner, "count": len(cards), "leader": self.leader[army]}),
+                  Event("given_cards", {"seat": seat, "to": partner, "cards": list(cards)}, (seat, partner))]
+        if not self.givers:
+            self.phase = "open1"
+        return events
+
+    def _start_round_phase(self) -> list[Event]:
+        """Teams hand cards over (7.1) before the placement; a duel goes straight to it."""
+        self.givers = []
+        for a, team in enumerate(self.members):
+            if len(team) == 2:
+                drawer = team[self.drawer[a]]
+                partner = team[1 - self.drawer[a]]
+                giver = partner if not self.hands[drawer] and len(self.hands[partner]) >= 2 else drawer
+                self.givers.append(giver)
+            else:
+                self.leader[a] = team[0]
+        self.phase = "give" if self.givers else "open1"
+        return []
 
     def _place(self, seat: int, action: dict) -> list[Event]:
         phase = self.phase
         if phase not in PLACING or (action["type"] == "open") != phase.startswith("open"):
             raise IllegalAction(self._expected(seat))
         hand = self.hands[seat]
+        army = self.army_of[seat]
         most = min(MAX_AT_CASTLE, len(hand) - (1 if self._keep_one(seat) else 0))
         if phase.startswith("open"):
             self._check_fields(action, {"castle", "cards"})
@@ -241,20 +347,24 @@ class GuyenneState(State):
             controller = self.castles[castle - 1]
             roles = ["defend" if controller == p else "attack" for p in (0, 1)]
             self.fights.append({"castle": castle, "controller": controller, "roles": roles, "cards": [[], []],
-                                "revealed": [False, False], "conceded": False, "winner": None})
+                                "revealed": [False, False], "conceded": False, "winner": None,
+                                "actors": [None, None]})
             fight = self.fights[-1]
         else:
             self._check_fields(action, {"cards"})
             fight = self.fights[-1]
             cards = self._cards_from(action["cards"], hand, most)
-        fight["cards"][seat] = C.order(fight["cards"][seat] + cards)
+        fight["actors"][army] = seat
+        fight["cards"][army] = C.order(fight["cards"][army] + cards)
         self.hands[seat] = [c for c in hand if c not in cards]
         events = [Event("placed", {"seat": seat, "castle": fight["castle"], "count": len(cards),
-                                   "role": fight["roles"][seat], "step": action["type"]}),
+                                   "role": fight["roles"][army], "step": action["type"]}),
                   Event("placed_cards", {"seat": seat, "castle": fight["castle"], "cards": cards}, (seat,))]
         self.phase = PLACING[PLACING.index(phase) + 1] if phase != "respond2" else "reinforce"
-        if self.phase == "reinforce":
-            self.rotation = [self.second, self.first]
+        if self.phase == "reinforce":  # A31: S2 leader, S1 leader, S2 other, S1 other (duel: second, first)
+            rotation = [self.actor(self.second, 0), self.actor(self.first, 0), self.actor(self.second, 1),
+                        self.actor(self.first, 1)]
+            self.rotation = rotation[:2] if self.mode == "duel" else rotation
             self.step = 0
             self.passes = []
             events += self._auto_passes()
@@ -268,12 +378,15 @@ class GuyenneState(State):
         if fight is None:
             raise IllegalAction("Reinforce one of this round's two castles: " +
                                 " or ".join(str(f["castle"]) for f in self.fights) + ".")
-        cards = self._cards_from(action["cards"], self.hands[seat], MAX_AT_CASTLE - len(fight["cards"][seat]))
-        fight["cards"][seat] = C.order(fight["cards"][seat] + cards)
+        army = self.army_of[seat]
+        if fight["actors"][army] != seat:
+            raise IllegalAction(f"Your partner plays castle {fight['castle']}: reinforce your own castle.")
+        cards = self._cards_from(action["cards"], self.hands[seat], MAX_AT_CASTLE - len(fight["cards"][army]))
+        fight["cards"][army] = C.order(fight["cards"][army] + cards)
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         self.passes = []
         events = [Event("placed", {"seat": seat, "castle": fight["castle"], "count": len(cards),
-                                   "role": fight["roles"][seat], "step": "reinforce"}),
+                                   "role": fight["roles"][army], "step": "reinforce"}),
                   Event("placed_cards", {"seat": seat, "castle": fight["castle"], "cards": cards}, (seat,))]
         self.step = (self.step + 1) % len(self.rotation)
         return events + self._auto_passes()
@@ -294,7 +407,7 @@ class GuyenneState(State):
         """Players who cannot add a card pass by themselves (A10); when everyone passed in a row, fights begin."""
         events: list[Event] = []
         while self.phase == "reinforce":
-            if len(self.passes) == 2:
+            if set(self.passes) >= set(self.rotation):  # everyone passed, one after another
                 self.phase = "resolve"
                 self.fight_index = 0
                 return events + self._resolve()
@@ -311,11 +424,11 @@ class GuyenneState(State):
         while self.fight_index < len(self.fights):
             fight = self.fights[self.fight_index]
             if fight["winner"] is None and "outcome" not in fight:
-                for p in (0, 1):
-                    if fight["roles"][p] == "attack" and not fight["revealed"][p]:
-                        fight["revealed"][p] = True
-                        events.append(Event("revealed", {"seat": p, "castle": fight["castle"],
-                                                         "cards": fight["cards"][p]}))
+                for a in (0, 1):
+                    if fight["roles"][a] == "attack" and not fight["revealed"][a]:
+                        fight["revealed"][a] = True
+                        events.append(Event("revealed", {"seat": fight["actors"][a], "castle": fight["castle"],
+                                                         "cards": fight["cards"][a]}))
                 if "defend" in fight["roles"] and "decided" not in fight:
                     self.phase = "defend"
                     return events
@@ -332,9 +445,10 @@ class GuyenneState(State):
         fight = self.fights[self.fight_index]
         fight["decided"] = True
         events: list[Event] = []
+        army = self.army_of[seat]
         if action["type"] == "reveal":
-            fight["revealed"][seat] = True
-            events.append(Event("revealed", {"seat": seat, "castle": fight["castle"], "cards": fight["cards"][seat]}))
+            fight["revealed"][army] = True
+            events.append(Event("revealed", {"seat": seat, "castle": fight["castle"], "cards": fight["cards"][army]}))
         else:
             fight["conceded"] = True
             events.append(Event("conceded", {"seat": seat, "castle": fight["castle"]}))
@@ -396,11 +510,11 @@ class GuyenneState(State):
                 self.phase = "losses"
         return events
 
-    def _remove(self, p: int, fight: dict, cards: list[str]) -> list[Event]:
-        fight["cards"][p] = [c for c in fight["cards"][p] if c not in cards]
-        self.removed[p] = C.order(self.removed[p] + cards)
-        self.last_fights[-1].setdefault("removed", [[], []])[p] = list(cards)
-        return [Event("removed", {"seat": p, "castle": fight["castle"], "cards": list(cards)})]
+    def _remove(self, a: int, fight: dict, cards: list[str]) -> list[Event]:
+        fight["cards"][a] = [c for c in fight["cards"][a] if c not in cards]
+        self.removed[a] = C.order(self.removed[a] + cards)
+        self.last_fights[-1].setdefault("removed", [[], []])[a] = list(cards)
+        return [Event("removed", {"seat": fight["actors"][a], "castle": fight["castle"], "cards": list(cards)})]
 
     def _lose(self, seat: int, action: dict) -> list[Event]:
         if self.phase != "losses":
@@ -409,10 +523,11 @@ class GuyenneState(State):
         fight = self.fights[self.fight_index]
         chosen = action["cards"]
         if not isinstance(chosen, list) or chosen not in self._loss_options(seat):
-            top = max(C.PRINTED[c[0]] for c in fight["cards"][seat])
+            mine = fight["cards"][self.army_of[seat]]
+            top = max(C.PRINTED[c[0]] for c in mine)
             raise IllegalAction(f"Remove your strongest card there, or cards worth at least {top} together "
-                                f"(from: {' '.join(fight['cards'][seat])}).")
-        events = self._remove(seat, fight, chosen)
+                                f"(from: {' '.join(mine)}).")
+        events = self._remove(self.army_of[seat], fight, chosen)
         fight["winner"] = None
         self.phase = "resolve"
         self.fight_index += 1
@@ -421,38 +536,43 @@ class GuyenneState(State):
     # ------------------------------------------------------------------ round end
     def _end_round(self) -> list[Event]:
         events: list[Event] = []
-        for p in (0, 1):
-            if all(c == p for c in self.castles):
-                self.end, self.six_winner, self.phase = "six", p, "over"
-                return events + [Event("game_over", {"reason": "six", "winner": p, "scores": self.scores()})]
+        for a in (0, 1):
+            if all(c == a for c in self.castles):
+                self.end, self.six_winner, self.phase = "six", a, "over"
+                return events + [Event("game_over", {"reason": "six", "winner": a, "scores": self.scores()})]
         for fight in self.fights:
-            for p in (0, 1):
-                self.discards[p].extend(fight["cards"][p])
+            for a in (0, 1):
+                self.discards[a].extend(fight["cards"][a])
         self.fights = []
-        for p in (0, 1):
-            events += self._refill(p)
+        for a in (0, 1):
+            if len(self.members[a]) == 2:  # teams alternate the drawer every round (7.1)
+                self.drawer[a] = 1 - self.drawer[a]
+            events += self._refill(a)
         self.first = self.second
         self.round_no += 1
         self.last_fights = self.last_fights[-2:]
-        if any(len(h) <= 1 for h in self.hands):
+        if any(self.army_hand(a) <= 1 for a in (0, 1)):  # 5.1.2, A32
             self.end, self.phase = "exhaustion", "over"
             return events + [Event("game_over", {"reason": "exhaustion", "scores": self.scores(),
-                                                 "unspent": [self.unspent(p) for p in (0, 1)]})]
-        self.phase = "open1"
-        return events + [Event("round_started", {"round": self.round_no, "first": self.first})]
+                                                 "unspent": [self.unspent(a) for a in (0, 1)]})]
+        events.append(Event("round_started", {"round": self.round_no, "first": self.first,
+                                              "seats": list(self.members[self.first])}))
+        return events + self._start_round_phase()
 
-    def _refill(self, p: int) -> list[Event]:
-        """3.6: draw up to six; an empty deck is rebuilt from the discard while reshuffles last (A16)."""
+    def _refill(self, a: int) -> list[Event]:
+        """3.6: the army's drawer draws until the army's hands hold six; an empty deck is rebuilt from the discard
+        while reshuffles last (A16)."""
+        p = self.members[a][self.drawer[a]]
         drawn: list[str] = []
         reshuffled = False
-        while len(self.hands[p]) + len(drawn) < HAND:
-            if self.decks[p]:
-                drawn.append(self.decks[p].pop())
-            elif self.reshuffles[p] > 0 and self.discards[p]:
-                self.decks[p] = self.discards[p]
-                self.discards[p] = []
-                self.rng.shuffle(self.decks[p])
-                self.reshuffles[p] -= 1
+        while self.army_hand(a) + len(drawn) < HAND:
+            if self.decks[a]:
+                drawn.append(self.decks[a].pop())
+            elif self.reshuffles[a] > 0 and self.discards[a]:
+                self.decks[a] = self.discards[a]
+                self.discards[a] = []
+                self.rng.shuffle(self.decks[a])
+                self.reshuffles[a] -= 1
                 reshuffled = True
             else:
                 break
@@ -467,54 +587,57 @@ class GuyenneState(State):
         fights = []
         for f in self.fights:
             fights.append({"castle": f["castle"], "controller": f["controller"], "roles": list(f["roles"]),
-                           "counts": [len(f["cards"][p]) for p in (0, 1)],
-                           "revealed": [list(f["cards"][p]) if f["revealed"][p] else None for p in (0, 1)],
+                           "actors": list(f["actors"]), "counts": [len(f["cards"][a]) for a in (0, 1)],
+                           "revealed": [list(f["cards"][a]) if f["revealed"][a] else None for a in (0, 1)],
                            "conceded": f["conceded"]})
         view = {
-            "viewer": seat, "players": 2, "mode": "duel", "level": self.level, "round": self.round_no,
-            "phase": self.phase, "to_act": self.to_act(), "first": self.first, "sides": list(self.sides),
+            "viewer": seat, "players": self.num_players, "mode": self.mode, "level": self.level,
+            "round": self.round_no, "phase": self.phase, "to_act": self.to_act(), "first": self.first,
+            "sides": list(self.sides), "armies": list(self.army_of), "members": [list(m) for m in self.members],
+            "leaders": [None if self.phase == "give" and any(g in team for g in self.givers) else self.leader[a]
+                        for a, team in enumerate(self.members)],  # A29: public once named
             "castles": list(self.castles), "fights": fights,
             "last_fights": [dict(f, cards=[list(c) if c is not None else None for c in f["cards"]])
                             for f in self.last_fights],
             "hand_counts": [len(h) for h in self.hands], "deck_counts": [len(d) for d in self.decks],
             "discard_counts": [len(d) for d in self.discards], "reshuffles_left": list(self.reshuffles),
-            "removed": [list(r) for r in self.removed], "scores": self.scores(),
-            "end": self.end, "ranking": self.ranking() if self.phase == "over" else None,
-            "unspent": [self.unspent(p) for p in (0, 1)] if self.phase == "over" else None,
+            "removed": [list(r) for r in self.removed], "points": [self.points(a) for a in (0, 1)],
+            "scores": self.scores(), "end": self.end, "ranking": self.ranking() if self.phase == "over" else None,
+            "unspent": [self.unspent(a) for a in (0, 1)] if self.phase == "over" else None,
         }
         if self.phase == "set_aside":
             view["aside_counts"] = [len(a) for a in self.aside]
         if seat is not None:
+            army = self.army_of[seat]
             view["hand"] = list(self.hands[seat])
-            view["placed"] = {str(f["castle"]): list(f["cards"][seat]) for f in self.fights}
-            view["discard"] = C.order(self.discards[seat])
-            if self.phase == "set_aside":
-                view["aside"] = list(self.aside[seat])
+            view["placed"] = {str(f["castle"]): list(f["cards"][army]) for f in self.fights
+                              if f["actors"][army] == seat}
+            if len(self.members[army]) == 1:  # A40: a team member is not shown the shared discard
+                view["discard"] = C.order(self.discards[army])
+            if self.phase == "set_aside" and seat == self.members[army][0]:
+                view["aside"] = list(self.aside[army])
             if self.phase == "losses" and seat in self.to_act():
                 view["loss_options"] = self._loss_options(seat)
         return view
 
     # ------------------------------------------------------------------ copies
+    _FIELDS = ("level", "mode", "sides", "members", "army_of", "drawer", "leader", "givers", "first", "round_no",
+               "castles", "hands", "decks", "discards", "removed", "reshuffles", "aside", "fight_index", "rotation",
+               "step", "passes", "end", "six_winner", "phase")
+
     def to_json(self) -> dict:
+        data = {key: _copy(getattr(self, key)) for key in self._FIELDS}
+        data["fights"] = [_copy_fight(f) for f in self.fights]
+        data["last_fights"] = [_copy_fight(f) for f in self.last_fights]
         rng = self.rng.getstate()
-        return {"level": self.level, "sides": self.sides, "first": self.first, "round_no": self.round_no,
-                "castles": list(self.castles), "hands": [list(h) for h in self.hands],
-                "decks": [list(d) for d in self.decks], "discards": [list(d) for d in self.discards],
-                "removed": [list(r) for r in self.removed], "reshuffles": list(self.reshuffles),
-                "aside": [list(a) for a in self.aside], "fights": [_copy_fight(f) for f in self.fights],
-                "fight_index": self.fight_index, "rotation": list(self.rotation), "step": self.step,
-                "passes": list(self.passes), "last_fights": [_copy_fight(f) for f in self.last_fights],
-                "end": self.end, "six_winner": self.six_winner, "phase": self.phase,
-                "rng": [rng[0], list(rng[1]), rng[2]]}
+        data["rng"] = [rng[0], list(rng[1]), rng[2]]
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "GuyenneState":
-        s = cls()
-        for key in ("level", "sides", "first", "round_no", "castles", "hands", "decks", "discards", "removed",
-                    "reshuffles", "aside", "fight_index", "rotation", "step", "passes", "end", "six_winner", "phase"):
-            value = data[key]
-            setattr(s, key, [list(v) if isinstance(v, list) else v for v in value] if isinstance(value, list)
-                    else value)
+        s = cls.__new__(cls)
+        for key in cls._FIELDS:
+            setattr(s, key, _copy(data[key]))
         s.fights = [_copy_fight(f) for f in data["fights"]]
         s.last_fights = [_copy_fight(f) for f in data["last_fights"]]
         s.rng = random.Random()
@@ -523,49 +646,58 @@ class GuyenneState(State):
         return s
 
     def clone(self) -> "GuyenneState":
+        """By hand, field by field: the AI clones once per action it weighs."""
         s = GuyenneState.__new__(GuyenneState)
-        s.level, s.sides, s.first, s.round_no = self.level, self.sides, self.first, self.round_no
-        s.castles = list(self.castles)
-        s.hands = [list(h) for h in self.hands]
-        s.decks = [list(d) for d in self.decks]
-        s.discards = [list(d) for d in self.discards]
-        s.removed = [list(r) for r in self.removed]
-        s.reshuffles = list(self.reshuffles)
-        s.aside = [list(a) for a in self.aside]
-        s.fights = [_copy_fight(f) for f in self.fights]
-        s.fight_index, s.rotation, s.step = self.fight_index, list(self.rotation), self.step
-        s.passes = list(self.passes)
-        s.last_fights = [_copy_fight(f) for f in self.last_fights]
+        s.level, s.mode, s.sides, s.first, s.round_no = self.level, self.mode, self.sides, self.first, self.round_no
+        s.members = self.members  # fixed for the whole game: shared, never changed
+        s.army_of = self.army_of
+        s.drawer, s.leader, s.givers = self.drawer[:], self.leader[:], self.givers[:]
+        s.castles = self.castles[:]
+        s.hands = [h[:] for h in self.hands]
+        s.decks = [d[:] for d in self.decks]
+        s.discards = [d[:] for d in self.discards]
+        s.removed = [r[:] for r in self.removed]
+        s.reshuffles = self.reshuffles[:]
+        s.aside = [a[:] for a in self.aside]
+        s.fight_index, s.rotation, s.step, s.passes = self.fight_index, self.rotation[:], self.step, self.passes[:]
         s.end, s.six_winner, s.phase = self.end, self.six_winner, self.phase
+        s.fights = [_copy_fight(f) for f in self.fights]
+        s.last_fights = [_copy_fight(f) for f in self.last_fights]
         s.rng = random.Random()
         s.rng.setstate(self.rng.getstate())
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "GuyenneState":
-        """Re-deal what ``seat`` cannot know: every other army's unseen cards (hand, deck, discard, face-down cards
-        at the castles, expert picks) among those places, and the order of its own deck."""
+        """Re-deal what ``seat`` cannot know, army by army: the hands of the others, the deck, the discard (unless
+        it is his own duel discard) and the face-down castle cards he did not place, among those places; expert
+        picks he did not make."""
         world = self.clone()
         world.rng = random.Random(rng.random())
-        for p in (0, 1):
-            if p == seat:
-                rng.shuffle(world.decks[p])
-                continue
-            hidden = [f for f in world.fights if not f["revealed"][p]]
-            pool = world.hands[p] + world.decks[p] + world.discards[p] + [c for f in hidden for c in f["cards"][p]]
+        for a in (0, 1):
+            team = world.members[a]
             if world.phase == "set_aside":
-                left = [c for c in C.ARMY if c != "H"]
-                rng.shuffle(left)
-                world.aside[p] = left[:len(world.aside[p])]
+                if seat != team[0]:
+                    left = [c for c in C.ARMY if c != "H"]
+                    rng.shuffle(left)
+                    world.aside[a] = left[:len(world.aside[a])]
                 continue
+            own_duel_army = seat is not None and len(team) == 1 and team[0] == seat
+            hands = [m for m in team if m != seat]
+            hidden = [f for f in world.fights if not f["revealed"][a] and f["actors"][a] != seat]
+            pool = [c for m in hands for c in world.hands[m]] + world.decks[a] + \
+                ([] if own_duel_army else world.discards[a]) + [c for f in hidden for c in f["cards"][a]]
             rng.shuffle(pool)
-            sizes = [len(world.hands[p]), len(world.decks[p]), len(world.discards[p])]
-            world.hands[p] = C.order(pool[:sizes[0]])
-            world.decks[p] = pool[sizes[0]:sizes[0] + sizes[1]]
-            world.discards[p] = pool[sizes[0] + sizes[1]:sum(sizes)]
-            rest = pool[sum(sizes):]
+            for m in hands:
+                k = len(world.hands[m])
+                world.hands[m], pool = C.order(pool[:k]), pool[k:]
+            k = len(world.decks[a])
+            world.decks[a], pool = pool[:k], pool[k:]
+            if not own_duel_army:
+                k = len(world.discards[a])
+                world.discards[a], pool = pool[:k], pool[k:]
             for f in hidden:
-                k = len(f["cards"][p])
-                f["cards"][p], rest = C.order(rest[:k]), rest[k:]
+                k = len(f["cards"][a])
+                f["cards"][a], pool = C.order(pool[:k]), pool[k:]
         return world
 
     # ------------------------------------------------------------------ the AI's view of a position
@@ -576,71 +708,122 @@ class GuyenneState(State):
                theirs_cache: dict | None = None) -> float:
         """Castle points now, plus how the open fights lean, plus a little for cards kept (``added`` are cards
         of ``seat`` imagined at ``castle``, for evaluate_actions, which passes what all its actions share)."""
-        other = 1 - seat
-        value = base if base is not None else float(self.points(seat) - self.points(other))
+        mine_army = self.army_of[seat]
+        other = 1 - mine_army
+        value = base if base is not None else float(self.points(mine_army) - self.points(other))
         if self.phase == "over":
-            return value + 0.01 * (self.unspent(seat) - self.unspent(other))
+            return value + 0.01 * (self.unspent(mine_army) - self.unspent(other))
         fights = list(self.fights)
         if castle is not None and self._fight_at(castle) is None:
-            controller = self.castles[castle - 1]
-            fights.append({"castle": castle, "controller": controller, "cards": [[], []],
-                           "roles": ["defend" if controller == p else "attack" for p in (0, 1)]})
+            fights.append(self._imagined_fight(castle))
         for f in fights:
             if "outcome" in f:
                 continue
-            mine = f["cards"][seat] + (added if f["castle"] == castle else [])
-            theirs = f["cards"][other]
-            key = f["castle"]
-            if theirs_cache is None or key not in theirs_cache:
-                strong = 100 if "H" in theirs else self.total(f, other, theirs)
-                if theirs_cache is not None:
-                    theirs_cache[key] = strong
-            else:
-                strong = theirs_cache[key]
-            strength = [100 if "H" in mine else self.total(f, seat, mine), strong]
-            if f["roles"][seat] == "defend":
-                value += 0.4 if strength[0] >= strength[1] else -0.4
-            elif f["roles"][other] == "defend":
-                value += 0.4 if strength[0] > strength[1] else -0.4
-            else:
-                value += 0.4 if strength[0] > strength[1] else (-0.4 if strength[0] < strength[1] else 0.0)
-        return value + 0.03 * (len(self.hands[seat]) - len(added) + len(self.decks[seat]))
+            mine = f["cards"][mine_army] + (added if f["castle"] == castle else [])
+            value += self._lean(f, mine_army, mine, self._strength(f, other, theirs_cache))
+        return value + 0.03 * (self.army_hand(mine_army) - len(added) + len(self.decks[mine_army]))
+
+    def _imagined_fight(self, castle: int) -> dict:
+        controller = self.castles[castle - 1]
+        return {"castle": castle, "controller": controller, "cards": [[], []],
+                "roles": ["defend" if controller == a else "attack" for a in (0, 1)]}
+
+    def _strength(self, f: dict, a: int, cache: dict | None = None) -> int:
+        """Army ``a``'s strength at fight ``f`` (a hero counts as 100), cached per castle for evaluate_actions."""
+        if cache is not None and f["castle"] in cache:
+            return cache[f["castle"]]
+        cards = f["cards"][a]
+        strong = 100 if "H" in cards else self.total(f, a, cards)
+        if cache is not None:
+            cache[f["castle"]] = strong
+        return strong
+
+    def _lean(self, f: dict, a: int, mine: list[str], theirs: int) -> float:
+        """+0.4 when army ``a`` would win or keep the castle with ``mine`` there, -0.4 when it would lose."""
+        strong = 100 if "H" in mine else self.total(f, a, mine)
+        if f["roles"][a] == "defend":
+            return 0.4 if strong >= theirs else -0.4
+        if f["roles"][1 - a] == "defend":
+            return 0.4 if strong > theirs else -0.4
+        return 0.4 if strong > theirs else (-0.4 if strong < theirs else 0.0)
 
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
-        """Placements and passes change nothing but the imagined fights, unless the reinforcements end at once."""
+        """Placements, gifts and passes change nothing but the imagined fights, unless the reinforcements end at
+        once (then the fights are fought: simulate those)."""
         out: list[float | None] = []
-        base = float(self.points(seat) - self.points(1 - seat))
-        theirs: dict = {}
-        calm = self.phase in ("open1", "respond1", "open2") or bool(self._room(1 - seat)) and \
-            (1 - seat) not in self.passes  # the other player will still act: nothing resolves yet
+        mine = self.army_of[seat]
+        other = 1 - mine
+        base = float(self.points(mine) - self.points(other))
+        # what every action shares: each open fight's lean as it stands, the opponent's strength there
+        open_fights = [f for f in self.fights if "outcome" not in f]
+        theirs = {f["castle"]: self._strength(f, other) for f in open_fights}
+        standing = [self._lean(f, mine, f["cards"][mine], theirs[f["castle"]]) for f in open_fights]
+        kept = self.army_hand(mine) + len(self.decks[mine])
         for action in actions:
             kind = action.get("type")
-            if kind in ("open", "respond", "reinforce", "pass") and (calm or self._quiet_after(seat, action)):
+            if kind == "give" or kind in ("open", "respond", "reinforce", "pass") and self._quiet_after(seat, action):
                 castle = action.get("castle", self.fights[-1]["castle"] if kind == "respond" else None)
-                out.append(self._value(seat, castle, action.get("cards", []), base, theirs))
+                added = action.get("cards", []) if kind != "give" else []
+                value = base
+                for f, lean in zip(open_fights, standing):  # same order of sums as _value: exactly equal
+                    value += self._lean(f, mine, f["cards"][mine] + added, theirs[f["castle"]]) \
+                        if f["castle"] == castle else lean
+                if castle is not None and castle not in theirs:
+                    value += self._lean(self._imagined_fight(castle), mine, added, 0)
+                out.append(value + 0.03 * (kept - len(added)))
             else:
                 out.append(None)
         return out
 
     def _quiet_after(self, seat: int, action: dict) -> bool:
-        """True when applying ``action`` cannot start the fights (someone will still be able to reinforce)."""
+        """True when applying ``action`` leaves someone to reinforce (so no fight is fought yet): the same walk
+        round the rotation as ``_auto_passes``, with the actor's hand and castle as they would be."""
         if self.phase in ("open1", "respond1", "open2"):
             return True
-        other = 1 - seat
-        if action["type"] == "pass":
-            return other not in self.passes and bool(self._room(other))
-        if self._room(other):
-            return True
-        spent = len(action["cards"])
-        castle = action.get("castle", self.fights[-1]["castle"])
-        left = len(self.hands[seat]) - spent
-        return left > 0 and any(len(f["cards"][seat]) + (spent if f["castle"] == castle else 0) < MAX_AT_CASTLE
-                                for f in self.fights)
+        spent = len(action.get("cards", []))
+        castle = action.get("castle", self.fights[-1]["castle"] if action["type"] == "respond" else None)
+        army = self.army_of[seat]
+
+        def room(s: int) -> bool:
+            if s != seat:
+                return bool(self._room(s))
+            if len(self.hands[seat]) - spent <= 0:
+                return False
+            return any((f["actors"][army] == seat or f["castle"] == castle) and
+                       len(f["cards"][army]) + (spent if f["castle"] == castle else 0) < MAX_AT_CASTLE
+                       for f in self.fights)
+
+        if self.phase == "respond2":
+            order = [self.actor(self.second, 0), self.actor(self.first, 0), self.actor(self.second, 1),
+                     self.actor(self.first, 1)]
+            rotation = order[:2] if self.mode == "duel" else order
+            passes: set[int] = set()
+            start = 0
+        else:
+            rotation = self.rotation
+            passes = set(self.passes) | {seat} if action["type"] == "pass" else set()
+            start = self.step + 1
+        everyone = set(rotation)
+        for i in range(len(rotation) + 1):
+            if passes >= everyone:
+                return False
+            s = rotation[(start + i) % len(rotation)]
+            if room(s):
+                return True
+            passes.add(s)
+        return False
+
+
+def _copy(value):
+    """A copy of a field: lists (of lists) copied, scalars as they are."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 def _copy_fight(f: dict) -> dict:
     out = dict(f)
-    for key in ("roles", "revealed"):
+    for key in ("roles", "revealed", "actors"):
         if key in out:
             out[key] = list(out[key])
     out["cards"] = [list(c) if c is not None else None for c in f["cards"]]

@@ -382,6 +382,116 @@ def test_options_are_checked():
     with pytest.raises(IllegalAction):
         GAME.new_game(2, seed=1, options={"level": "legendary"})
     with pytest.raises(IllegalAction, match="still to come"):
+        GAME.new_game(4, seed=1, options={"mode": "two_sets"})
+    with pytest.raises(IllegalAction, match="3 or 4 players"):
         GAME.new_game(2, seed=1, options={"mode": "teams"})
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="mode=teams"):
         GAME.new_game(3, seed=1)
+
+
+# ---------------------------------------------------------------------- team variant (7.1)
+def teams(players: int = 4, level: str = "basic") -> GuyenneState:
+    """English army 0: seats 0 (first drawer) and 2; French army 1: seats 1 (first drawer) and 3 — or seat 1 alone
+    with 3 players. English opens round 1."""
+    state = GAME.new_game(players, seed=3, options={"level": level, "mode": "teams"})
+    state.sides = ["E", "F"]
+    state.members = [[0, 2], [1, 3]] if players == 4 else [[0, 2], [1]]
+    state.army_of = [0, 1, 0, 1][:players]
+    state.first, state.drawer = 0, [0, 0]
+    state.leader = [team[0] for team in state.members]
+    state.hands = [[] for _ in range(players)]
+    for a in (0, 1):
+        state.aside[a] = []
+        state._deal(a)
+    state._start_round_phase()
+    return state
+
+
+def test_g16_team_card_passing():
+    state = teams()
+    e1, e2 = 0, 2
+    assert state.phase == "give" and state.to_act() == [0, 1]  # both teams' first drawers
+    state.hands[e1] = ids("H 5 4 3 2 2")
+    state.decks[0] = [c for c in C.ARMY if c not in state.hands[e1]]
+    assert state.hands[e2] == []
+    with pytest.raises(IllegalAction):
+        state.apply(e1, {"type": "give", "cards": [], "leader": "partner"})  # at least one card
+    with pytest.raises(IllegalAction):
+        state.apply(e1, {"type": "give", "cards": list(state.hands[e1]), "leader": "partner"})  # keep one
+    events = play(state, e1, "give 5 2 partner leads")
+    assert len(state.hands[e1]) == 4 and state.hands[e2] == ids("5 2")
+    assert [e.audience for e in events if e.kind == "given_cards"] == [(e1, e2)]  # the cards: giver and partner
+    assert state.view(None)["leaders"][0] == e2
+    play(state, 1, "give " + state.hands[1][0] + " me leads")
+    assert state.phase == "open1" and state.to_act() == [e2]  # E2 makes the English team's first castle action
+
+
+def test_g16_second_round_drawer_and_edge_cases():
+    state = teams()
+    state.phase, state.givers = "open1", []
+    state.hands[0], state.hands[2] = ids("2 2"), ids("3", ids("2 2"))  # leftovers: E1 2, E2 1 (team 3)
+    state.decks[0] = [c for c in C.ARMY if c not in state.hands[0] + state.hands[2]]
+    state.drawer[0] = 1  # round 2: E2 draws
+    state._refill(0)
+    assert len(state.hands[2]) == 4 and len(state.hands[0]) == 2  # E2 draws 3: the team holds 6
+    state._start_round_phase()
+    assert 2 in state.givers
+    gifts = [a["cards"] for a in state.legal_actions(2)]
+    assert {len(g) for g in gifts} == {1, 2, 3}  # 1..min(5, hand - 1)
+
+    state.hands[2], state.hands[0] = ids("4"), ids("3 3 2")  # the drawer holds 1 after drawing, the partner 3
+    state._start_round_phase()
+    assert [a["cards"] for a in state.legal_actions(2)] == [[], []]  # k = 0 (with either leader)
+    play(state, 2, "give me leads")
+    assert state.hands[2] == ids("4") and state.leader[0] == 2
+
+    state.hands[2], state.hands[0] = [], ids("3 3 2")  # the drawer holds nothing: the partner gives instead
+    state._start_round_phase()
+    assert 0 in state.givers and 2 not in state.givers
+
+
+def test_team_placement_order_own_castles_and_rotation():
+    state = teams()
+    state.phase, state.givers, state.leader = "open1", [], [0, 3]  # E1 and F2 lead
+    state.hands = [ids("5 4 3"), ids("5 4 3"), ids("2 2 2"), ids("2 2 2")]
+    assert state.to_act() == [0]
+    play(state, 0, "open 2 5")
+    assert state.to_act() == [3]  # the French leader answers at C1
+    play(state, 3, "respond 2")
+    assert state.to_act() == [1]  # the other French member opens C2
+    play(state, 1, "open 5 5")
+    assert state.to_act() == [2]  # the other English member answers at C2
+    play(state, 2, "respond 2")
+    assert state.phase == "reinforce" and state.rotation == [3, 0, 1, 2] and state.to_act() == [3]  # A31
+    with pytest.raises(IllegalAction, match="own castle"):
+        play(state, 3, "reinforce 5 2")
+    play(state, 3, "reinforce 2 2")
+    for seat in (0, 1, 2, 3):
+        assert state.to_act() == [seat]
+        play(state, seat, "pass")
+    assert state.phase != "reinforce"  # all four passed one after another
+
+
+def test_team_member_plays_all_his_cards_but_a_solo_player_keeps_one():
+    state = teams(players=3)
+    assert state.members[1] == [1] and state.to_act() == [0]  # only the English pair gives
+    play(state, 0, "give " + " ".join(state.hands[0][:2]) + " me leads")
+    every = [a for a in state.legal_actions(0) if len(a["cards"]) == len(state.hands[0])]
+    assert every and len(state.hands[0]) <= 5  # E1 plays one castle only: he may put all his cards there
+    state.apply(0, every[0])
+    assert state.to_act() == [1]
+    assert max(len(a["cards"]) for a in state.legal_actions(1)) == 5  # the solo player keeps one of six
+
+
+def test_team_views_hide_the_partners_hand_and_rate_as_teams():
+    state = teams()
+    state.hands[0] = ids("H 5 4 3")
+    state.hands[2] = ids("2 2", state.hands[0])
+    mine = state.view(0)
+    assert mine["hand"] == state.hands[0] and "discard" not in mine
+    assert all(c not in str(mine) for c in state.hands[2])  # the partner's cards appear nowhere
+    assert state.teams() == [[0, 2], [1, 3]]
+    world = state.determinize(2, random.Random(1))  # E2 does not know E1's hand
+    assert world.view(2) == state.view(2)
+    assert any(state.determinize(2, random.Random(s)).hands[0] != state.hands[0] for s in range(5))
+    assert state.scores() == [0.0] * 4

@@ -32,7 +32,8 @@ def _troop(canvas: Canvas, name: str, x: int, y: int, card: str | None, side: st
 
 
 def private_part(view: dict) -> dict:
-    return {"viewer": view["viewer"], "side": view["sides"][view["viewer"]], "hand": view.get("hand") or [],
+    return {"viewer": view["viewer"], "side": view["sides"][view["armies"][view["viewer"]]],
+            "hand": view.get("hand") or [],
             "placed": {k: v for k, v in (view.get("placed") or {}).items() if v}, "aside": view.get("aside"),
             "acting": view["viewer"] in view["to_act"]}
 
@@ -70,20 +71,24 @@ def draw(view: dict, names: list[str]) -> Canvas:
     bottom = view["sides"].index("E")
     top = 1 - bottom
     canvas = Canvas(height=760)
-    title(canvas, "Guyenne", f"{view['level']} · round {view['round']}")
+    variant = " · teams" if view["mode"] == "teams" else ""
+    title(canvas, "Guyenne", f"{view['level']}{variant} · round {view['round']}")
+
+    def army_name(a: int) -> str:
+        return " + ".join(seat_name(names, m) for m in view["members"][a])
 
     def info(p: int, y: int) -> None:
         side = view["sides"][p]
         canvas.draw.rounded_rectangle((24, y, 54, y + 30), radius=5, fill=SIDE[side], outline=INK, width=2)
         canvas.text((39, y + 15), side, 16, bold=True, fill=WHITE, anchor="mm")
         canvas.mark(f"side:{p}", (24, y, 54, y + 30))
-        acting = p in view["to_act"]
-        who = f"{seat_name(names, p)} ({SIDE_NAME[side]})" + ("  ◀ to act" if acting else "") + \
-            ("  · first player" if p == view["first"] and view["phase"] != "over" else "")
+        acting = any(m in view["to_act"] for m in view["members"][p])
+        who = f"{army_name(p)} ({SIDE_NAME[side]})" + ("  ◀ to act" if acting else "") + \
+            ("  · first" if p == view["first"] and view["phase"] != "over" else "")
         canvas.text((64, y + 4), who, 18, bold=acting)
-        facts = (f"hand {view['hand_counts'][p]} · deck {view['deck_counts'][p]} · discard "
-                 f"{view['discard_counts'][p]} · rebuilds left {view['reshuffles_left'][p]} · "
-                 f"{int(view['scores'][p])} pts")
+        hands = "+".join(str(view["hand_counts"][m]) for m in view["members"][p])
+        facts = (f"hand {hands} · deck {view['deck_counts'][p]} · discard {view['discard_counts'][p]} · "
+                 f"rebuilds left {view['reshuffles_left'][p]} · {view['points'][p]} pts")
         canvas.text((canvas.width - 24, y + 6), facts, 15, fill=MUTED, anchor="ra")
         if view["removed"][p]:
             canvas.text((64, y + 30), "lost for good: " + " ".join(c[0] for c in view["removed"][p]), 14,
@@ -135,14 +140,15 @@ def draw(view: dict, names: list[str]) -> Canvas:
     if not view["fights"] and view["last_fights"]:
         lines = []
         for f in view["last_fights"]:
-            result = "tie" if f["winner"] is None else seat_name(names, f["winner"])
+            result = "tie" if f["winner"] is None else army_name(f["winner"])
             lines.append(f"castle {f['castle']}: {result}" + (" (conceded)" if f["conceded"] else ""))
         canvas.text((24, y), "Last round — " + " · ".join(lines), 15, fill=MUTED)
         y += 28
     if view["phase"] == "over":
-        winners = [p for p in (0, 1) if view["ranking"][p] == 1]
-        text = "Draw" if len(winners) == 2 else f"🏆 {seat_name(names, winners[0])} wins"
-        canvas.text((24, y), f"{text} · {int(view['scores'][0])}–{int(view['scores'][1])}", 20, bold=True)
+        places = [view["ranking"][view["members"][a][0]] for a in (0, 1)]
+        text = "Draw" if places[0] == places[1] else f"🏆 {army_name(places.index(1))} win" + \
+            ("s" if len(view["members"][places.index(1)]) == 1 else "")
+        canvas.text((24, y), f"{text} · {view['points'][0]}–{view['points'][1]}", 20, bold=True)
         y += 34
     canvas.crop_height(y + 6)
     return canvas
