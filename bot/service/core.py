@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, timezone
 
 import rules
 from rules.ai import make_player
-from rules.api import Event, Game, IllegalAction, State
+from rules.api import Game, IllegalAction, State
 from storage import Database, StaleVersion, UnitOfWork, open_database
 from storage.group_commit import GroupCommit, MoveWrite, write_one
 from storage.models import Chat, GameRow, Seat, Timer

@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import select
 
 from bot.service import ChatRef, UserRef, build_service
-from storage import StaleVersion, UnitOfWork
-from storage.models import GameRow, Move, Timer
+from storage import UnitOfWork
 
 CHAT = ChatRef("discord", "chan1", "guild1", "general")
 OTHER_CHAT = ChatRef("discord", "chan2", "guild1", "other")

@@ -140,7 +140,6 @@ async def test_koenig_artus_between_two_people_with_lobby_buttons_and_dm_pickers
 
 
 async def test_list_und_tuecke_against_ai_with_multi_select_picks(dc):
-    api = dc.api
     await open_table(dc, game="list_und_tuecke")
     for _ in range(3):
         await dc.slash(dc.alice, "addai")
@@ -245,7 +244,6 @@ async def test_double_click_applies_once_and_the_second_is_out_of_date(dc):
 
 
 async def test_forged_foreign_and_unknown_components_change_nothing(dc):
-    api = dc.api
     _, lobby = await open_table(dc)
     await dc.slash(dc.bob, "join")
     await dc.slash(dc.alice, "start")

@@ -12,7 +12,7 @@ from sqlalchemy import inspect, text
 from bot.service import ChatRef, UserRef, build_service
 from storage import StaleVersion, UnitOfWork
 from storage.db import open_database
-from storage.models import Base, Chat, GameRow, Player
+from storage.models import Base, GameRow
 
 CHAT = ChatRef("discord", "100", "7", "general")
 ALICE = UserRef("discord", "1", "Alice")

@@ -13,7 +13,8 @@ from bot.render.canvas import Canvas
 
 log = logging.getLogger(__name__)
 
-# registry name → module under bot.render.boards with ``draw(view, names) -> Canvas``
+# registry name → module under bot.render.boards with ``draw(view, names) -> Canvas`` (the board) and, for a game
+# with hidden hands, ``private_part(view) -> dict`` and ``draw_hand(part, names) -> Canvas``
 DRAWERS = {
     "list_und_tuecke": "list_und_tuecke",
     "koenig_artus": "koenig_artus",
@@ -47,8 +48,12 @@ def picture_key(game: str, view: dict, names: list[str]) -> list:
 
 
 def draw(game: str, view: dict, names: list[str]) -> Canvas:
-    """The picture of ``view`` with its layout (what is where): the board for view(None), the hand for a seat."""
-    return _module(game).draw(view, names)
+    """The picture of ``view`` with its layout (what is where): the board for view(None), the hand for a seat
+    (``draw_hand`` of the view's private part; a game without one shows its board)."""
+    module = _module(game)
+    if view.get("viewer") is not None and hasattr(module, "draw_hand"):
+        return module.draw_hand(module.private_part(view), names)
+    return module.draw(view, names)
 
 
 def picture(game: str, view: dict, names: list[str]) -> bytes | None:

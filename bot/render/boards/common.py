@@ -37,3 +37,12 @@ def chip(canvas: Canvas, name: str, x: int, y: int, colour, letter: str, size: i
                 anchor="mm")
     canvas.mark(name, box)
     return x + size + 6
+
+
+def finish(canvas: Canvas, x: int, y: int, hint: str | None) -> Canvas:
+    """A hand picture's last line (what to do now, if anything), then the picture cut to its content."""
+    if hint:
+        canvas.text((x, y), hint, 16, bold=True)
+        y += 26
+    canvas.crop_height(y + 8)
+    return canvas

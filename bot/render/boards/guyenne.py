@@ -3,8 +3,8 @@ contested castles — face down as backs in their side's colour, or revealed —
 picture shows the viewer's hand and his own face-down cards at the castles."""
 from __future__ import annotations
 
-from bot.render.boards.common import seat_name, title
-from bot.render.canvas import COLOURS, INK, MUTED, PANEL, WHITE, Canvas, text_colour_on
+from bot.render.boards.common import finish, seat_name, title
+from bot.render.canvas import COLOURS, INK, MUTED, WHITE, Canvas, text_colour_on
 
 SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
 SIDE_NAME = {"E": "English", "F": "French"}
@@ -57,17 +57,10 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
         canvas.text((24, y), f"set aside: {' '.join(c[0] for c in part['aside']) or '—'} "
                              f"({len(part['aside'])}/5)", 16)
         y += 28
-    if part["acting"]:
-        canvas.text((24, y), "Your move — see the buttons", 16, bold=True)
-        y += 26
-    canvas.crop_height(y + 8)
-    return canvas
+    return finish(canvas, 24, y, "Your move — see the buttons" if part["acting"] else None)
 
 
 def draw(view: dict, names: list[str]) -> Canvas:
-    viewer = view.get("viewer")
-    if viewer is not None:
-        return draw_hand(private_part(view), names)
     bottom = view["sides"].index("E")
     top = 1 - bottom
     canvas = Canvas(height=760)

@@ -2,8 +2,8 @@
 current trick; in a private picture the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, seat_name, seat_tag, title
-from bot.render.canvas import COLOURS, LETTERS, MUTED, PANEL, SEAT_COLOURS, WHITE, Canvas
+from bot.render.boards.common import chip, finish, seat_name, seat_tag, title
+from bot.render.canvas import COLOURS, LETTERS, MUTED, SEAT_COLOURS, WHITE, Canvas
 
 SUPER = (176, 176, 176)
 SWORD_FIELD = (222, 196, 150)
@@ -55,17 +55,10 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
                     highlight=raised)
     if not hand:
         canvas.text((24, 100), "no cards in hand", 18, fill=MUTED)
-    y = 184
-    if part["can_play"] is not None:
-        canvas.text((24, y), "Your turn: play a raised card", 16, bold=True)
-        y += 26
-    canvas.crop_height(y + 8)
-    return canvas
+    return finish(canvas, 24, 184, "Your turn: play a raised card" if part["can_play"] is not None else None)
 
 
 def draw(view: dict, names: list[str]) -> Canvas:
-    if view.get("viewer") is not None:
-        return draw_hand(private_part(view), names)
     n = view["players"]
     rows = view["track"] // PER_ROW + 1
     canvas = Canvas(height=70 + rows * (FIELD + 10) + 420 + 40 * ((n + 1) // 2))

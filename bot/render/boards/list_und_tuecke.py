@@ -2,7 +2,7 @@
 and — in a private picture — the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, seat_name, seat_tag, title
+from bot.render.boards.common import chip, finish, seat_name, seat_tag, title
 from bot.render.canvas import COLOURS, MUTED, PANEL, Canvas
 
 COLOUR = {"R": COLOURS["red"], "G": COLOURS["green"], "B": COLOURS["blue"], "Y": COLOURS["yellow"]}
@@ -44,16 +44,10 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
         y += 26
     hint = {"play": "Your turn: play a raised card", "pick": "Your turn: pick cards of the trick",
             "hide": "Your turn: hide two colours"}.get(part["phase"] or "")
-    if hint:
-        canvas.text((x, y), hint, 16, bold=True)
-        y += 26
-    canvas.crop_height(y + 8)
-    return canvas
+    return finish(canvas, x, y, hint)
 
 
 def draw(view: dict, names: list[str]) -> Canvas:
-    if view.get("viewer") is not None:
-        return draw_hand(private_part(view), names)
     n = view["players"]
     canvas = Canvas(height=260 + 96 * n)
     y = title(canvas, "Mit List und Tücke",
