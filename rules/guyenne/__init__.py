@@ -1,15 +1,19 @@
 """Guyenne (Laurent & Jean-Baptiste Journaux, Faire Play): the duel for six castles, 2 players.
 
 Implements ../shared/rules/guyenne.md at all three levels (option ``level``: basic, advanced, expert) for the duel
-(``mode=duel``, 2 players) and the team variant with one set (``mode=teams``, 3 or 4 players, 7.1), with its
-decisions A1–A33 and A39–A43. The two-set free-for-all (7.2) is not built yet: ``mode=two_sets`` says so. Decisions
-where the rules file leaves a gap for the engine:
+(``mode=duel``, 2 players), the team variant with one set (``mode=teams``, 3 or 4 players, 7.1) and the
+free-for-all with two sets (``mode=two_sets``, 3 or 4 players, 7.2), with every decision A1–A43. Decisions where the
+rules file leaves a gap for the engine:
 
 - Sides are dealt at random from the seed (A39: the bot has no host choice yet); English opens round 1. Teams: the
   partners and each team's first drawer are drawn from the seed too (A27); with 3 players the pair's side is random.
 - Team card passing is one action ``give`` naming the cards (a sorted list, empty only when the giver holds one
   card) and who leads (``me`` or ``partner``); both teams give at the same time, each unseen by the other. The end
   check of 7.1 step 3 is made before the gift (a gift does not change a team's total).
+- Two sets: castles are numbered frontier by frontier, 1–3 between seats 1 and 2, 4–6 between seats 2 and 3, …
+  (inner, middle, outer); "left" goes to the next seat (A36). The sides are dealt E, F alternately at random (they
+  only name the armies). A six-castle winner scores 12; the others keep their castle score, which orders the places
+  below him. The direction is an action (``direction left``) of the first player at each round's start.
 - A team member is not shown the shared discard (A40 lets him see only what he played or saw revealed; the bot
   keeps no per-card memory, so it shows none); a duel player sees his whole discard.
 - Cards are ids (``H``, ``5a``, ``4c``, ``T``, ``2h``, ``A3``) so equal cards can be told apart in a multi-select;
@@ -61,7 +65,12 @@ How to play here (buttons, or /move with):
   give 5 2 partner leads   teams: hand cards to your partner, name who opens
 Teams (3–4 players, mode=teams): partners share one deck and discard but hold their own hands; each round the
 drawer fills the team's hands to 6 and passes 1–5 cards to the partner; each member plays one of the two castles.
-Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams)"""
+  direction left    two sets: the first player picks the way round the table
+Two sets (3–4 players, mode=two_sets): everyone has his own army and fights both neighbours over the three castles
+of each frontier (numbered 1–3, 4–6, … from the table's centre out); the first player opens on one frontier, each
+next player answers there and opens on his other frontier, round the table. Your six castles score as a line whose
+two inner castles are adjacent; all six at a round's end wins.
+Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams/two_sets)"""
 
 
 class Guyenne(Game):
@@ -75,7 +84,8 @@ class Guyenne(Game):
         return {"level": "basic", "mode": "duel"}
 
     def configurations(self) -> list[tuple[int, dict]]:
-        return [(n, {"level": level, "mode": mode}) for mode, counts in (("duel", (2,)), ("teams", (3, 4)))
+        return [(n, {"level": level, "mode": mode})
+                for mode, counts in (("duel", (2,)), ("teams", (3, 4)), ("two_sets", (3, 4)))
                 for n in counts for level in LEVELS]
 
     def _options(self, options: dict | None) -> dict:
@@ -85,11 +95,9 @@ class Guyenne(Game):
             raise IllegalAction("Guyenne has the options level and mode, not " + ", ".join(sorted(unknown)) + ".")
         if merged["level"] not in LEVELS:
             raise IllegalAction("level is basic, advanced or expert, e.g. /new guyenne level=advanced.")
-        if merged["mode"] == "two_sets":
-            raise IllegalAction("The two-set free-for-all (mode=two_sets) is still to come; play mode=duel (2 "
-                                "players) or mode=teams (3 or 4 players).")
-        if merged["mode"] not in ("duel", "teams"):
-            raise IllegalAction("mode is duel (2 players) or teams (3 or 4 players), e.g. /new guyenne mode=teams.")
+        if merged["mode"] not in ("duel", "teams", "two_sets"):
+            raise IllegalAction("mode is duel (2 players), teams or two_sets (3 or 4 players), e.g. "
+                                "/new guyenne mode=teams.")
         return merged
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> GuyenneState:
@@ -98,6 +106,8 @@ class Guyenne(Game):
             raise IllegalAction("The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams.")
         if opts["mode"] == "teams" and num_players not in (3, 4):
             raise IllegalAction("The team variant is for 3 or 4 players (2 against 2, or 2 against 1).")
+        if opts["mode"] == "two_sets" and num_players not in (3, 4):
+            raise IllegalAction("The two-set free-for-all is for 3 or 4 players.")
         return GuyenneState.new(num_players, seed, opts["level"], opts["mode"])
 
     def from_json(self, data: dict) -> GuyenneState:

@@ -8,7 +8,8 @@ from rules.guyenne import cards as C
 VERBS = {"open": "open", "o": "open", "attack": "open", "respond": "respond", "r": "respond", "answer": "respond",
          "reinforce": "reinforce", "add": "reinforce", "+": "reinforce", "pass": "pass", "p": "pass",
          "reveal": "reveal", "show": "reveal", "concede": "concede", "fold": "concede", "lose": "lose",
-         "remove": "lose", "aside": "set_aside", "set": "set_aside", "give": "give"}
+         "remove": "lose", "aside": "set_aside", "set": "set_aside", "give": "give",
+         "direction": "direction", "dir": "direction", "go": "direction"}
 WORDS = {"hero": "H", "trebuchet": "T", "treb": "T", "archer": "A", "archers": "A", "crossbow": "A",
          "crossbowman": "A", "crossbowmen": "A"}
 EXAMPLES = ("open 3 5 2 · respond 4 A · reinforce 3 2 · pass · reveal · concede · lose 4 · aside 5 · "
@@ -41,8 +42,8 @@ def _tokens_to_cards(tokens: list[str], pool: list[str]) -> list[str]:
 
 
 def _castle(word: str) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= 6:
-        raise IllegalAction(f"{word!r} is not a castle: they are numbered 1 to 6, e.g. open 3 5 2.")
+    if not word.isdigit() or not 1 <= int(word) <= 12:
+        raise IllegalAction(f"{word!r} is not a castle: they are numbered from 1 (1 to 6 in a duel), e.g. open 3 5 2.")
     return int(word)
 
 
@@ -70,6 +71,10 @@ def parse(state, seat: int, text: str) -> dict:
             raise IllegalAction(f"Name the castle and the cards, e.g. {verb} 3 5 2.")
         castle = _castle(rest[0])
         return {"type": verb, "castle": castle, "cards": _tokens_to_cards(rest[1:], hand)}
+    if verb == "direction":
+        if len(rest) != 1 or rest[0].lower() not in ("left", "right", "l", "r"):
+            raise IllegalAction("Choose the direction of the round: direction left, or direction right.")
+        return {"type": "direction", "way": "left" if rest[0].lower() in ("left", "l") else "right"}
     if verb == "give":
         who = None
         if len(rest) >= 2 and rest[-1].lower() in ("leads", "lead", "leader"):
@@ -97,6 +102,8 @@ def format_action(action: dict) -> str:
         return f"aside {action['card']}"
     if kind == "give":
         return " ".join(["give", *action["cards"], action["leader"], "leads"])
+    if kind == "direction":
+        return f"direction {action['way']}"
     return str(kind)
 
 
@@ -114,6 +121,8 @@ def describe(action: dict) -> str:
         return f"Lose {cards}"
     if kind == "set_aside":
         return f"Set aside {C.NAMES[action['card']]}"
+    if kind == "direction":
+        return "Go left ↺" if action["way"] == "left" else "Go right ↻"
     if kind == "give":
         return f"Give {cards or 'nothing'} · {'I' if action['leader'] == 'me' else 'partner'} lead"
     return {"pass": "Pass", "reveal": "Reveal", "concede": "Concede"}.get(kind, str(kind))

@@ -17,7 +17,17 @@ def _side(view: dict, s: int) -> str:
 
 
 def castle_row(view: dict) -> str:
-    """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe)."""
+    """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe). Two sets: one line per
+    frontier, ``◀``/``▶`` for the player named on that side."""
+    if view["mode"] == "two_sets":
+        lines = []
+        for f, (a, b) in enumerate(view["frontiers"]):
+            marks = []
+            for k in range(3 * f + 1, 3 * f + 4):
+                owner = view["castles"][k - 1]
+                marks.append(f"{k}" + ("⬜" if owner is None else "◀" if owner == a else "▶"))
+            lines.append(f"{seat(a)} ◀ " + " ".join(marks) + f" ▶ {seat(b)}")
+        return "(inner → outer)\n" + "\n".join(lines)
     out = []
     for k, owner in enumerate(view["castles"], start=1):
         out.append(f"{k}" + ("⬜" if owner is None else _side(view, owner)))
@@ -34,14 +44,15 @@ def army_name(view: dict, a: int) -> str:
 
 
 def render(view: dict) -> str:
-    names = {a: army_name(view, a) for a in (0, 1)}
+    armies = range(len(view["members"]))
+    names = {a: army_name(view, a) for a in armies}
     teams = view["mode"] == "teams"
     lines = [f"Guyenne · {view['level']}{' · teams' if teams else ''} · round {view['round']} · first: "
              f"{names[view['first']]}"]
     lines.append("Castles: " + castle_row(view))
     for number, fight in enumerate(view["fights"], start=1):
         parts = []
-        for a in (0, 1):
+        for a in fight["pair"]:
             if fight["counts"][a]:
                 shown = fight["revealed"][a]
                 what = cards(shown) if shown is not None else f"{fight['counts'][a]} face down"
@@ -52,7 +63,7 @@ def render(view: dict) -> str:
         for fight in view["last_fights"]:
             who = "tie" if fight["winner"] is None else f"{names[fight['winner']]} wins"
             lines.append(f"Last round, castle {fight['castle']}: {who}" + (" (conceded)" if fight["conceded"] else ""))
-    for a in (0, 1):
+    for a in armies:
         hands = " + ".join(str(view["hand_counts"][m]) for m in view["members"][a])
         line = (f"{names[a]}: hand {hands} · deck {view['deck_counts'][a]} · discard {view['discard_counts'][a]} · "
                 f"reshuffles left {view['reshuffles_left'][a]} · points {view['points'][a]}")
@@ -62,17 +73,19 @@ def render(view: dict) -> str:
     phase = view["phase"]
     if phase == "over":
         how = "holds all six castles" if view["end"] == "six" else "wins on points"
-        places = [view["ranking"][view["members"][a][0]] for a in (0, 1)]
-        points = view["points"]
-        if places[0] == places[1]:
+        places = [view["ranking"][view["members"][a][0]] for a in armies]
+        points = "–".join(str(p) for p in view["points"])
+        best = [a for a in armies if places[a] == 1]
+        if len(best) == len(places):
             lines.append("The game ends in a draw (equal points, equal unspent cards).")
         else:
-            best = places.index(1)
-            lines.append(f"🏆 {names[best]} {how}: {points[0]}–{points[1]}"
-                         + (f" (unspent cards {view['unspent'][0]}–{view['unspent'][1]})" if view["end"] != "six"
-                            else "") + ".")
+            unspent = " (unspent cards " + "–".join(str(u) for u in view["unspent"]) + ")" \
+                if view["end"] != "six" else ""
+            lines.append(f"🏆 {' and '.join(names[a] for a in best)} {how}: {points}{unspent}.")
     elif phase == "set_aside":
         lines.append("Expert setup: each army secretly sets aside 5 troop cards (they start in the discard).")
+    elif phase == "direction":
+        lines.append(f"{seat(view['to_act'][0])} chooses the direction of this round: left or right.")
     elif phase == "give":
         lines.append("Each team's drawer hands cards to the partner and names who leads: " +
                      ", ".join(seat(s) for s in view["to_act"]) + ".")
@@ -82,7 +95,11 @@ def render(view: dict) -> str:
                       "open2": f"{actor} opens the second castle.", "respond2": f"{actor} answers there.",
                       "reinforce": f"{actor} may reinforce (or pass).",
                       "defend": f"{actor} defends: reveal or concede?",
-                      "losses": f"{actor} chooses which cards are lost for good."}.get(phase, ""))
+                      "losses": f"{actor} chooses which cards are lost for good.",
+                      "place": f"{actor} " + ("opens a castle on the frontier " if view.get("step", {}).get("kind")
+                                             == "open" else "answers on the frontier ") +
+                      "–".join(seat(a) for a in view["frontiers"][view["step"]["frontier"]]) + "."
+                      if phase == "place" else ""}.get(phase, ""))
     if view["viewer"] is not None:
         lines += _private(view)
     return "\n".join(lines)
@@ -108,6 +125,10 @@ def _private(view: dict) -> list[str]:
                 "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
                           + (cards((view.get("loss_options") or [[]])[0])),
                 "set_aside": "Set aside a troop card: /move aside 2",
+                "direction": "Choose the way round the table: /move direction left (or right)",
+                "place": ("Open a castle on your frontier with 1–5 cards: /move open "
+                          f"{3 * view['step']['frontier'] + 1} 5 2" if view.get("step", {}).get("kind") == "open"
+                          else "Answer with 1–5 cards: /move respond 4 2") if phase == "place" else None,
                 "give": "Hand 1–5 cards to your partner (keep one) and say who opens: /move give 5 2 partner leads"
                         " (holding one card: /move give me leads)"}.get(phase)
         if hint:
@@ -144,6 +165,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "round_started":
         return f"Round {d['round']}: " + " and ".join(seat(s) for s in d.get("seats", [d["first"]])) + \
             (" open." if len(d.get("seats", [])) > 1 else " opens.")
+    if kind == "direction":
+        return f"{seat(d['seat'])} goes {d['way']}: " + " → ".join(seat(s) for s in d["order"]) + "."
     if kind == "given":
         return f"{seat(d['seat'])} hands {d['count']} card(s) to {seat(d['to'])}; {seat(d['leader'])} leads."
     if kind == "given_cards":

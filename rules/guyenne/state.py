@@ -42,7 +42,11 @@ class GuyenneState(State):
         s.mode = mode
         s.sides = ["E", "F"] if s.rng.random() < 0.5 else ["F", "E"]  # A39: random; English opens round 1
         seats = list(range(num_players))
-        if mode == "teams":  # 4: two pairs; 3: a pair against one; who partners whom and who draws first: random
+        if mode == "two_sets":  # 7.2: every player his own army; 3 players: two share a side
+            s.sides = (["E", "F"] * 2)[:num_players]
+            s.rng.shuffle(s.sides)
+            s.members = [[p] for p in seats]
+        elif mode == "teams":  # 4: two pairs; 3: a pair against one; who partners whom and who draws first: random
             s.rng.shuffle(seats)
             s.members = [sorted(seats[:2]), sorted(seats[2:])] if num_players == 4 else \
                 [sorted(seats[:2]), seats[2:]]
@@ -52,22 +56,26 @@ class GuyenneState(State):
                 s.rng.shuffle(team)  # the first member is the first drawer (A27)
         else:
             s.members = [[0], [1]]
+        armies = len(s.members)
         s.army_of = [0] * num_players
         for a, team in enumerate(s.members):
             for seat in team:
                 s.army_of[seat] = a
-        s.drawer = [0, 0]  # index into members: who draws this round (teams alternate)
+        s.drawer = [0] * armies  # index into members: who draws this round (teams alternate)
         s.leader = [team[0] for team in s.members]
         s.givers = []  # teams: the seats still to hand cards to their partner this round
-        s.first = s.sides.index("E")
+        s.first = s.rng.randrange(armies) if mode == "two_sets" else s.sides.index("E")  # A36 / 2.3
+        s.direction = None  # two sets: "left" or "right", chosen by the first player each round
+        s.steps = []  # two sets: the placement steps of the round, [kind, seat, frontier]
+        s.step_index = 0
         s.round_no = 1
-        s.castles = [None] * CASTLES
+        s.castles = [None] * (3 * armies if mode == "two_sets" else CASTLES)
         s.hands = [[] for _ in range(num_players)]
-        s.decks = [[], []]
-        s.discards = [[], []]
-        s.removed = [[], []]
-        s.reshuffles = [2 if level == "expert" else 1] * 2
-        s.aside = [[], []]  # expert: the cards chosen so far (moved to the discard at the end of setup)
+        s.decks = [[] for _ in range(armies)]
+        s.discards = [[] for _ in range(armies)]
+        s.removed = [[] for _ in range(armies)]
+        s.reshuffles = [2 if level == "expert" else 1] * armies
+        s.aside = [[] for _ in range(armies)]  # expert: the cards chosen so far (to the discard after setup)
         s.fights = []
         s.fight_index = 0
         s.rotation = []
@@ -75,11 +83,11 @@ class GuyenneState(State):
         s.passes = []
         s.last_fights = []
         s.end = None  # "six" or "exhaustion"
-        s.six_winner = None
+        s.six_winners = []
         if level == "expert":
             s.phase = "set_aside"
         else:
-            for a in (0, 1):
+            for a in range(armies):
                 s._deal(a)
             s._start_round_phase()
         return s
@@ -101,6 +109,33 @@ class GuyenneState(State):
     def second(self) -> int:
         return 1 - self.first
 
+    @property
+    def armies(self) -> range:
+        return range(len(self.members))
+
+    def frontier_armies(self, frontier: int) -> tuple[int, int]:
+        """Two sets: frontier ``f`` lies between army ``f`` and its left neighbour ``f + 1`` (A34, A36)."""
+        return frontier, (frontier + 1) % len(self.members)
+
+    def pair_of(self, castle: int) -> tuple[int, int]:
+        """The two armies that fight over ``castle`` (1-based)."""
+        if self.mode != "two_sets":
+            return 0, 1
+        return self.frontier_armies((castle - 1) // 3)
+
+    def line(self, a: int) -> list[int]:
+        """The castles (1-based) whose control scores for army ``a``, in the order adjacency counts: the six of the
+        row, or with two sets [left outer, middle, inner, right inner, middle, outer] (7.2, A34)."""
+        if self.mode != "two_sets":
+            return list(range(1, CASTLES + 1))
+        left, right = (a - 1) % len(self.members), a
+        return [3 * left + 3, 3 * left + 2, 3 * left + 1, 3 * right + 1, 3 * right + 2, 3 * right + 3]
+
+    @staticmethod
+    def rival(fight: dict, a: int) -> int:
+        first, second = fight["pair"]
+        return second if a == first else first
+
     def actor(self, a: int, castle_no: int) -> int:
         """Who plays army ``a``'s castle: the leader the first one, the other member the second (a solo player
         both)."""
@@ -114,9 +149,13 @@ class GuyenneState(State):
         if phase == "over":
             return []
         if phase == "set_aside":
-            return sorted(self.members[a][0] for a in (0, 1) if len(self.aside[a]) < 5)
+            return sorted(self.members[a][0] for a in self.armies if len(self.aside[a]) < 5)
         if phase == "give":
             return sorted(self.givers)
+        if phase == "direction":
+            return [self.members[self.first][0]]
+        if phase == "place":
+            return [self.steps[self.step_index][1]]
         if phase == "open1":
             return [self.actor(self.first, 0)]
         if phase == "respond1":
@@ -128,17 +167,21 @@ class GuyenneState(State):
         if phase == "reinforce":
             return [self.rotation[self.step]]
         fight = self.fights[self.fight_index]
-        army = fight["roles"].index("defend") if phase == "defend" else 1 - fight["winner"]
+        army = fight["roles"].index("defend") if phase == "defend" else self.rival(fight, fight["winner"])
         return [fight["actors"][army]]
 
     def is_over(self) -> bool:
         return self.phase == "over"
 
     def points(self, a: int) -> int:
-        """Army ``a``'s castle score."""
+        """Army ``a``'s castle score: 12 for a six-castle win (the beaten duel/team side 0; with two sets the others
+        keep their castle score, for their places)."""
         if self.end == "six":
-            return 12 if self.six_winner == a else 0
-        return group_points([c == a for c in self.castles])
+            if a in self.six_winners:
+                return 12
+            if self.mode != "two_sets":
+                return 0
+        return group_points([self.castles[k - 1] == a for k in self.line(a)])
 
     def scores(self) -> list[float]:
         return [float(self.points(a)) for a in self.army_of]
@@ -150,10 +193,10 @@ class GuyenneState(State):
         return self.army_hand(a) + len(self.decks[a])
 
     def ranking(self) -> list[int]:
-        if self.end == "six":
-            places = [1 if a == self.six_winner else 2 for a in (0, 1)]
-        else:
-            keys = [(self.points(a), self.unspent(a)) for a in (0, 1)]  # tie-break: more unspent cards (A19)
+        if self.end == "six" and self.mode != "two_sets":
+            places = [1 if a in self.six_winners else 2 for a in self.armies]
+        else:  # score, then more unspent cards (A19, A38); a six-castle winner scores 12
+            keys = [(self.points(a), 0 if self.end == "six" else self.unspent(a)) for a in self.armies]
             places = [1 + sum(1 for other in keys if other > key) for key in keys]
         return [places[a] for a in self.army_of]
 
@@ -164,6 +207,8 @@ class GuyenneState(State):
     def _keep_one(self, seat: int) -> bool:
         """A player who still has a castle to play after this placement must keep a card (A7); a team member
         plays one castle only."""
+        if self.phase == "place":
+            return any(step[1] == seat for step in self.steps[self.step_index + 1:])
         if self.phase == "open1":
             return self.actor(self.first, 1) == seat
         if self.phase == "respond1":
@@ -198,6 +243,16 @@ class GuyenneState(State):
         if phase == "give":
             return [{"type": "give", "cards": cards, "leader": who} for cards in self._gifts(seat)
                     for who in ("me", "partner")]
+        if phase == "direction":
+            return [{"type": "direction", "way": way} for way in ("left", "right")]
+        if phase == "place":
+            kind, _, frontier = self.steps[self.step_index]
+            most = min(MAX_AT_CASTLE, len(hand) - (1 if self._keep_one(seat) else 0))
+            subsets = self._subsets(hand, most)
+            if kind == "respond":
+                return [{"type": "respond", "cards": s} for s in subsets]
+            return [{"type": "open", "castle": k, "cards": s} for k in range(3 * frontier + 1, 3 * frontier + 4)
+                    for s in subsets]
         if phase in PLACING:
             most = min(MAX_AT_CASTLE, len(hand) - (1 if self._keep_one(seat) else 0))
             subsets = self._subsets(hand, most)
@@ -240,7 +295,8 @@ class GuyenneState(State):
         if seat not in self.to_act():
             raise IllegalAction("It is not your turn.")
         kind = action["type"]
-        handler = {"set_aside": self._set_aside, "give": self._give, "open": self._place, "respond": self._place,
+        handler = {"set_aside": self._set_aside, "give": self._give, "direction": self._direction,
+                   "open": self._place, "respond": self._place,
                    "reinforce": self._reinforce, "pass": self._pass, "reveal": self._decide,
                    "concede": self._decide, "lose": self._lose}.get(kind)
         if handler is None:
@@ -248,7 +304,14 @@ class GuyenneState(State):
         return handler(seat, action)
 
     def _expected(self, seat: int) -> str:
-        return {"set_aside": "Set aside a card: e.g. aside 2.", "give": "Give cards to your partner and name who "
+        if self.phase == "place":
+            kind, _, frontier = self.steps[self.step_index]
+            if kind == "respond":
+                return f"Answer first at castle {self._respond_castle()} on your frontier: e.g. respond 4 2."
+            return (f"Open a castle on your frontier: {3 * frontier + 1}, {3 * frontier + 2} or {3 * frontier + 3}, "
+                    f"e.g. open {3 * frontier + 1} 5 2.")
+        return {"direction": "Choose the direction of this round: direction left (or right).",
+                "set_aside": "Set aside a card: e.g. aside 2.", "give": "Give cards to your partner and name who "
                 "leads: e.g. give 5 2 partner leads.", "open1": "Open a castle: e.g. open 3 5 2.",
                 "open2": "Open a second castle: e.g. open 5 4 3.", "respond1": "Answer at the castle: e.g. respond 4 2.",
                 "respond2": "Answer at the castle: e.g. respond 4 2.",
@@ -285,7 +348,7 @@ class GuyenneState(State):
         events = [Event("set_aside", {"seat": seat, "count": len(self.aside[army])}),
                   Event("set_aside_card", {"seat": seat, "card": pick}, (seat,))]
         if all(len(a) == 5 for a in self.aside):
-            for a in (0, 1):
+            for a in self.armies:
                 self._deal(a)
             events.append(Event("setup_done", {"first": self.first}))
             events += self._start_round_phase()
@@ -315,8 +378,33 @@ class GuyenneState(State):
             self.phase = "open1"
         return events
 
+    def _direction(self, seat: int, action: dict) -> list[Event]:
+        """Two sets: the first player picks the way round the table; that fixes the placement steps (7.2)."""
+        if self.phase != "direction":
+            raise IllegalAction(self._expected(seat))
+        self._check_fields(action, {"way"})
+        way = action["way"]
+        if way not in ("left", "right"):
+            raise IllegalAction("The direction is left or right, e.g. direction left.")
+        n = len(self.members)
+        order = [(self.first + (k if way == "left" else -k)) % n for k in range(n)]
+        # the frontier between Q(k) and Q(k+1): Q(k)'s own (left) frontier going left, Q(k+1)'s going right
+        frontier = [order[k] if way == "left" else order[(k + 1) % n] for k in range(n)]
+        steps = [["open", order[0], frontier[0]]]
+        for k in range(1, n):
+            steps += [["respond", order[k], frontier[k - 1]], ["open", order[k], frontier[k]]]
+        steps.append(["respond", order[0], frontier[n - 1]])
+        self.direction, self.steps, self.step_index = way, steps, 0
+        self.rotation = order[1:] + order[:1]  # A35
+        self.phase = "place"
+        return [Event("direction", {"seat": seat, "way": way, "order": order})]
+
     def _start_round_phase(self) -> list[Event]:
-        """Teams hand cards over (7.1) before the placement; a duel goes straight to it."""
+        """Teams hand cards over (7.1) before the placement; with two sets the first player picks a direction;
+        a duel goes straight to the placement."""
+        if self.mode == "two_sets":
+            self.phase = "direction"
+            return []
         self.givers = []
         for a, team in enumerate(self.members):
             if len(team) == 2:
@@ -331,7 +419,10 @@ class GuyenneState(State):
 
     def _place(self, seat: int, action: dict) -> list[Event]:
         phase = self.phase
-        if phase not in PLACING or (action["type"] == "open") != phase.startswith("open"):
+        if phase == "place":
+            kind, _, frontier = self.steps[self.step_index]
+            phase = "open_on" if kind == "open" else "respond_on"
+        if phase not in PLACING + ("open_on", "respond_on") or (action["type"] == "open") != phase.startswith("open"):
             raise IllegalAction(self._expected(seat))
         hand = self.hands[seat]
         army = self.army_of[seat]
@@ -339,20 +430,27 @@ class GuyenneState(State):
         if phase.startswith("open"):
             self._check_fields(action, {"castle", "cards"})
             castle = action["castle"]
-            if not isinstance(castle, int) or isinstance(castle, bool) or not 1 <= castle <= CASTLES:
-                raise IllegalAction("Castles are numbered 1 to 6, e.g. open 3 5 2.")
+            if not isinstance(castle, int) or isinstance(castle, bool) or not 1 <= castle <= len(self.castles):
+                raise IllegalAction(f"Castles are numbered 1 to {len(self.castles)}, e.g. open 3 5 2.")
+            if phase == "open_on" and (castle - 1) // 3 != frontier:
+                a, b = self.frontier_armies(frontier)
+                raise IllegalAction(f"Open a castle on your frontier with seat {b + 1 if a == seat else a + 1}: "
+                                    f"{3 * frontier + 1}, {3 * frontier + 2} or {3 * frontier + 3}.")
             if self._fight_at(castle):
                 raise IllegalAction(f"Castle {castle} is already contested this round: open another one.")
             cards = self._cards_from(action["cards"], hand, most)
             controller = self.castles[castle - 1]
-            roles = ["defend" if controller == p else "attack" for p in (0, 1)]
-            self.fights.append({"castle": castle, "controller": controller, "roles": roles, "cards": [[], []],
-                                "revealed": [False, False], "conceded": False, "winner": None,
-                                "actors": [None, None]})
+            pair = self.pair_of(castle)
+            n = len(self.members)
+            roles = [("defend" if controller == a else "attack") if a in pair else None for a in range(n)]
+            self.fights.append({"castle": castle, "controller": controller, "roles": roles,
+                                "cards": [[] for _ in range(n)], "revealed": [False] * n, "conceded": False,
+                                "winner": None, "actors": [None] * n, "pair": list(pair)})
             fight = self.fights[-1]
         else:
             self._check_fields(action, {"cards"})
-            fight = self.fights[-1]
+            fight = self.fights[-1] if phase != "respond_on" else \
+                next(f for f in self.fights if (f["castle"] - 1) // 3 == frontier)
             cards = self._cards_from(action["cards"], hand, most)
         fight["actors"][army] = seat
         fight["cards"][army] = C.order(fight["cards"][army] + cards)
@@ -360,11 +458,17 @@ class GuyenneState(State):
         events = [Event("placed", {"seat": seat, "castle": fight["castle"], "count": len(cards),
                                    "role": fight["roles"][army], "step": action["type"]}),
                   Event("placed_cards", {"seat": seat, "castle": fight["castle"], "cards": cards}, (seat,))]
-        self.phase = PLACING[PLACING.index(phase) + 1] if phase != "respond2" else "reinforce"
-        if self.phase == "reinforce":  # A31: S2 leader, S1 leader, S2 other, S1 other (duel: second, first)
-            rotation = [self.actor(self.second, 0), self.actor(self.first, 0), self.actor(self.second, 1),
-                        self.actor(self.first, 1)]
-            self.rotation = rotation[:2] if self.mode == "duel" else rotation
+        if self.phase == "place":
+            self.step_index += 1
+            if self.step_index == len(self.steps):
+                self.phase = "reinforce"
+        else:
+            self.phase = PLACING[PLACING.index(phase) + 1] if phase != "respond2" else "reinforce"
+            if self.phase == "reinforce":  # A31: S2 leader, S1 leader, S2 other, S1 other (duel: second, first)
+                rotation = [self.actor(self.second, 0), self.actor(self.first, 0), self.actor(self.second, 1),
+                            self.actor(self.first, 1)]
+                self.rotation = rotation[:2] if self.mode == "duel" else rotation
+        if self.phase == "reinforce":
             self.step = 0
             self.passes = []
             events += self._auto_passes()
@@ -380,7 +484,7 @@ class GuyenneState(State):
                                 " or ".join(str(f["castle"]) for f in self.fights) + ".")
         army = self.army_of[seat]
         if fight["actors"][army] != seat:
-            raise IllegalAction(f"Your partner plays castle {fight['castle']}: reinforce your own castle.")
+            raise IllegalAction(f"You do not play castle {fight['castle']} this round: reinforce your own castle.")
         cards = self._cards_from(action["cards"], self.hands[seat], MAX_AT_CASTLE - len(fight["cards"][army]))
         fight["cards"][army] = C.order(fight["cards"][army] + cards)
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
@@ -424,7 +528,7 @@ class GuyenneState(State):
         while self.fight_index < len(self.fights):
             fight = self.fights[self.fight_index]
             if fight["winner"] is None and "outcome" not in fight:
-                for a in (0, 1):
+                for a in fight["pair"]:
                     if fight["roles"][a] == "attack" and not fight["revealed"][a]:
                         fight["revealed"][a] = True
                         events.append(Event("revealed", {"seat": fight["actors"][a], "castle": fight["castle"],
@@ -464,16 +568,19 @@ class GuyenneState(State):
         roles, cards = fight["roles"], fight["cards"]
         if fight["conceded"]:
             return roles.index("attack")
-        heroes = [p for p in (0, 1) if "H" in cards[p]]
+        pair = fight["pair"]
+        heroes = [p for p in pair if "H" in cards[p]]
         if len(heroes) == 2:
             return None
         if heroes:
             return heroes[0]
-        totals = [self.total(fight, p) for p in (0, 1)]
+        a, b = pair
+        totals = {p: self.total(fight, p) for p in pair}
         if "defend" not in roles:
-            return None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+            return None if totals[a] == totals[b] else (a if totals[a] > totals[b] else b)
         attacker = roles.index("attack")
-        return attacker if totals[attacker] > totals[1 - attacker] else 1 - attacker
+        defender = self.rival(fight, attacker)
+        return attacker if totals[attacker] > totals[defender] else defender
 
     @staticmethod
     def total(fight: dict, p: int, cards: list[str] | None = None) -> int:
@@ -487,13 +594,15 @@ class GuyenneState(State):
         castle = fight["castle"]
         if winner is not None:
             self.castles[castle - 1] = winner
-        totals = [None if not fight["revealed"][p] else self.total(fight, p) for p in (0, 1)]
+        totals = [self.total(fight, p) if fight["revealed"][p] else None for p in range(len(fight["cards"]))]
         events = [Event("fight", {"castle": castle, "winner": winner, "totals": totals,
                                   "before": fight["controller"], "controller": self.castles[castle - 1],
                                   "conceded": fight["conceded"]})]
         self.last_fights.append({"castle": castle, "winner": winner, "conceded": fight["conceded"],
                                  "roles": list(fight["roles"]),
-                                 "cards": [list(fight["cards"][p]) if fight["revealed"][p] else None for p in (0, 1)]})
+                                 "pair": list(fight["pair"]),
+                                 "cards": [list(c) if fight["revealed"][p] else None
+                                           for p, c in enumerate(fight["cards"])]})
         if self.level == "basic":
             return events
         if fight["controller"] is not None:  # attack on an opponent's castle: the attacker's strongest card
@@ -501,7 +610,7 @@ class GuyenneState(State):
             lost = C.strongest_loss(fight["cards"][attacker])
             events += self._remove(attacker, fight, [lost])
         elif winner is not None:
-            loser = 1 - winner
+            loser = self.rival(fight, winner)
             fight["winner"] = winner
             options = self._loss_options(loser)
             if len(options) == 1:
@@ -513,7 +622,7 @@ class GuyenneState(State):
     def _remove(self, a: int, fight: dict, cards: list[str]) -> list[Event]:
         fight["cards"][a] = [c for c in fight["cards"][a] if c not in cards]
         self.removed[a] = C.order(self.removed[a] + cards)
-        self.last_fights[-1].setdefault("removed", [[], []])[a] = list(cards)
+        self.last_fights[-1].setdefault("removed", [[] for _ in fight["cards"]])[a] = list(cards)
         return [Event("removed", {"seat": fight["actors"][a], "castle": fight["castle"], "cards": list(cards)})]
 
     def _lose(self, seat: int, action: dict) -> list[Event]:
@@ -536,25 +645,25 @@ class GuyenneState(State):
     # ------------------------------------------------------------------ round end
     def _end_round(self) -> list[Event]:
         events: list[Event] = []
-        for a in (0, 1):
-            if all(c == a for c in self.castles):
-                self.end, self.six_winner, self.phase = "six", a, "over"
-                return events + [Event("game_over", {"reason": "six", "winner": a, "scores": self.scores()})]
+        winners = [a for a in self.armies if all(self.castles[k - 1] == a for k in self.line(a))]
+        if winners:  # 5.1.1 / 7.2: all six of one's castles at a round's end (A37: with 4 players, maybe two)
+            self.end, self.six_winners, self.phase = "six", winners, "over"
+            return events + [Event("game_over", {"reason": "six", "winners": winners, "scores": self.scores()})]
         for fight in self.fights:
-            for a in (0, 1):
+            for a in fight["pair"]:
                 self.discards[a].extend(fight["cards"][a])
         self.fights = []
-        for a in (0, 1):
+        for a in self.armies:
             if len(self.members[a]) == 2:  # teams alternate the drawer every round (7.1)
                 self.drawer[a] = 1 - self.drawer[a]
             events += self._refill(a)
-        self.first = self.second
+        self.first = (self.first + 1) % len(self.members) if self.mode == "two_sets" else self.second
         self.round_no += 1
-        self.last_fights = self.last_fights[-2:]
-        if any(self.army_hand(a) <= 1 for a in (0, 1)):  # 5.1.2, A32
+        self.last_fights = self.last_fights[-len(self.members):] if self.mode == "two_sets" else self.last_fights[-2:]
+        if any(self.army_hand(a) <= 1 for a in self.armies):  # 5.1.2, A32
             self.end, self.phase = "exhaustion", "over"
             return events + [Event("game_over", {"reason": "exhaustion", "scores": self.scores(),
-                                                 "unspent": [self.unspent(a) for a in (0, 1)]})]
+                                                 "unspent": [self.unspent(a) for a in self.armies]})]
         events.append(Event("round_started", {"round": self.round_no, "first": self.first,
                                               "seats": list(self.members[self.first])}))
         return events + self._start_round_phase()
@@ -587,8 +696,9 @@ class GuyenneState(State):
         fights = []
         for f in self.fights:
             fights.append({"castle": f["castle"], "controller": f["controller"], "roles": list(f["roles"]),
-                           "actors": list(f["actors"]), "counts": [len(f["cards"][a]) for a in (0, 1)],
-                           "revealed": [list(f["cards"][a]) if f["revealed"][a] else None for a in (0, 1)],
+                           "actors": list(f["actors"]), "pair": list(f["pair"]),
+                           "counts": [len(c) for c in f["cards"]],
+                           "revealed": [list(c) if f["revealed"][a] else None for a, c in enumerate(f["cards"])],
                            "conceded": f["conceded"]})
         view = {
             "viewer": seat, "players": self.num_players, "mode": self.mode, "level": self.level,
@@ -601,10 +711,17 @@ class GuyenneState(State):
                             for f in self.last_fights],
             "hand_counts": [len(h) for h in self.hands], "deck_counts": [len(d) for d in self.decks],
             "discard_counts": [len(d) for d in self.discards], "reshuffles_left": list(self.reshuffles),
-            "removed": [list(r) for r in self.removed], "points": [self.points(a) for a in (0, 1)],
+            "removed": [list(r) for r in self.removed], "points": [self.points(a) for a in self.armies],
             "scores": self.scores(), "end": self.end, "ranking": self.ranking() if self.phase == "over" else None,
-            "unspent": [self.unspent(a) for a in (0, 1)] if self.phase == "over" else None,
+            "unspent": [self.unspent(a) for a in self.armies] if self.phase == "over" else None,
         }
+        if self.mode == "two_sets":
+            view["lines"] = [self.line(a) for a in self.armies]
+            view["frontiers"] = [list(self.frontier_armies(f)) for f in self.armies]
+            view["direction"] = self.direction if self.phase != "direction" else None
+            if self.phase == "place":
+                kind, _, frontier = self.steps[self.step_index]
+                view["step"] = {"kind": kind, "frontier": frontier}
         if self.phase == "set_aside":
             view["aside_counts"] = [len(a) for a in self.aside]
         if seat is not None:
@@ -623,7 +740,7 @@ class GuyenneState(State):
     # ------------------------------------------------------------------ copies
     _FIELDS = ("level", "mode", "sides", "members", "army_of", "drawer", "leader", "givers", "first", "round_no",
                "castles", "hands", "decks", "discards", "removed", "reshuffles", "aside", "fight_index", "rotation",
-               "step", "passes", "end", "six_winner", "phase")
+               "step", "passes", "end", "six_winners", "phase", "direction", "steps", "step_index")
 
     def to_json(self) -> dict:
         data = {key: _copy(getattr(self, key)) for key in self._FIELDS}
@@ -645,7 +762,7 @@ class GuyenneState(State):
         s.rng.setstate((version, tuple(internal), gauss))
         return s
 
-    def clone(self) -> "GuyenneState":
+    def clone(self, copy_rng: bool = True) -> "GuyenneState":
         """By hand, field by field: the AI clones once per action it weighs."""
         s = GuyenneState.__new__(GuyenneState)
         s.level, s.mode, s.sides, s.first, s.round_no = self.level, self.mode, self.sides, self.first, self.round_no
@@ -660,20 +777,22 @@ class GuyenneState(State):
         s.reshuffles = self.reshuffles[:]
         s.aside = [a[:] for a in self.aside]
         s.fight_index, s.rotation, s.step, s.passes = self.fight_index, self.rotation[:], self.step, self.passes[:]
-        s.end, s.six_winner, s.phase = self.end, self.six_winner, self.phase
+        s.end, s.six_winners, s.phase = self.end, self.six_winners, self.phase
+        s.direction, s.steps, s.step_index = self.direction, self.steps, self.step_index  # steps never change
         s.fights = [_copy_fight(f) for f in self.fights]
         s.last_fights = [_copy_fight(f) for f in self.last_fights]
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        if copy_rng:
+            s.rng = random.Random()
+            s.rng.setstate(self.rng.getstate())
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "GuyenneState":
         """Re-deal what ``seat`` cannot know, army by army: the hands of the others, the deck, the discard (unless
         it is his own duel discard) and the face-down castle cards he did not place, among those places; expert
         picks he did not make."""
-        world = self.clone()
-        world.rng = random.Random(rng.random())
-        for a in (0, 1):
+        world = self.clone(copy_rng=False)
+        world.rng = random.Random(rng.getrandbits(64))
+        for a in world.armies:
             team = world.members[a]
             if world.phase == "set_aside":
                 if seat != team[0]:
@@ -709,24 +828,36 @@ class GuyenneState(State):
         """Castle points now, plus how the open fights lean, plus a little for cards kept (``added`` are cards
         of ``seat`` imagined at ``castle``, for evaluate_actions, which passes what all its actions share)."""
         mine_army = self.army_of[seat]
-        other = 1 - mine_army
-        value = base if base is not None else float(self.points(mine_army) - self.points(other))
+        others = [a for a in self.armies if a != mine_army]
+        value = base if base is not None else self._base(mine_army)
         if self.phase == "over":
-            return value + 0.01 * (self.unspent(mine_army) - self.unspent(other))
+            return value + 0.01 * (self.unspent(mine_army) - max(self.unspent(a) for a in others))
         fights = list(self.fights)
         if castle is not None and self._fight_at(castle) is None:
             fights.append(self._imagined_fight(castle))
         for f in fights:
-            if "outcome" in f:
+            if "outcome" in f or mine_army not in f["pair"]:
                 continue
             mine = f["cards"][mine_army] + (added if f["castle"] == castle else [])
-            value += self._lean(f, mine_army, mine, self._strength(f, other, theirs_cache))
+            value += self._lean(f, mine_army, mine, self._strength(f, self.rival(f, mine_army), theirs_cache))
         return value + 0.03 * (self.army_hand(mine_army) - len(added) + len(self.decks[mine_army]))
+
+    def _base(self, a: int) -> float:
+        """Army ``a``'s castle points ahead of its best opponent."""
+        return float(self.points(a) - max(self.points(o) for o in self.armies if o != a))
 
     def _imagined_fight(self, castle: int) -> dict:
         controller = self.castles[castle - 1]
-        return {"castle": castle, "controller": controller, "cards": [[], []],
-                "roles": ["defend" if controller == a else "attack" for a in (0, 1)]}
+        pair = self.pair_of(castle)
+        return {"castle": castle, "controller": controller, "cards": [[] for _ in self.armies], "pair": list(pair),
+                "roles": [("defend" if controller == a else "attack") if a in pair else None for a in self.armies]}
+
+    def _respond_castle(self) -> int:
+        """The castle a ``respond`` goes to now."""
+        if self.phase == "place":
+            frontier = self.steps[self.step_index][2]
+            return next(f["castle"] for f in self.fights if (f["castle"] - 1) // 3 == frontier)
+        return self.fights[-1]["castle"]
 
     def _strength(self, f: dict, a: int, cache: dict | None = None) -> int:
         """Army ``a``'s strength at fight ``f`` (a hero counts as 100), cached per castle for evaluate_actions."""
@@ -740,10 +871,13 @@ class GuyenneState(State):
 
     def _lean(self, f: dict, a: int, mine: list[str], theirs: int) -> float:
         """+0.4 when army ``a`` would win or keep the castle with ``mine`` there, -0.4 when it would lose."""
-        strong = 100 if "H" in mine else self.total(f, a, mine)
+        return self._lean_of(f, a, 100 if "H" in mine else self.total(f, a, mine), theirs)
+
+    @staticmethod
+    def _lean_of(f: dict, a: int, strong: int, theirs: int) -> float:
         if f["roles"][a] == "defend":
             return 0.4 if strong >= theirs else -0.4
-        if f["roles"][1 - a] == "defend":
+        if f["roles"][GuyenneState.rival(f, a)] == "defend":
             return 0.4 if strong > theirs else -0.4
         return 0.4 if strong > theirs else (-0.4 if strong < theirs else 0.0)
 
@@ -752,25 +886,45 @@ class GuyenneState(State):
         once (then the fights are fought: simulate those)."""
         out: list[float | None] = []
         mine = self.army_of[seat]
-        other = 1 - mine
-        base = float(self.points(mine) - self.points(other))
+        base = self._base(mine)
         # what every action shares: each open fight's lean as it stands, the opponent's strength there
-        open_fights = [f for f in self.fights if "outcome" not in f]
-        theirs = {f["castle"]: self._strength(f, other) for f in open_fights}
+        open_fights = [f for f in self.fights if "outcome" not in f and mine in f["pair"]]
+        theirs = {f["castle"]: self._strength(f, self.rival(f, mine)) for f in open_fights}
         standing = [self._lean(f, mine, f["cards"][mine], theirs[f["castle"]]) for f in open_fights]
+        has_hero = {f["castle"]: "H" in f["cards"][mine] for f in open_fights}
+        totals = {f["castle"]: self.total(f, mine) for f in open_fights}
         kept = self.army_hand(mine) + len(self.decks[mine])
+        contested = {f["castle"] for f in self.fights}
+        imagined: dict[int, dict] = {}
+        seen: dict[tuple, float] = {}
+        always_quiet = self.phase in ("open1", "respond1", "open2") or \
+            self.phase == "place" and self.step_index < len(self.steps) - 1
+        responding = any(a.get("type") == "respond" for a in actions[:1])
+        respond_castle = self._respond_castle() if responding else None
         for action in actions:
             kind = action.get("type")
-            if kind == "give" or kind in ("open", "respond", "reinforce", "pass") and self._quiet_after(seat, action):
-                castle = action.get("castle", self.fights[-1]["castle"] if kind == "respond" else None)
+            if kind == "give" or kind in ("open", "respond", "reinforce", "pass") and \
+                    (always_quiet or self._quiet_after(seat, action)):
+                castle = action.get("castle", respond_castle if kind == "respond" else None)
                 added = action.get("cards", []) if kind != "give" else []
+                key = (castle, "".join(c[0] for c in added))  # equal kinds, equal value: 2a is worth 2b
+                if key in seen:
+                    out.append(seen[key])
+                    continue
                 value = base
                 for f, lean in zip(open_fights, standing):  # same order of sums as _value: exactly equal
-                    value += self._lean(f, mine, f["cards"][mine] + added, theirs[f["castle"]]) \
-                        if f["castle"] == castle else lean
-                if castle is not None and castle not in theirs:
-                    value += self._lean(self._imagined_fight(castle), mine, added, 0)
-                out.append(value + 0.03 * (kept - len(added)))
+                    if f["castle"] == castle:  # card values add up one by one: the total grows by the added ones
+                        hero, total = has_hero[castle], totals[castle]
+                        strong = 100 if hero or "H" in added else total + self.total(f, mine, added)
+                        value += self._lean_of(f, mine, strong, theirs[castle])
+                    else:
+                        value += lean
+                if castle is not None and castle not in contested:
+                    if castle not in imagined:
+                        imagined[castle] = self._imagined_fight(castle)
+                    value += self._lean(imagined[castle], mine, added, 0)
+                seen[key] = value + 0.03 * (kept - len(added))
+                out.append(seen[key])
             else:
                 out.append(None)
         return out
@@ -778,10 +932,11 @@ class GuyenneState(State):
     def _quiet_after(self, seat: int, action: dict) -> bool:
         """True when applying ``action`` leaves someone to reinforce (so no fight is fought yet): the same walk
         round the rotation as ``_auto_passes``, with the actor's hand and castle as they would be."""
-        if self.phase in ("open1", "respond1", "open2"):
+        if self.phase in ("open1", "respond1", "open2") or \
+                self.phase == "place" and self.step_index < len(self.steps) - 1:
             return True
         spent = len(action.get("cards", []))
-        castle = action.get("castle", self.fights[-1]["castle"] if action["type"] == "respond" else None)
+        castle = action.get("castle", self._respond_castle() if action["type"] == "respond" else None)
         army = self.army_of[seat]
 
         def room(s: int) -> bool:
@@ -799,6 +954,8 @@ class GuyenneState(State):
             rotation = order[:2] if self.mode == "duel" else order
             passes: set[int] = set()
             start = 0
+        elif self.phase == "place":  # the last answer: the reinforcements begin with the rotation's first
+            rotation, passes, start = self.rotation, set(), 0
         else:
             rotation = self.rotation
             passes = set(self.passes) | {seat} if action["type"] == "pass" else set()
@@ -823,7 +980,7 @@ def _copy(value):
 
 def _copy_fight(f: dict) -> dict:
     out = dict(f)
-    for key in ("roles", "revealed", "actors"):
+    for key in ("roles", "revealed", "actors", "pair"):
         if key in out:
             out[key] = list(out[key])
     out["cards"] = [list(c) if c is not None else None for c in f["cards"]]

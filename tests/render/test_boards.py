@@ -237,3 +237,26 @@ def test_guyenne_castle_colours_arrows_and_face_down_armies():
     mine = state.view(seat)
     private = boards.draw("guyenne", mine, NAMES)
     assert {k.removeprefix("hand:") for k in private.layout if k.startswith("hand:")} == set(mine["hand"])
+
+
+def test_guyenne_two_sets_castles_in_their_holders_colours():
+    from bot.render.boards import guyenne as guyenne_picture
+
+    game = GAMES["guyenne"]
+    state = game.new_game(4, seed=2, options={"mode": "two_sets"})
+    player = RandomPlayer(2)
+    while sum(c is not None for c in state.castles) < 3 or state.phase != "reinforce":
+        seat = state.to_act()[0]
+        state.apply(seat, player.choose(state, seat))
+    view = state.view(None)
+    canvas = boards.draw("guyenne", view, NAMES)
+    image = decode(canvas.png())
+    assert len([k for k in canvas.layout if k.startswith("castle:")]) == 12
+    for k, owner in enumerate(view["castles"], start=1):
+        x0, y0, x1, y1 = canvas.layout[f"castle:{k}"]
+        colour = guyenne_picture.NEUTRAL if owner is None else SEAT_COLOURS[owner]
+        assert near(image.getpixel((x0 + 6, y1 - 8)), colour), k
+    for fight in view["fights"]:
+        for army in fight["pair"]:
+            shown = [key for key in canvas.layout if key.startswith(f"army:{fight['castle']}:{army}:")]
+            assert len(shown) == fight["counts"][army]

@@ -350,7 +350,9 @@ def test_notation_kinds_ids_and_helpful_errors():
     assert GAME.parse_action(state, E, "open 3 5 t a") == {"type": "open", "castle": 3, "cards": ["5a", "T", "A1"]}
     assert GAME.parse_action(state, E, "O 3 hero 2 a1") == {"type": "open", "castle": 3, "cards": ["H", "2a", "A1"]}
     assert GAME.format_action({"type": "open", "castle": 3, "cards": ["5a", "T"]}) == "open 3 5a T"
-    for text, needle in [("open 9 5", "numbered 1 to 6"), ("open 3 5 5", "no more 5"), ("open 3 x", "not a card"),
+    with pytest.raises(IllegalAction, match="numbered 1 to 6"):
+        play(state, E, "open 9 5")
+    for text, needle in [("open 13 5", "numbered from 1"), ("open 3 5 5", "no more 5"), ("open 3 x", "not a card"),
                          ("dance", "Moves:"), ("open", "e.g.")]:
         with pytest.raises(IllegalAction, match=needle):
             GAME.parse_action(state, E, text)
@@ -381,8 +383,8 @@ def test_determinize_redraws_only_what_the_seat_cannot_know():
 def test_options_are_checked():
     with pytest.raises(IllegalAction):
         GAME.new_game(2, seed=1, options={"level": "legendary"})
-    with pytest.raises(IllegalAction, match="still to come"):
-        GAME.new_game(4, seed=1, options={"mode": "two_sets"})
+    with pytest.raises(IllegalAction, match="3 or 4 players"):
+        GAME.new_game(2, seed=1, options={"mode": "two_sets"})
     with pytest.raises(IllegalAction, match="3 or 4 players"):
         GAME.new_game(2, seed=1, options={"mode": "teams"})
     with pytest.raises(IllegalAction, match="mode=teams"):
@@ -495,3 +497,74 @@ def test_team_views_hide_the_partners_hand_and_rate_as_teams():
     assert world.view(2) == state.view(2)
     assert any(state.determinize(2, random.Random(s)).hands[0] != state.hands[0] for s in range(5))
     assert state.scores() == [0.0] * 4
+
+
+# ---------------------------------------------------------------------- two sets, free-for-all (7.2)
+def two_sets(players: int = 3, first: int = 0) -> GuyenneState:
+    state = GAME.new_game(players, seed=5, options={"mode": "two_sets"})
+    state.first = first
+    for a in range(players):
+        state.hands[a] = ids("5 4 3 2 2 2")
+        state.decks[a] = [c for c in C.ARMY if c not in state.hands[a]]
+    return state
+
+
+def test_g17_round_order_rotation_and_next_first_player():
+    a, b, c = 0, 1, 2
+    state = two_sets()
+    assert state.phase == "direction" and state.to_act() == [a]
+    events = play(state, a, "direction left")  # toward B
+    assert events[0].data["order"] == [a, b, c]
+    play(state, a, "open 2 5")  # A opens on A|B (castles 1–3)
+    with pytest.raises(IllegalAction, match="frontier"):
+        play(state, b, "open 5 5")  # B must answer on A|B first
+    play(state, b, "respond 4")  # B answers there …
+    with pytest.raises(IllegalAction, match="frontier"):
+        play(state, b, "open 8 5")  # … and opens on B|C (castles 4–6), not elsewhere
+    play(state, b, "open 5 5")
+    play(state, c, "respond 4")
+    play(state, c, "open 8 5")  # C opens on C|A (castles 7–9)
+    assert state.to_act() == [a]
+    play(state, a, "respond 4")  # A answers last
+    assert state.phase == "reinforce" and state.rotation == [b, c, a] and state.to_act() == [b]  # A35
+    for seat in (b, c, a):
+        play(state, seat, "pass")
+    assert state.round_no == 2 and state.first == b  # the first-player card passes to the left neighbour
+    assert state.castles[1] == a and state.castles[4] == b and state.castles[7] == c  # 5 beats 4 each time
+
+
+def test_g17_going_right_reverses_the_order():
+    state = two_sets()
+    events = play(state, 0, "direction right")
+    assert events[0].data["order"] == [0, 2, 1]
+    assert [step[:2] for step in state.steps] == [["open", 0], ["respond", 2], ["open", 2], ["respond", 1],
+                                                   ["open", 1], ["respond", 0]]
+    assert [step[2] for step in state.steps] == [2, 2, 1, 1, 0, 0]  # C|A (7–9), then B|C (4–6), then A|B (1–3)
+
+
+@pytest.mark.parametrize(("held", "points"), [(("L1", "R1"), 4), (("L3", "R3"), 2), (("L1", "L2", "R2"), 5)])
+def test_g17_scoring_line_with_adjacent_inner_castles(held, points):
+    state = two_sets()
+    p = 1  # B: left frontier A|B (castles 1–3), right frontier B|C (castles 4–6)
+    where = {"L1": 1, "L2": 2, "L3": 3, "R1": 4, "R2": 5, "R3": 6}
+    assert state.line(p) == [3, 2, 1, 4, 5, 6]
+    for name in held:
+        state.castles[where[name] - 1] = p
+    assert state.points(p) == points
+
+
+def test_g17_all_six_wins_and_two_opposite_players_can_win_together():
+    state = two_sets(players=4)
+    for k in state.line(0):
+        state.castles[k - 1] = 0
+    state.phase = "reinforce"
+    state._end_round()
+    assert state.is_over() and state.six_winners == [0] and state.ranking()[0] == 1
+
+    state = two_sets(players=4)
+    for p in (0, 2):  # opposite players share no frontier (A37)
+        for k in state.line(p):
+            state.castles[k - 1] = p
+    state._end_round()
+    assert state.six_winners == [0, 2] and state.scores()[0] == state.scores()[2] == 12.0
+    assert state.ranking()[0] == state.ranking()[2] == 1

@@ -3,8 +3,8 @@ contested castles — face down as backs in their side's colour, or revealed —
 picture shows the viewer's hand and his own face-down cards at the castles."""
 from __future__ import annotations
 
-from bot.render.boards.common import finish, seat_name, title
-from bot.render.canvas import COLOURS, INK, MUTED, WHITE, Canvas, text_colour_on
+from bot.render.boards.common import finish, seat_name, seat_tag, title
+from bot.render.canvas import COLOURS, INK, MUTED, SEAT_COLOURS, WHITE, Canvas, text_colour_on
 
 SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
 SIDE_NAME = {"E": "English", "F": "French"}
@@ -17,15 +17,19 @@ def _tile_x(k: int) -> int:
     return 24 + (k - 1) * (TILE_W + GAP)
 
 
-def _troop(canvas: Canvas, name: str, x: int, y: int, card: str | None, side: str, hidden_mark: bool = False):
-    """A troop card: its kind (H, 5 … A) under a band of its side's colour; None draws the back."""
+def _troop(canvas: Canvas, name: str, x: int, y: int, card: str | None, side: str, hidden_mark: bool = False,
+           colour=None, label: str | None = None):
+    """A troop card: its kind (H, 5 … A) under a band of its army's colour and letter (the side's, or with two
+    sets the player's colour and number); None draws the back."""
+    colour, label = colour or SIDE[side], label or side
     if card is None:
         box = (x, y, x + CARD_W, y + CARD_H)
-        canvas.draw.rounded_rectangle(box, radius=6, fill=SIDE[side], outline=INK, width=2)
-        canvas.text((x + CARD_W // 2, y + CARD_H // 2), side, 18, bold=True, fill=WHITE, anchor="mm")
+        canvas.draw.rounded_rectangle(box, radius=6, fill=colour, outline=INK, width=2)
+        canvas.text((x + CARD_W // 2, y + CARD_H // 2), label, 18, bold=True, fill=text_colour_on(colour),
+                    anchor="mm")
         canvas.mark(name, box)
         return box
-    box = canvas.card(name, x, y, card[0], SIDE[side], side, w=CARD_W, h=CARD_H)
+    box = canvas.card(name, x, y, card[0], colour, label, w=CARD_W, h=CARD_H)
     if hidden_mark:  # the owner's own face-down card: shown to him, marked as unseen by others
         canvas.draw.rounded_rectangle(box, radius=8, outline=MUTED, width=3)
     return box
@@ -60,7 +64,65 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
     return finish(canvas, 24, y, "Your move — see the buttons" if part["acting"] else None)
 
 
+def draw_two_sets(view: dict, names: list[str]) -> Canvas:
+    """Two sets: one row per frontier — its left player, its three castles from the table's centre outward
+    (colour and number of the player holding each, the arrow toward him), its right player — and under a contested
+    castle both players' cards."""
+    n = len(view["members"])
+    row_h, tile = 150, 104
+    canvas = Canvas(height=70 + n * row_h + 44 * n + 20)
+    title(canvas, "Guyenne", f"{view['level']} · two sets · round {view['round']}")
+    fights = {f["castle"]: f for f in view["fights"]}
+    y = 64
+    for f, (a, b) in enumerate(view["frontiers"]):
+        for side, seat, x in ((0, a, 24), (1, b, canvas.width - 24)):
+            colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+            canvas.pawn(f"frontier:{f}:{side}", x + (16 if side == 0 else -16), y + 40, 16, colour, str(seat + 1))
+            canvas.text((x + (40 if side == 0 else -40), y + 30), seat_name(names, seat)[:10], 15,
+                        anchor="la" if side == 0 else "ra")
+        for i in range(3):
+            k = 3 * f + 1 + i
+            x = 200 + i * (tile + 80)
+            owner = view["castles"][k - 1]
+            fill = NEUTRAL if owner is None else SEAT_COLOURS[owner % len(SEAT_COLOURS)]
+            box = (x, y + 8, x + tile, y + 72)
+            canvas.draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=3 if k in fights else 1)
+            canvas.mark(f"castle:{k}", box)
+            ink = text_colour_on(fill)
+            canvas.text((x + 8, y + 10), str(k), 18, bold=True, fill=ink)
+            cx, cy = x + tile // 2, y + 46
+            if owner is None:
+                canvas.draw.line((cx - 24, cy, cx + 24, cy), fill=ink, width=5)
+            else:
+                canvas.text((x + tile - 8, y + 12), str(owner + 1), 16, bold=True, fill=ink, anchor="ra")
+                sign = -1 if owner == a else 1  # the arrow points at the holder's side of the row
+                canvas.draw.line((cx - sign * 22, cy, cx + sign * 8, cy), fill=ink, width=6)
+                canvas.draw.polygon([(cx + sign * 6, cy - 12), (cx + sign * 6, cy + 12), (cx + sign * 26, cy)],
+                                    fill=ink)
+            fight = fights.get(k)
+            if fight is None:
+                continue
+            for j, army in enumerate((a, b)):
+                shown = fight["revealed"][army]
+                cards = shown if shown is not None else [None] * fight["counts"][army]
+                for m, card in enumerate(cards):
+                    _troop(canvas, f"army:{k}:{army}:{m}", x - 38 + j * (tile // 2 + 48) + m * 9, y + 80, card,
+                           view["sides"][army], colour=SEAT_COLOURS[army % len(SEAT_COLOURS)], label=str(army + 1))
+        y += row_h
+    for a in range(n):
+        acting = a in view["to_act"]
+        seat_tag(canvas, f"seat:{a}", 24, y, a, names, acting=acting)
+        facts = (f"{SIDE_NAME[view['sides'][a]]} · hand {view['hand_counts'][a]} · deck {view['deck_counts'][a]} · "
+                 f"discard {view['discard_counts'][a]} · {view['points'][a]} pts")
+        canvas.text((canvas.width - 24, y + 2), facts, 15, fill=MUTED, anchor="ra")
+        y += 40
+    canvas.crop_height(y + 8)
+    return canvas
+
+
 def draw(view: dict, names: list[str]) -> Canvas:
+    if view["mode"] == "two_sets":
+        return draw_two_sets(view, names)
     bottom = view["sides"].index("E")
     top = 1 - bottom
     canvas = Canvas(height=760)
