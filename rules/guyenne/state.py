@@ -897,14 +897,20 @@ class GuyenneState(State):
         contested = {f["castle"] for f in self.fights}
         imagined: dict[int, dict] = {}
         seen: dict[tuple, float] = {}
+        calm: dict[tuple, bool] = {}
         always_quiet = self.phase in ("open1", "respond1", "open2") or \
             self.phase == "place" and self.step_index < len(self.steps) - 1
         responding = any(a.get("type") == "respond" for a in actions[:1])
         respond_castle = self._respond_castle() if responding else None
         for action in actions:
             kind = action.get("type")
-            if kind == "give" or kind in ("open", "respond", "reinforce", "pass") and \
-                    (always_quiet or self._quiet_after(seat, action)):
+            quiet = always_quiet or kind == "give"
+            if not quiet and kind in ("open", "respond", "reinforce", "pass"):
+                probe = (kind, action.get("castle"), len(action.get("cards", [])))  # all it depends on
+                if probe not in calm:
+                    calm[probe] = self._quiet_after(seat, action)
+                quiet = calm[probe]
+            if quiet and kind in ("give", "open", "respond", "reinforce", "pass"):
                 castle = action.get("castle", respond_castle if kind == "respond" else None)
                 added = action.get("cards", []) if kind != "give" else []
                 key = (castle, "".join(c[0] for c in added))  # equal kinds, equal value: 2a is worth 2b
