@@ -8,7 +8,7 @@ Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
 ``get_game``, ``GAMES``) a game may override a few presentation hooks with
 defaults here (``rules_summary``, ``render_view``, ``describe_event``,
 ``configurations``, ``has_hidden_information``, ``State.evaluate``,
-``State.evaluate_actions``, ``State.teams``): the bot
+``State.evaluate_actions``, ``State.ai_actions``, ``State.teams``): the bot
 and the AI use them, and they never change what is legal.
 """
 from __future__ import annotations
@@ -103,6 +103,11 @@ class State:
         the engine can tell without applying it; None means "simulate that one". Only a shortcut for the AI: it
         must agree exactly with applying the action and evaluating."""
         return [None] * len(actions)
+
+    def ai_actions(self, seat: int) -> list[dict]:
+        """The actions the greedy AI weighs: ``legal_actions`` with one action kept of every group that plays the
+        same (e.g. which of two equal cards goes). Only a shortcut for the AI; default: all of them."""
+        return self.legal_actions(seat)
 
     def teams(self) -> list[list[int]] | None:
         """Seats that win and lose together (rated as teams), or None when everyone plays for themselves."""

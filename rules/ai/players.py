@@ -39,7 +39,7 @@ class GreedyPlayer(Player):
     level = "greedy"
 
     def choose(self, state: State, seat: int) -> dict:
-        actions = state.legal_actions(seat)
+        actions = state.ai_actions(seat)  # one of each group of actions that play the same
         if not actions:
             raise IllegalAction("No legal action for this seat.")
         if len(actions) == 1:

@@ -81,9 +81,13 @@ def check_roundtrips(game: Game, state: State) -> None:
 
 
 def check_all_actions_apply(game: Game, state: State) -> None:
-    """Every legal action applies; where the engine predicts its value (``evaluate_actions``) it is exact."""
+    """Every legal action applies; where the engine predicts its value (``evaluate_actions``) it is exact; the
+    AI's shortlist (``ai_actions``) is made of legal actions only."""
     for seat in state.to_act():
         actions = state.legal_actions(seat)
+        shortlist = state.ai_actions(seat)
+        keys = {json.dumps(a, sort_keys=True) for a in actions}
+        assert shortlist and all(json.dumps(a, sort_keys=True) in keys for a in shortlist), "ai_actions not legal"
         predicted = state.evaluate_actions(seat, copy.deepcopy(actions))
         assert len(predicted) == len(actions)
         for action, value in zip(actions, predicted):
