@@ -6,6 +6,7 @@ armies (index 0/1); hands, turns and choices to seats."""
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import combinations, product
 
 from rules.api import Event, IllegalAction, State, check_action_shape
@@ -126,10 +127,7 @@ class GuyenneState(State):
     def line(self, a: int) -> list[int]:
         """The castles (1-based) whose control scores for army ``a``, in the order adjacency counts: the six of the
         row, or with two sets [left outer, middle, inner, right inner, middle, outer] (7.2, A34)."""
-        if self.mode != "two_sets":
-            return list(range(1, CASTLES + 1))
-        left, right = (a - 1) % len(self.members), a
-        return [3 * left + 3, 3 * left + 2, 3 * left + 1, 3 * right + 1, 3 * right + 2, 3 * right + 3]
+        return list(_lines(self.mode == "two_sets", len(self.members))[a])
 
     @staticmethod
     def rival(fight: dict, a: int) -> int:
@@ -181,7 +179,8 @@ class GuyenneState(State):
                 return 12
             if self.mode != "two_sets":
                 return 0
-        return group_points([self.castles[k - 1] == a for k in self.line(a)])
+        castles = self.castles
+        return group_points([castles[k - 1] == a for k in _lines(self.mode == "two_sets", len(self.members))[a]])
 
     def scores(self) -> list[float]:
         return [float(self.points(a)) for a in self.army_of]
@@ -1003,6 +1002,18 @@ class GuyenneState(State):
                 return True
             passes.add(s)
         return False
+
+
+@lru_cache(maxsize=None)
+def _lines(two_sets: bool, armies: int) -> tuple[tuple[int, ...], ...]:
+    """Each army's scoring line of castles (see ``GuyenneState.line``), worked out once per table shape."""
+    if not two_sets:
+        return tuple(tuple(range(1, CASTLES + 1)) for _ in range(armies))
+    out = []
+    for a in range(armies):
+        left, right = (a - 1) % armies, a
+        out.append((3 * left + 3, 3 * left + 2, 3 * left + 1, 3 * right + 1, 3 * right + 2, 3 * right + 3))
+    return tuple(out)
 
 
 def _copy(value):
