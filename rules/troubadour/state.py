@@ -1,0 +1,1255 @@
+"""The rules of Troubadour as a state machine (rules file sections 2–7).
+
+Phases: ``select_trios`` (every player secretly chooses three nobles; all are revealed at once), ``tiebreak``
+(identical trios, rock-paper-scissors with a fourth noble), ``turn`` (one player's many-action turn), ``over``.
+The turn order, die rolls, auto-reveals, recycling and the end of a round happen inside ``apply``.
+
+Internal representation (per seat): ``stock`` and ``waste`` are lists whose LAST element is the top card;
+``villages`` are five lists bottom→top of card ints (face down: ``card | FD``); ``castles`` holds the top rank of
+each suit's castle (0: no castle). Nobles and trios are bitmasks over the noble ranks 0..11 (rules 4.9).
+"""
+from __future__ import annotations
+
+import random
+
+from rules.api import Event, IllegalAction, State, check_action_shape
+from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
+                                    SPADES_TRIO, SUITS, card_of, fits_on, name, noble_of, trio_key, trio_list)
+
+UNUSED, STANDARD, HEARTS_QK = 0, 1, 2
+FLIP_NAMES = ["unused", "standard", "hearts_qk"]
+RPS_GAMES = 4  # the first rock-paper-scissors game and three repetitions; all drawn: the die decides (A31)
+TIEBREAKS = ("rps", "die")
+
+# heuristic weights (integers, so that predicted values are exact)
+W_CASTLE, W_UP, W_DOWN, W_EMPTY, W_PILE, W_COVER, W_STUCK = 100, 10, -20, 5, -3, -3, -4
+W_FITS, W_FLIP, W_TURN = 10, 10, 1
+WIN = 1_000_000
+NOBLE_VALUE = {JS: 8, QS: 8, KS: 0, JD: 4, QD: 4, KD: 4, JC: 20, QC: 30, KC: 8, JH: 25, QH: 15, KH: 4}
+
+
+def seat_name(s: int) -> str:
+    return f"{{P{s + 1}}}"
+
+
+def target_code(s: int) -> str:
+    return f"P{s + 1}"
+
+
+class TroubadourState(State):
+    def __init__(self, n: int, seed: int, tiebreak: str = "rps", max_rounds: int = 0):
+        self.n = n
+        self.seed = seed
+        self.counter = 0
+        self.tiebreak = tiebreak
+        self.max_rounds = max_rounds
+        self.round_no = 1
+        self.phase = "select_trios"
+        self.stock: list[list[int]] = [[] for _ in range(n)]
+        self.waste: list[list[int]] = [[] for _ in range(n)]
+        self.villages: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(n)]
+        self.castles: list[list[int]] = [[0, 0, 0, 0] for _ in range(n)]
+        self.trios = [0] * n
+        self.last_trios = [0] * n
+        self.groups: list[list[int]] = []  # the round's order as groups of seats with equal trios
+        self.rps: list[dict] = []  # pending rock-paper-scissors: {"seats": [a, b], "picks": [x, y], "games": k}
+        self.tiebreak_log: list[dict] = []
+        self.order: list[int] = []
+        self.turn_idx = 0
+        self.flip_slot = UNUSED
+        self.extra_left = 0
+        self.used = 0
+        self.pending_ace: list[int] | None = None  # [village index, position]
+        self.turn_actions = 0
+        self.round_actions = 0
+        self.flips = [0] * n
+        self.turns_done = [0] * n
+        self.winner: int | None = None
+        self.draw = False
+        self._prog: list[int | None] = [None] * n  # cache of progress(p) (not state: rebuilt when needed)
+
+    def _rng(self) -> random.Random:
+        self.counter += 1
+        return random.Random(f"troubadour/{self.seed}/{self.counter}")
+
+    # ------------------------------------------------------------------ set-up
+    def deal(self) -> None:
+        """Rules 2: per player a shuffled stock; five villages of two face-down cards and one face-up card."""
+        for p in range(self.n):
+            deck = list(ALL_CARDS)
+            self._rng().shuffle(deck)
+            top_first = deck  # deck[0] is the top of the stock
+            villages = []
+            at = 0
+            for _ in range(5):
+                villages.append([top_first[at] | FD, top_first[at + 1] | FD, top_first[at + 2]])
+                at += 3
+            self.villages[p] = villages
+            self.stock[p] = top_first[at:][::-1]
+            self.waste[p] = []
+            self.castles[p] = [0, 0, 0, 0]
+            self._prog[p] = None
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def current(self) -> int | None:
+        return self.order[self.turn_idx] if self.phase == "turn" else None
+
+    def has(self, p: int, noble: int) -> bool:
+        return bool(self.trios[p] >> noble & 1)
+
+    def usable(self, p: int, noble: int) -> bool:
+        return bool(self.trios[p] >> noble & 1) and not self.used >> noble & 1
+
+    def castle_accepts(self, p: int, c: int) -> bool:
+        return self.castles[p][c // 10] == c % 10
+
+    def village_accepts(self, p: int, v: int, c: int) -> bool:
+        village = self.villages[p][v]
+        return not village or fits_on(c, village[-1])
+
+    def fits(self, p: int, c: int) -> bool:
+        """3.3: the castle area or one of the five villages accepts ``c`` (J♣)."""
+        if self.castles[p][c // 10] == c % 10:
+            return True
+        for v in self.villages[p]:
+            if not v or fits_on(c, v[-1]):
+                return True
+        return False
+
+    def facedown_count(self, p: int) -> int:
+        return sum(1 for v in self.villages[p] for x in v if x & FD)
+
+    def run_start(self, p: int, v: int) -> int:
+        """The lowest index of village ``v`` from which the cards up to the top form a run (len if empty)."""
+        village = self.villages[p][v]
+        k = len(village) - 1
+        if k < 0:
+            return 0
+        while k > 0:
+            below = village[k - 1]
+            if below & FD or not fits_on(village[k], below):
+                break
+            k -= 1
+        return k
+
+    def extra_grant(self, p: int) -> int:
+        extra = 0
+        if self.has(p, QC):
+            extra += 2
+        if self.has(p, KC) and any(self.trios[o] & ((1 << JC) | (1 << QC)) for o in range(self.n) if o != p):
+            extra += 3
+        return extra
+
+    def protected(self, target: int, noble: int) -> bool:
+        return self.has(target, {JS: JD, QS: QD, KS: KD}[noble])
+
+    def opponents(self, p: int) -> list[int]:
+        return [o for o in range(self.n) if o != p]
+
+    # ------------------------------------------------------------------ the contract
+    def to_act(self) -> list[int]:
+        if self.phase == "select_trios":
+            return [p for p in range(self.n) if not self.trios[p]]
+        if self.phase == "tiebreak":
+            return sorted(s for g in self.rps for s, pick in zip(g["seats"], g["picks"]) if pick is None)
+        if self.phase == "turn":
+            return [self.order[self.turn_idx]]
+        return []
+
+    def legal_actions(self, seat: int) -> list[dict]:
+        if self.phase == "select_trios":
+            if not (0 <= seat < self.n) or self.trios[seat]:
+                return []
+            return [{"type": "choose_trio", "nobles": [NOBLES[a], NOBLES[b], NOBLES[c]]}
+                    for a in range(12) for b in range(a + 1, 12) for c in range(b + 1, 12)]
+        if self.phase == "tiebreak":
+            if seat not in self.to_act():
+                return []
+            return [{"type": "choose_tiebreak_noble", "noble": NOBLES[x]} for x in range(12)
+                    if not self.trios[seat] >> x & 1]
+        if self.phase == "turn" and seat == self.order[self.turn_idx]:
+            return self._turn_actions(seat)
+        return []
+
+    def _turn_actions(self, p: int) -> list[dict]:
+        return list(self._gen_actions(p))
+
+    def _gen_actions(self, p: int):
+        """The active player's legal actions, in order: flips, castle builds, ``end_turn``, village builds, J♥, Q♥,
+        attacks (whoever always takes the first one never loops: flips and castle builds are finite)."""
+        if self.pending_ace is not None:
+            yield {"type": "hearts_queen_ace", "start_castle": True}
+            yield {"type": "hearts_queen_ace", "start_castle": False}
+            return
+        trio, used = self.trios[p], self.used
+        stock, waste = self.stock[p], self.waste[p]
+        villages, castles = self.villages[p], self.castles[p]
+        if stock or waste:
+            if self.flip_slot == UNUSED:
+                yield {"type": "standard_flip", "club_jack": False}
+                if trio >> JC & 1 and not used >> JC & 1:
+                    yield {"type": "standard_flip", "club_jack": True}
+                if trio >> QH & 1 and trio >> KH & 1 and not used & ((1 << QH) | (1 << KH)) and \
+                        not any(x >= FD for v in villages for x in v):
+                    for c in sorted(stock + waste):
+                        yield {"type": "hearts_queen_king_flip", "named_card": NAMES[c]}
+            elif self.extra_left > 0:
+                yield {"type": "extra_flip"}
+        tops = [v[-1] if v else -1 for v in villages]
+        wt = waste[-1] if waste else -1
+        if wt >= 0 and castles[wt // 10] == wt % 10:
+            yield {"type": "build_castle", "card": NAMES[wt]}
+        for t in tops:
+            if t >= 0 and castles[t // 10] == t % 10:
+                yield {"type": "build_castle", "card": NAMES[t]}
+        yield {"type": "end_turn"}
+        if wt >= 0:
+            nm = NAMES[wt]
+            fit = FITS[wt]
+            for j, t in enumerate(tops):
+                if t < 0 or fit[t]:
+                    yield {"type": "build_village", "card": nm, "village": j + 1}
+        for i, v in enumerate(villages):
+            if not v:
+                continue
+            k = len(v) - 1
+            while k > 0 and v[k - 1] < FD and FITS[v[k]][v[k - 1]]:
+                k -= 1
+            for idx in range(k, len(v)):
+                c = v[idx]
+                fit = FITS[c]
+                for j, t in enumerate(tops):
+                    if j != i and (t < 0 or fit[t]):
+                        yield {"type": "build_village", "card": NAMES[c], "village": j + 1}
+        if trio >> JH & 1 and not used >> JH & 1:
+            for i, v in enumerate(villages):
+                last = len(v) - 1
+                for idx, c in enumerate(v):
+                    if c >= FD:
+                        continue
+                    nm = NAMES[c]
+                    if castles[c // 10] == c % 10:
+                        yield {"type": "hearts_jack_move", "card": nm, "destination": "castle"}
+                    fit = FITS[c]
+                    for j, t in enumerate(tops):
+                        if j == i and idx == last:
+                            continue
+                        if t < 0 or fit[t]:
+                            yield {"type": "hearts_jack_move", "card": nm, "destination": j + 1}
+        if trio >> QH & 1 and not used >> QH & 1:
+            for i, v in enumerate(villages):
+                for idx, c in enumerate(v):
+                    if c >= FD:
+                        yield {"type": "hearts_queen_reveal", "village": i + 1, "position": idx}
+        if trio & SPADES_TRIO:
+            opps = self.opponents(p)
+            if trio >> JS & 1 and not used >> JS & 1:
+                for o in opps:
+                    if not self.has(o, JD):
+                        for j, v in enumerate(self.villages[o]):
+                            if v:
+                                yield {"type": "spade_jack_attack", "target": target_code(o), "village": j + 1}
+            if trio >> QS & 1 and not used >> QS & 1:
+                for o in opps:
+                    if not self.has(o, QD) and any(self.villages[o]):
+                        yield {"type": "spade_queen_attack", "target": target_code(o)}
+            if trio == SPADES_TRIO and not used & SPADES_TRIO:
+                for o in opps:
+                    if not self.has(o, KD):
+                        for s in range(4):
+                            if self.castles[o][s]:
+                                yield {"type": "spade_trio_attack", "target": target_code(o), "suit": SUITS[s]}
+
+    def _busy(self, p: int) -> bool:
+        """Whether ``p`` (the active player) can do anything but end the turn."""
+        if self.pending_ace is not None:
+            return True
+        if (self.stock[p] or self.waste[p]) and (self.flip_slot == UNUSED or self.extra_left > 0):
+            return True
+        for a in self._gen_actions(p):
+            if a["type"] != "end_turn":
+                return True
+        return False
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, seat: int, action: dict) -> list[Event]:
+        check_action_shape(action)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise IllegalAction("There is no such seat.")
+        if self.phase == "over":
+            raise IllegalAction("The game is over.")
+        kind = action["type"]
+        if self.phase == "select_trios":
+            if kind != "choose_trio":
+                raise IllegalAction("Everyone first chooses three nobles in secret, e.g. `trio JC QC JH`.")
+            return self._choose_trio(seat, action)
+        if self.phase == "tiebreak":
+            if kind != "choose_tiebreak_noble":
+                raise IllegalAction("Identical trios: the tied players each choose one of their other nobles "
+                                    "(rock-paper-scissors), e.g. `rps QH`.")
+            return self._choose_tiebreak(seat, action)
+        p = self.order[self.turn_idx]
+        if seat != p:
+            raise IllegalAction(f"It is not your turn: waiting for {seat_name(p)}.")
+        handler = TURN_HANDLERS.get(kind)
+        if handler is None:
+            if kind in ("choose_trio", "choose_tiebreak_noble"):
+                raise IllegalAction("The trios of this round are already chosen and revealed.")
+            raise IllegalAction(f"Unknown action {kind!r}. " + self._turn_hint())
+        if self.pending_ace is not None and kind != "hearts_queen_ace":
+            raise IllegalAction("Q♥ revealed an ace: first decide whether it starts its castle (`ace castle`) "
+                                "or stays in the village (`ace keep`).")
+        events = handler(self, p, action)
+        self._prog[p] = None
+        if self.phase == "turn" and self.order[self.turn_idx] == p and kind != "end_turn":
+            self.turn_actions += 1
+            self.round_actions += 1
+            if not self._busy(p):
+                events += self._end_turn(p, auto=True)
+        return events
+
+    def _turn_hint(self) -> str:
+        return ("Turn actions: flip, extra, 7C castle, 7C V2, JH 8H castle, QH V2 1, QHKH 7S, JS P2 V3, QS P2, "
+                "spades P2 H, end.")
+
+    @staticmethod
+    def _fields(action: dict, keys: tuple, example: str) -> None:
+        if set(action) != {"type", *keys}:
+            raise IllegalAction(f"{action['type']} takes " + (", ".join(keys) if keys else "no parameters") +
+                                f", e.g. `{example}`.")
+
+    # ---- round start
+    def _choose_trio(self, seat: int, action: dict) -> list[Event]:
+        self._fields(action, ("nobles",), "trio JC QC JH")
+        if self.trios[seat]:
+            raise IllegalAction("You have already chosen your trio for this round; it cannot be changed.")
+        nobles = action["nobles"]
+        if not isinstance(nobles, list) or len(nobles) != 3:
+            raise IllegalAction("Choose exactly three nobles, e.g. `trio JC QC JH`.")
+        idx = [noble_of(x) if isinstance(x, str) and x == x.upper() else None for x in nobles]
+        if any(i is None for i in idx):
+            raise IllegalAction("Nobles are JS QS KS JD QD KD JC QC KC JH QH KH, e.g. `trio JC QC JH`.")
+        if len(set(idx)) != 3:
+            raise IllegalAction("Choose three different nobles.")
+        if idx != sorted(idx):
+            raise IllegalAction("List the trio in noble order (" + " ".join(NOBLES) + "), e.g. "
+                                + " ".join(NOBLES[i] for i in sorted(idx)) + ".")
+        self.trios[seat] = sum(1 << i for i in idx)
+        events = [Event("trio_chosen", {"seat": seat}),
+                  Event("own_trio", {"seat": seat, "nobles": list(nobles)}, (seat,))]
+        if all(self.trios):
+            events += self._reveal()
+        return events
+
+    def _reveal(self) -> list[Event]:
+        """All trios are in: reveal them and order the round (4.9, 4.10)."""
+        events = [Event("trios_revealed", {"trios": [trio_list(t) for t in self.trios]})]
+        seats = sorted(range(self.n), key=lambda s: trio_key(self.trios[s]))
+        groups: list[list[int]] = []
+        for s in seats:
+            if groups and self.trios[groups[-1][0]] == self.trios[s]:
+                groups[-1].append(s)
+            else:
+                groups.append([s])
+        self.groups = groups
+        self.rps = []
+        self.tiebreak_log = []
+        for k, g in enumerate(groups):
+            if len(g) == 1:
+                continue
+            if len(g) == 2 and self.tiebreak == "rps":
+                self.rps.append({"seats": list(g), "picks": [None, None], "games": 0})
+                events.append(Event("tiebreak_needed", {"seats": list(g), "method": "rps"}))
+            else:
+                events += self._die(k)
+        if self.rps:
+            self.phase = "tiebreak"
+            return events
+        return events + self._begin_turns()
+
+    def _die(self, k: int, why: str = "identical trios") -> list[Event]:
+        group = self.groups[k]
+        events = [Event("tiebreak_needed", {"seats": list(group), "method": "die", "why": why})]
+        self.groups[k] = self._roll(group, events)
+        return events
+
+    def _roll(self, seats: list[int], events: list[Event]) -> list[int]:
+        rng = self._rng()
+        rolls = {s: rng.randint(1, 6) for s in seats}
+        events.append(Event("die_rolled", {"seats": list(seats), "rolls": [rolls[s] for s in seats]}))
+        self.tiebreak_log.append({"method": "die", "seats": list(seats), "rolls": [rolls[s] for s in seats]})
+        out: list[int] = []
+        for value in sorted(set(rolls.values())):
+            same = [s for s in seats if rolls[s] == value]
+            out += same if len(same) == 1 else self._roll(same, events)
+        return out
+
+    def _choose_tiebreak(self, seat: int, action: dict) -> list[Event]:
+        self._fields(action, ("noble",), "rps QH")
+        group = next((g for g in self.rps if seat in g["seats"]), None)
+        if group is None:
+            raise IllegalAction("Only the players with identical trios choose a tie-break noble.")
+        at = group["seats"].index(seat)
+        if group["picks"][at] is not None:
+            raise IllegalAction("You have already chosen your tie-break noble.")
+        x = noble_of(action["noble"]) if isinstance(action["noble"], str) and \
+            action["noble"] == action["noble"].upper() else None
+        if x is None:
+            raise IllegalAction("Name one noble, e.g. `rps QH`.")
+        if self.trios[seat] >> x & 1:
+            raise IllegalAction(f"{NOBLES[x]} is in your trio: choose one of your other nine nobles.")
+        group["picks"][at] = x
+        events = [Event("tiebreak_chosen", {"seat": seat}),
+                  Event("own_tiebreak", {"seat": seat, "noble": NOBLES[x]}, (seat,))]
+        if None in group["picks"]:
+            return events
+        a, b = group["seats"]
+        fa, fb = (NOBLES[x][0] for x in group["picks"])
+        nobles = [NOBLES[x] for x in group["picks"]]
+        group["games"] += 1
+        k = next(i for i, g in enumerate(self.groups) if set(g) == {a, b})
+        if fa == fb:
+            self.tiebreak_log.append({"method": "rps", "seats": [a, b], "nobles": nobles, "first": None})
+            events.append(Event("rps_revealed", {"seats": [a, b], "nobles": nobles, "first": None,
+                                                 "games": group["games"]}))
+            if group["games"] < RPS_GAMES:
+                group["picks"] = [None, None]
+                return events
+            self.rps.remove(group)
+            events += self._die(k, why="rock-paper-scissors drawn four times")
+        else:
+            beats = {"J": "K", "Q": "J", "K": "Q"}  # Queen beats Jack, King beats Queen, Jack beats King
+            first = b if beats[fa] == fb else a  # the beaten player plays first
+            self.tiebreak_log.append({"method": "rps", "seats": [a, b], "nobles": nobles, "first": first})
+            events.append(Event("rps_revealed", {"seats": [a, b], "nobles": nobles, "first": first,
+                                                 "games": group["games"]}))
+            self.groups[k] = [first, b if first == a else a]
+            self.rps.remove(group)
+        if self.rps:
+            return events
+        return events + self._begin_turns()
+
+    def _begin_turns(self) -> list[Event]:
+        self.order = [s for g in self.groups for s in g]
+        self.phase = "turn"
+        self.turn_idx = 0
+        self.round_actions = 0
+        events = [Event("turn_order", {"order": list(self.order), "round": self.round_no})]
+        return events + self._start_turn()
+
+    def _start_turn(self) -> list[Event]:
+        p = self.order[self.turn_idx]
+        self.flip_slot, self.extra_left, self.used, self.pending_ace, self.turn_actions = UNUSED, 0, 0, None, 0
+        events = [Event("turn_started", {"seat": p, "round": self.round_no})]
+        if not self._busy(p):
+            events += self._end_turn(p, auto=True)
+        return events
+
+    def _end_turn(self, p: int, auto: bool = False) -> list[Event]:
+        self.turns_done[p] += 1
+        events = [Event("turn_ended", {"seat": p, "auto": auto})]
+        if self.turn_idx + 1 < len(self.order):
+            self.turn_idx += 1
+            return events + self._start_turn()
+        self.last_trios = list(self.trios)
+        self.trios = [0] * self.n
+        self.order, self.groups, self.rps = [], [], []
+        self.turn_idx = 0
+        self.flip_slot, self.extra_left, self.used, self.pending_ace, self.turn_actions = UNUSED, 0, 0, None, 0
+        if self.max_rounds and self.round_no >= self.max_rounds:
+            self.phase, self.draw = "over", True
+            return events + [Event("game_drawn", {"rounds": self.round_no})]
+        self.round_no += 1
+        self.round_actions = 0
+        self.phase = "select_trios"
+        return events + [Event("round_started", {"round": self.round_no})]
+
+    # ---- flips
+    def _flip_one(self, p: int, cards: list[str], events: list[Event]) -> int:
+        stock = self.stock[p]
+        if not stock:
+            waste = self.waste[p]
+            if not waste:
+                return -1
+            if cards:
+                events.append(Event("flipped", {"seat": p, "cards": list(cards)}))
+                cards.clear()
+            stock[:] = waste[::-1]
+            waste.clear()
+            events.append(Event("recycled", {"seat": p, "stock": len(stock)}))
+        c = stock.pop()
+        self.waste[p].append(c)
+        cards.append(name(c))
+        return c
+
+    def _flipped(self, p: int, cards: list[str], events: list[Event]) -> None:
+        if cards:
+            events.append(Event("flipped", {"seat": p, "cards": list(cards)}))
+
+    def _slot_taken(self, p: int, slot: int) -> None:
+        self.flip_slot = slot
+        self.extra_left = self.extra_grant(p)
+        self.flips[p] += 1
+
+    def _standard_flip(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("club_jack",), "flip")
+        jack = action["club_jack"]
+        if not isinstance(jack, bool):
+            raise IllegalAction("club_jack is true or false: `flip` or `flip JC`.")
+        if self.flip_slot == STANDARD:
+            raise IllegalAction("You have already made the standard flip this turn.")
+        if self.flip_slot == HEARTS_QK:
+            raise IllegalAction("The Q♥+K♥ flip replaced the standard flip this turn.")
+        if not (self.stock[p] or self.waste[p]):
+            raise IllegalAction("Your stock and waste are both empty: there is nothing to flip.")
+        if jack and not self.has(p, JC):
+            raise IllegalAction("J♣ is not in your trio.")
+        events = [Event("noble_used", {"seat": p, "noble": "JC"})] if jack else []
+        cards: list[str] = []
+        if jack:
+            self.used |= 1 << JC
+            total = len(self.stock[p]) + len(self.waste[p])
+            for k in range(total):
+                c = self._flip_one(p, cards, events)
+                if self.fits(p, c):
+                    break
+        else:
+            self._flip_one(p, cards, events)
+        self._flipped(p, cards, events)
+        self._slot_taken(p, STANDARD)
+        return events
+
+    def _hearts_qk_flip(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("named_card",), "QHKH 7S")
+        if not (self.has(p, QH) and self.has(p, KH)):
+            raise IllegalAction("The Q♥+K♥ flip needs both Q♥ and K♥ in your trio.")
+        if self.used & ((1 << QH) | (1 << KH)):
+            raise IllegalAction("Q♥ has already been used this turn.")
+        if self.flip_slot != UNUSED:
+            raise IllegalAction("The Q♥+K♥ flip replaces the standard flip: not after a flip this turn.")
+        if self.facedown_count(p):
+            raise IllegalAction("The Q♥+K♥ flip needs all your village cards face up.")
+        c = card_of(action["named_card"])
+        if c is None or action["named_card"] != name(c):
+            raise IllegalAction("Name one of your building cards, e.g. `QHKH 7S`.")
+        if c not in self.stock[p] and c not in self.waste[p]:
+            raise IllegalAction(f"{name(c)} is not in your stock or waste (it lies in a village or castle).")
+        self.used |= (1 << QH) | (1 << KH)
+        events = [Event("noble_used", {"seat": p, "noble": "QH+KH", "named": name(c)})]
+        cards: list[str] = []
+        while True:
+            if self._flip_one(p, cards, events) == c:
+                break
+        self._flipped(p, cards, events)
+        self._slot_taken(p, HEARTS_QK)
+        return events
+
+    def _extra_flip(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, (), "extra")
+        if self.flip_slot == UNUSED:
+            raise IllegalAction("Extra flips (Q♣, K♣) come only after the standard flip or the Q♥+K♥ flip.")
+        if self.extra_left <= 0:
+            raise IllegalAction("You have no extra flips left this turn.")
+        if not (self.stock[p] or self.waste[p]):
+            raise IllegalAction("Your stock and waste are both empty: there is nothing to flip.")
+        self.extra_left -= 1
+        grant = 1 << QC if self.has(p, QC) else 0
+        if self.has(p, KC) and self.extra_grant(p) - (2 if grant else 0) == 3:
+            grant |= 1 << KC
+        self.used |= grant
+        cards: list[str] = []
+        events: list[Event] = []
+        self._flip_one(p, cards, events)
+        self._flipped(p, cards, events)
+        events[-1].data["extra_left"] = self.extra_left
+        self.flips[p] += 1
+        return events
+
+    # ---- building
+    def _locate(self, p: int, c: int) -> tuple[int, int] | None:
+        for i, v in enumerate(self.villages[p]):
+            for idx, x in enumerate(v):
+                if x == c:
+                    return i, idx
+        return None
+
+    def _card(self, action: dict, key: str = "card") -> int:
+        c = card_of(action[key]) if isinstance(action[key], str) else None
+        if c is None or action[key] != name(c):
+            raise IllegalAction("Name a building card like 7H or 10C (A–10 of S H D C).")
+        return c
+
+    def _village(self, value, what: str = "village") -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 5:
+            raise IllegalAction(f"The {what} is a number from 1 to 5.")
+        return value - 1
+
+    def _after_removal(self, p: int, v: int, events: list[Event]) -> None:
+        """Auto-reveal (A18): a face-down card that became the top of a village turns face up."""
+        village = self.villages[p][v]
+        if village and village[-1] & FD:
+            village[-1] &= ~FD
+            events.append(Event("revealed", {"seat": p, "village": v + 1, "position": len(village) - 1,
+                                             "card": name(village[-1]), "by": "auto"}))
+
+    def _to_castle(self, p: int, c: int, events: list[Event]) -> list[Event]:
+        self.castles[p][c // 10] = c % 10 + 1
+        if all(r == 10 for r in self.castles[p]):
+            self.phase, self.winner = "over", p
+            events.append(Event("game_won", {"seat": p}))
+        return events
+
+    def _build_castle(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("card",), "7C castle")
+        c = self._card(action)
+        waste = self.waste[p]
+        if waste and waste[-1] == c:
+            source = "waste"
+        else:
+            at = self._locate(p, c)
+            if at is None or at[1] != len(self.villages[p][at[0]]) - 1:
+                raise IllegalAction(f"{name(c)} is not the top card of your waste or of a village.")
+            source = f"V{at[0] + 1}"
+        if not self.castle_accepts(p, c):
+            top = self.castles[p][c // 10]
+            raise IllegalAction(f"{name(c)} does not fit your castles: " +
+                                (f"the {SUITS[c // 10]} castle needs {top + 1 if top < 10 else 'nothing'} next."
+                                 if top else f"there is no {SUITS[c // 10]} castle yet (it starts with the ace)."))
+        events = [Event("built_castle", {"seat": p, "card": name(c), "from": source})]
+        if source == "waste":
+            waste.pop()
+        else:
+            self.villages[p][at[0]].pop()
+            self._after_removal(p, at[0], events)
+        return self._to_castle(p, c, events)
+
+    def _build_village(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("card", "village"), "8H V4")
+        c = self._card(action)
+        v = self._village(action["village"])
+        waste = self.waste[p]
+        target = self.villages[p][v]
+        if target and not fits_on(c, target[-1]):
+            raise IllegalAction(f"{name(c)} does not fit on V{v + 1}: its top {name(target[-1])} needs a card "
+                                "one rank lower of the opposite colour.")
+        if waste and waste[-1] == c:
+            waste.pop()
+            target.append(c)
+            return [Event("built_village", {"seat": p, "cards": [name(c)], "from": "waste", "to": v + 1})]
+        at = self._locate(p, c)
+        if at is None:
+            raise IllegalAction(f"{name(c)} is neither your waste top nor in one of your villages.")
+        i, idx = at
+        if i == v:
+            raise IllegalAction(f"{name(c)} is already in V{v + 1}.")
+        if idx < self.run_start(p, i):
+            raise IllegalAction(f"{name(c)} and the cards above it do not form a run: only a run can be moved.")
+        src = self.villages[p][i]
+        moved = src[idx:]
+        del src[idx:]
+        target.extend(moved)
+        events = [Event("built_village", {"seat": p, "cards": [name(x) for x in moved], "from": f"V{i + 1}",
+                                          "to": v + 1})]
+        self._after_removal(p, i, events)
+        return events
+
+    def _hearts_jack(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("card", "destination"), "JH 8H castle")
+        if not self.has(p, JH):
+            raise IllegalAction("J♥ is not in your trio.")
+        if not self.usable(p, JH):
+            raise IllegalAction("J♥ has already been used this turn.")
+        c = self._card(action)
+        dest = action["destination"]
+        at = self._locate(p, c)
+        if at is None:
+            raise IllegalAction(f"{name(c)} is not a face-up card in one of your villages.")
+        i, idx = at
+        src = self.villages[p][i]
+        if dest == "castle":
+            if not self.castle_accepts(p, c):
+                raise IllegalAction(f"{name(c)} does not fit your castles.")
+        else:
+            j = self._village(dest, "destination (castle or a village)")
+            top = self.villages[p][j]
+            if j == i and idx == len(src) - 1:
+                raise IllegalAction(f"{name(c)} is already the top of V{j + 1}.")
+            if top and not fits_on(c, top[-1]):
+                raise IllegalAction(f"{name(c)} does not fit on V{j + 1} (top {name(top[-1])}).")
+        self.used |= 1 << JH
+        del src[idx]
+        events = [Event("noble_used", {"seat": p, "noble": "JH"}),
+                  Event("hearts_jack_moved", {"seat": p, "card": name(c), "from": i + 1,
+                                              "to": dest if dest == "castle" else dest})]
+        self._after_removal(p, i, events)
+        if dest == "castle":
+            return self._to_castle(p, c, events)
+        self.villages[p][dest - 1].append(c)
+        return events
+
+    def _hearts_queen_reveal(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("village", "position"), "QH V2 1")
+        if not self.has(p, QH):
+            raise IllegalAction("Q♥ is not in your trio.")
+        if not self.usable(p, QH):
+            raise IllegalAction("Q♥ has already been used this turn.")
+        v = self._village(action["village"])
+        pos = action["position"]
+        village = self.villages[p][v]
+        if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(village):
+            raise IllegalAction(f"V{v + 1} has no card at that position.")
+        if not village[pos] & FD:
+            raise IllegalAction(f"That card of V{v + 1} is already face up.")
+        self.used |= 1 << QH
+        village[pos] &= ~FD
+        c = village[pos]
+        events = [Event("noble_used", {"seat": p, "noble": "QH"}),
+                  Event("revealed", {"seat": p, "village": v + 1, "position": pos, "card": name(c), "by": "QH"})]
+        if c % 10 == 0:
+            self.pending_ace = [v, pos]
+        return events
+
+    def _hearts_queen_ace(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("start_castle",), "ace castle")
+        if self.pending_ace is None:
+            raise IllegalAction("There is no ace revealed by Q♥ waiting for a decision.")
+        start = action["start_castle"]
+        if not isinstance(start, bool):
+            raise IllegalAction("Decide: `ace castle` (start its castle) or `ace keep`.")
+        v, pos = self.pending_ace
+        self.pending_ace = None
+        c = self.villages[p][v][pos]
+        events = [Event("ace_decided", {"seat": p, "card": name(c), "start_castle": start})]
+        if not start:
+            return events
+        del self.villages[p][v][pos]
+        self._after_removal(p, v, events)
+        return self._to_castle(p, c, events)
+
+    # ---- attacks
+    def _target(self, p: int, action: dict) -> int:
+        t = action["target"]
+        if isinstance(t, str) and len(t) >= 2 and t[0] == "P" and t[1:].isdigit():
+            o = int(t[1:]) - 1
+            if 0 <= o < self.n and o != p:
+                return o
+        raise IllegalAction("The target is an opponent like P2 (player number).")
+
+    def _spade_check(self, p: int, noble: int) -> None:
+        label = NOBLES[noble]
+        if not self.has(p, noble):
+            raise IllegalAction(f"{label} is not in your trio.")
+        if self.used >> noble & 1:
+            raise IllegalAction(f"{label} has already been used this turn (alone or in the J♠+Q♠+K♠ attack).")
+
+    def _under_stock(self, victim: int, cards: list[int]) -> None:
+        self._prog[victim] = None
+        cards = [c & ~FD for c in cards]
+        self._rng().shuffle(cards)
+        self.stock[victim][:0] = cards  # the stock's bottom is the list's start
+
+    def _spade_jack(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("target", "village"), "JS P2 V3")
+        self._spade_check(p, JS)
+        o = self._target(p, action)
+        v = self._village(action["village"])
+        if self.has(o, JD):
+            raise IllegalAction(f"{seat_name(o)} is protected by J♦ this round.")
+        village = self.villages[o][v]
+        if not village:
+            raise IllegalAction(f"V{v + 1} of {seat_name(o)} is empty: nothing to attack.")
+        self.used |= 1 << JS
+        known = [name(x) for x in village if not x & FD]
+        hidden = sum(1 for x in village if x & FD)
+        taken = village[:]
+        village.clear()
+        self._under_stock(o, taken)
+        return [Event("attacked", {"seat": p, "noble": "JS", "target": o, "village": v + 1, "cards": known,
+                                   "hidden": hidden})]
+
+    def _spade_queen(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("target",), "QS P2")
+        self._spade_check(p, QS)
+        o = self._target(p, action)
+        if self.has(o, QD):
+            raise IllegalAction(f"{seat_name(o)} is protected by Q♦ this round.")
+        if not any(self.villages[o]):
+            raise IllegalAction(f"All villages of {seat_name(o)} are empty: nothing to attack.")
+        self.used |= 1 << QS
+        taken = [v.pop() for v in self.villages[o] if v]
+        events = [Event("attacked", {"seat": p, "noble": "QS", "target": o, "cards": [name(c) for c in taken],
+                                     "hidden": 0})]
+        for j in range(5):
+            self._after_removal(o, j, events)
+        self._under_stock(o, taken)
+        return events
+
+    def _spade_trio(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, ("target", "suit"), "spades P2 H")
+        if self.trios[p] != SPADES_TRIO:
+            raise IllegalAction("The J♠+Q♠+K♠ attack needs the trio J♠ Q♠ K♠.")
+        if self.used & SPADES_TRIO:
+            raise IllegalAction("J♠ or Q♠ has already been used this turn: the combination is no longer possible.")
+        o = self._target(p, action)
+        suit = action["suit"]
+        if not isinstance(suit, str) or suit not in SUITS or len(suit) != 1:
+            raise IllegalAction("Name the castle's suit: S, H, D or C, e.g. `spades P2 H`.")
+        s = SUITS.index(suit)
+        if self.has(o, KD):
+            raise IllegalAction(f"{seat_name(o)} is protected by K♦ this round.")
+        top = self.castles[o][s]
+        if not top:
+            raise IllegalAction(f"{seat_name(o)} has no {suit} castle.")
+        self.used |= SPADES_TRIO
+        taken = [s * 10 + r for r in range(top)]
+        self.castles[o][s] = 0
+        self._under_stock(o, taken)
+        return [Event("attacked", {"seat": p, "noble": "JS+QS+KS", "target": o, "suit": suit,
+                                   "cards": [name(c) for c in taken], "hidden": 0})]
+
+    def _end_turn_action(self, p: int, action: dict) -> list[Event]:
+        self._fields(action, (), "end")
+        self.turn_actions += 1
+        self.round_actions += 1
+        return self._end_turn(p)
+
+    # ------------------------------------------------------------------ information
+    def view(self, seat: int | None) -> dict:
+        revealed = self.phase in ("tiebreak", "turn", "over")
+        seats = []
+        for p in range(self.n):
+            waste = self.waste[p]
+            seats.append({
+                "stock": len(self.stock[p]), "waste": len(waste),
+                "waste_top": name(waste[-1]) if waste else None,
+                "villages": [[None if x & FD else name(x) for x in v] for v in self.villages[p]],
+                "castles": [f"{'A23456789'[r - 1] if r < 10 else '10'}{SUITS[s]}" if r else None
+                            for s, r in enumerate(self.castles[p])],
+                "castle_cards": sum(self.castles[p]),
+                "facedown": self.facedown_count(p),
+            })
+        view = {
+            "viewer": seat, "players": self.n, "round": self.round_no, "max_rounds": self.max_rounds,
+            "phase": self.phase, "to_act": self.to_act(), "current": self.current,
+            "trio_tiebreak": self.tiebreak,
+            "trio_chosen": [bool(t) for t in self.trios],
+            "trios": [trio_list(t) if revealed and t else None for t in self.trios],
+            "last_trios": [trio_list(t) if t else None for t in self.last_trios],
+            "order": list(self.order) if self.phase == "turn" else None,
+            "order_groups": [list(g) for g in self.groups] if self.phase == "tiebreak" else None,
+            "tiebreak": [{"seats": list(g["seats"]), "chosen": [x is not None for x in g["picks"]],
+                          "games": g["games"]} for g in self.rps],
+            "tiebreak_log": [dict(e) for e in self.tiebreak_log],
+            "seats": seats,
+            "scores": self.scores(), "winner": self.winner, "draw": self.draw,
+        }
+        if self.phase == "turn":
+            p = self.order[self.turn_idx]
+            view["turn"] = {
+                "seat": p, "flip": FLIP_NAMES[self.flip_slot], "extra_flips_left": self.extra_left,
+                "used_nobles": [NOBLES[x] for x in range(12) if self.used >> x & 1],
+                "nobles": self.noble_status(p),
+                "pending_ace": None if self.pending_ace is None else {
+                    "village": self.pending_ace[0] + 1, "position": self.pending_ace[1],
+                    "card": name(self.villages[p][self.pending_ace[0]][self.pending_ace[1]])},
+                "protected": {target_code(o): [NOBLES[x] for x in (JD, QD, KD) if self.has(o, x)]
+                              for o in range(self.n)},
+            }
+            view["options"] = options_of(self._turn_actions(p))
+        if self.phase == "over":
+            view["ranking"] = self.ranking()
+        if seat is not None and 0 <= seat < self.n:
+            if self.phase == "select_trios" and self.trios[seat]:
+                view["my_trio"] = trio_list(self.trios[seat])
+            if self.phase == "tiebreak":
+                for g in self.rps:
+                    if seat in g["seats"]:
+                        pick = g["picks"][g["seats"].index(seat)]
+                        view["my_tiebreak"] = NOBLES[pick] if pick is not None else None
+        return view
+
+    def noble_status(self, p: int) -> dict:
+        """Each noble of the active trio: ``used``, ``ready`` (can act now), ``later`` or ``idle`` (no use now)."""
+        out = {}
+        used = self.used
+        stock_or_waste = bool(self.stock[p] or self.waste[p])
+        for x in trio_key(self.trios[p]):
+            code = NOBLES[x]
+            if used >> x & 1:
+                status = "used"
+            elif x == JC:
+                status = "ready" if self.flip_slot == UNUSED and stock_or_waste else "idle"
+            elif x in (QC, KC):
+                grant = 2 if x == QC else (3 if self.extra_grant(p) in (3, 5) else 0)
+                if not grant:
+                    status = "idle"
+                elif self.flip_slot == UNUSED:
+                    status = "later"
+                else:
+                    status = "ready" if self.extra_left > 0 and stock_or_waste else "idle"
+            elif x in (JD, QD, KD):
+                status = "protects"
+            elif x == KS:
+                status = "ready" if self.trios[p] == SPADES_TRIO and not used & SPADES_TRIO else "idle"
+            elif x == KH:
+                status = "ready" if self.has(p, QH) and not used >> QH & 1 and self.flip_slot == UNUSED \
+                    and not self.facedown_count(p) else "idle"
+            else:
+                status = "ready"
+            out[code] = status
+        return out
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def scores(self) -> list[float]:
+        """Cards in castles (the winner has all 40); the rules have no points (a tie-free race)."""
+        return [float(sum(c)) for c in self.castles]
+
+    def ranking(self) -> list[int]:
+        if self.winner is not None:
+            return [1 if s == self.winner else 2 for s in range(self.n)]
+        if self.draw:
+            return [1] * self.n
+        cards = [sum(c) for c in self.castles]
+        return [1 + sum(1 for o in cards if o > x) for x in cards]
+
+    # ------------------------------------------------------------------ AI
+    def progress(self, p: int) -> int:
+        cached = self._prog[p]
+        if cached is not None:
+            return cached
+        self._prog[p] = value = (W_CASTLE * sum(self.castles[p]) + W_PILE * (len(self.stock[p]) + len(self.waste[p])) +
+                village_score(self.villages[p]))
+        return value
+
+    def noble_values(self, p: int) -> list[int]:
+        """How much the AI likes each noble (only steers the trio choice): clubs and J♥ speed it up, Q♥ digs."""
+        down = self.facedown_count(p)
+        values = [NOBLE_VALUE[x] for x in range(12)]
+        values[QH] = min(8 * down, 48) if down else 20
+        values[KH] = 0 if down else 20
+        values[KD] = min(sum(self.castles[p]), 20) // 2
+        return values
+
+    def trio_value(self, p: int) -> int:
+        trio = self.trios[p]
+        values = self.noble_values(p)
+        return sum(values[x] for x in range(12) if trio >> x & 1)
+
+    def evaluate(self, seat: int) -> float:
+        """Own progress twice minus the best opponent's, flips made, turns ended, and the trio chosen."""
+        if self.phase == "over":
+            if self.winner is None:
+                return 0.0
+            return float(WIN if self.winner == seat else -WIN)
+        return float(self._value(seat, self.progress(seat), self._fits_top(seat)))
+
+    def _fits_top(self, p: int) -> bool:
+        waste = self.waste[p]
+        return bool(waste) and self.fits(p, waste[-1])
+
+    def _value(self, seat: int, prog: int, fits: bool, trio_term: bool | None = None) -> int:
+        others = max(self.progress(o) for o in range(self.n) if o != seat)
+        value = 2 * prog - others + W_FITS * fits + W_FLIP * self.flips[seat] + W_TURN * self.turns_done[seat]
+        if trio_term is None:
+            trio_term = self.trios[seat] and self.round_actions == 0 and self.phase in ("select_trios", "tiebreak",
+                                                                                         "turn")
+        if trio_term:
+            value += self.trio_value(seat)
+        return value
+
+    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
+        if self.phase == "select_trios":
+            return self._predict_trios(seat, actions)
+        if self.phase != "turn" or seat != self.order[self.turn_idx] or self.pending_ace is not None:
+            return [None] * len(actions)
+        others = max(self.progress(o) for o in range(self.n) if o != seat)
+        base = W_FLIP * self.flips[seat] + W_TURN * self.turns_done[seat] - others
+        return [self._predict(seat, a, base) if a.get("type") in PREDICTED else None for a in actions]
+
+    def _predict_trios(self, seat: int, actions: list[dict]) -> list[float | None]:
+        last = sum(1 for t in self.trios if not t) == 1
+        if last and not all(self.stock[p] or self.waste[p] for p in range(self.n)):
+            return [None] * len(actions)  # a turn might end at once: simulate
+        base = self._value(seat, self.progress(seat), self._fits_top(seat), trio_term=False)
+        values = {NOBLES[x]: v for x, v in enumerate(self.noble_values(seat))}
+        out: list[float | None] = []
+        for a in actions:
+            nobles = a.get("nobles")
+            if isinstance(nobles, list) and len(nobles) == 3 and len(set(nobles)) == 3 and \
+                    all(isinstance(x, str) and x in values for x in nobles):
+                out.append(float(base + values[nobles[0]] + values[nobles[1]] + values[nobles[2]]))
+            else:
+                out.append(None)
+        return out
+
+    def ai_actions(self, seat: int) -> list[dict]:
+        """The greedy AI's shortlist: of the 220 trios only the dozen it likes best (the value of a trio is all
+        that tells them apart for it); everything else as in ``legal_actions``."""
+        actions = self.legal_actions(seat)
+        if self.phase != "select_trios" or not actions:
+            return actions
+        values = self.noble_values(seat)
+        ranked = sorted(range(12), key=lambda x: -values[x])[:5]
+        keep = {tuple(sorted(t)) for t in ((a, b, c) for a in ranked for b in ranked for c in ranked)
+                if len(set(t)) == 3}
+        return [a for a in actions if tuple(NOBLE_INDEX[x] for x in a["nobles"]) in keep]
+
+    def _predict(self, p: int, action: dict, base: int) -> float | None:
+        """The value after a quiet action of the active player, without applying it (None: simulate it);
+        ``base`` is the part of the value that such an action does not change."""
+        kind = action.get("type")
+        if kind == "standard_flip" and action.get("club_jack"):
+            return None
+        villages = [v[:] for v in self.villages[p]]
+        castles = self.castles[p][:]
+        stock, waste = self.stock[p], self.waste[p]
+        pile = len(stock) + len(waste)
+        wt = waste[-1] if waste else -1
+        flips = 0
+        flip_open = self.flip_slot == UNUSED or self.extra_left > 0
+        busy = False
+        if kind == "standard_flip" or kind == "extra_flip":
+            wt = stock[-1] if stock else waste[0]
+            flips = 1
+            flip_open = self.extra_grant(p) > 0 if kind == "standard_flip" else self.extra_left > 1
+        elif kind == "hearts_queen_reveal":
+            v, pos = action["village"] - 1, action["position"]
+            c = villages[v][pos] & ~FD
+            villages[v][pos] = c
+            busy = c % 10 == 0  # an ace waits for its decision
+        else:
+            c = card_of(action["card"])
+            if kind == "build_castle":
+                if wt == c:
+                    pile -= 1
+                    wt = waste[-2] if len(waste) > 1 else -1
+                else:
+                    for v in villages:
+                        if v and v[-1] == c:
+                            v.pop()
+                            if v and v[-1] & FD:
+                                v[-1] &= ~FD
+                            break
+                castles[c // 10] = c % 10 + 1
+            elif kind == "build_village":
+                j = action["village"] - 1
+                if wt == c:
+                    villages[j].append(c)
+                    pile -= 1
+                    wt = waste[-2] if len(waste) > 1 else -1
+                else:
+                    for v in villages:
+                        if c in v:
+                            k = v.index(c)
+                            villages[j].extend(v[k:])
+                            del v[k:]
+                            if v and v[-1] & FD:
+                                v[-1] &= ~FD
+                            break
+            else:  # hearts_jack_move
+                for v in villages:
+                    if c in v:
+                        del v[v.index(c)]
+                        if v and v[-1] & FD:
+                            v[-1] &= ~FD
+                        break
+                dest = action["destination"]
+                if dest == "castle":
+                    castles[c // 10] = c % 10 + 1
+                else:
+                    villages[dest - 1].append(c)
+            if castles == [10, 10, 10, 10]:
+                return float(WIN)
+        if not busy and not (pile > 0 and flip_open):
+            # an auto-end might follow unless a card can still move into an empty village
+            if not (any(not v for v in villages) and any(villages)):
+                return None
+        prog = W_CASTLE * sum(castles) + W_PILE * pile + village_score(villages)
+        fits = False
+        if wt >= 0:
+            if castles[wt // 10] == wt % 10:
+                fits = True
+            else:
+                for v in villages:
+                    if not v or fits_on(wt, v[-1]):
+                        fits = True
+                        break
+        return float(base + 2 * prog + W_FITS * fits + W_FLIP * flips)
+
+    # ------------------------------------------------------------------ persistence
+    def to_json(self) -> dict:
+        def cards(xs):
+            return [name(x & ~FD) + ("*" if x & FD else "") for x in xs]
+
+        return {
+            "n": self.n, "seed": self.seed, "counter": self.counter, "tiebreak": self.tiebreak,
+            "max_rounds": self.max_rounds, "round": self.round_no, "phase": self.phase,
+            "stock": [cards(s) for s in self.stock], "waste": [cards(w) for w in self.waste],
+            "villages": [[cards(v) for v in vs] for vs in self.villages],
+            "castles": [list(c) for c in self.castles],
+            "trios": list(self.trios), "last_trios": list(self.last_trios),
+            "groups": [list(g) for g in self.groups],
+            "rps": [{"seats": list(g["seats"]), "picks": list(g["picks"]), "games": g["games"]} for g in self.rps],
+            "tiebreak_log": [dict(e) for e in self.tiebreak_log],
+            "order": list(self.order), "turn_idx": self.turn_idx, "flip_slot": self.flip_slot,
+            "extra_left": self.extra_left, "used": self.used,
+            "pending_ace": list(self.pending_ace) if self.pending_ace is not None else None,
+            "turn_actions": self.turn_actions, "round_actions": self.round_actions,
+            "flips": list(self.flips), "turns_done": list(self.turns_done),
+            "winner": self.winner, "draw": self.draw,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TroubadourState":
+        def cards(xs):
+            return [card_of(x.rstrip("*")) | (FD if x.endswith("*") else 0) for x in xs]
+
+        s = cls(data["n"], data["seed"], data["tiebreak"], data["max_rounds"])
+        s.counter, s.round_no, s.phase = data["counter"], data["round"], data["phase"]
+        s.stock = [cards(x) for x in data["stock"]]
+        s.waste = [cards(x) for x in data["waste"]]
+        s.villages = [[cards(v) for v in vs] for vs in data["villages"]]
+        s.castles = [list(c) for c in data["castles"]]
+        s.trios, s.last_trios = list(data["trios"]), list(data["last_trios"])
+        s.groups = [list(g) for g in data["groups"]]
+        s.rps = [{"seats": list(g["seats"]), "picks": list(g["picks"]), "games": g["games"]} for g in data["rps"]]
+        s.tiebreak_log = [dict(e) for e in data["tiebreak_log"]]
+        s.order, s.turn_idx = list(data["order"]), data["turn_idx"]
+        s.flip_slot, s.extra_left, s.used = data["flip_slot"], data["extra_left"], data["used"]
+        s.pending_ace = list(data["pending_ace"]) if data["pending_ace"] is not None else None
+        s.turn_actions, s.round_actions = data["turn_actions"], data["round_actions"]
+        s.flips, s.turns_done = list(data["flips"]), list(data["turns_done"])
+        s.winner, s.draw = data["winner"], data["draw"]
+        return s
+
+    def clone(self) -> "TroubadourState":
+        s = TroubadourState.__new__(TroubadourState)
+        s.__dict__.update(self.__dict__)
+        s.stock = [x[:] for x in self.stock]
+        s.waste = [x[:] for x in self.waste]
+        s.villages = [[v[:] for v in vs] for vs in self.villages]
+        s.castles = [c[:] for c in self.castles]
+        s.trios = self.trios[:]
+        s.last_trios = self.last_trios[:]
+        s.groups = [g[:] for g in self.groups]
+        s.rps = [{"seats": g["seats"][:], "picks": g["picks"][:], "games": g["games"]} for g in self.rps]
+        s.tiebreak_log = self.tiebreak_log[:]
+        s.order = self.order[:]
+        s.pending_ace = self.pending_ace[:] if self.pending_ace is not None else None
+        s.flips = self.flips[:]
+        s.turns_done = self.turns_done[:]
+        s._prog = self._prog[:]
+        return s
+
+    def determinize(self, seat: int | None, rng: random.Random) -> "TroubadourState":
+        """Re-deal what nobody sees (each player's stock order and face-down village cards, from his own deck)
+        and the trios / tie-break nobles of the others that are not revealed yet."""
+        world = self.clone()
+        world.seed = rng.getrandbits(48)
+        world.counter = 0
+        draw = rng.random
+        for p in range(self.n):
+            villages = world.villages[p]
+            spots = [(village, k) for village in villages for k, x in enumerate(village) if x >= FD]
+            stock = world.stock[p]
+            pool = stock + [village[k] - FD for village, k in spots]
+            pool.sort(key=lambda _: draw())
+            size = len(stock)
+            stock[:] = pool[:size]
+            for (village, k), c in zip(spots, pool[size:]):
+                village[k] = c + FD
+        if self.phase == "select_trios":
+            for p in range(self.n):
+                if p != seat and world.trios[p]:
+                    world.trios[p] = sum(1 << x for x in rng.sample(range(12), 3))
+        for g in world.rps:
+            for at, s in enumerate(g["seats"]):
+                if s != seat and g["picks"][at] is not None:
+                    g["picks"][at] = rng.choice([x for x in range(12) if not world.trios[s] >> x & 1])
+        return world
+
+
+def village_score(villages: list[list[int]]) -> int:
+    """The AI's measure of a player's villages: face-up cards good, face-down cards, cards lying on them and cards
+    stuck below a village's top run bad, empty villages good."""
+    score = 0
+    for v in villages:
+        n = len(v)
+        if not n:
+            score += W_EMPTY
+            continue
+        down = 0
+        top_down = -1
+        i = 0
+        for x in v:
+            if x >= FD:
+                down += 1
+                top_down = i
+            i += 1
+        k = n - 1
+        while k > top_down + 1 and FITS[v[k]][v[k - 1]]:
+            k -= 1
+        score += W_UP * (n - down) + W_DOWN * down + W_STUCK * (k - down)
+        if down:
+            score += W_COVER * (n - 1 - top_down)
+    return score
+
+
+def options_of(actions: list[dict]) -> dict:
+    """The active player's legal actions summarised for views and the text (what can be built where)."""
+    out: dict = {"flip": False, "club_jack": False, "extra_flip": False, "hearts_qk": [], "castle": [],
+                 "village": {}, "hearts_jack": {}, "hearts_queen": [], "spade_jack": {}, "spade_queen": [],
+                 "spade_trio": {}, "ace": False}
+    for a in actions:
+        t = a["type"]
+        if t == "standard_flip":
+            out["club_jack" if a["club_jack"] else "flip"] = True
+        elif t == "extra_flip":
+            out["extra_flip"] = True
+        elif t == "hearts_queen_king_flip":
+            out["hearts_qk"].append(a["named_card"])
+        elif t == "build_castle":
+            out["castle"].append(a["card"])
+        elif t == "build_village":
+            out["village"].setdefault(a["card"], []).append(a["village"])
+        elif t == "hearts_jack_move":
+            out["hearts_jack"].setdefault(a["card"], []).append(a["destination"])
+        elif t == "hearts_queen_reveal":
+            out["hearts_queen"].append([a["village"], a["position"]])
+        elif t == "spade_jack_attack":
+            out["spade_jack"].setdefault(a["target"], []).append(a["village"])
+        elif t == "spade_queen_attack":
+            out["spade_queen"].append(a["target"])
+        elif t == "spade_trio_attack":
+            out["spade_trio"].setdefault(a["target"], []).append(a["suit"])
+        elif t == "hearts_queen_ace":
+            out["ace"] = True
+    return out
+
+
+PREDICTED = {"build_castle", "build_village", "standard_flip", "extra_flip", "hearts_jack_move",
+             "hearts_queen_reveal"}
+
+TURN_HANDLERS = {
+    "standard_flip": TroubadourState._standard_flip,
+    "hearts_queen_king_flip": TroubadourState._hearts_qk_flip,
+    "extra_flip": TroubadourState._extra_flip,
+    "build_castle": TroubadourState._build_castle,
+    "build_village": TroubadourState._build_village,
+    "hearts_jack_move": TroubadourState._hearts_jack,
+    "hearts_queen_reveal": TroubadourState._hearts_queen_reveal,
+    "hearts_queen_ace": TroubadourState._hearts_queen_ace,
+    "spade_jack_attack": TroubadourState._spade_jack,
+    "spade_queen_attack": TroubadourState._spade_queen,
+    "spade_trio_attack": TroubadourState._spade_trio,
+    "end_turn": TroubadourState._end_turn_action,
+}
+
+
+def new_state(n: int, seed: int, tiebreak: str = "rps", max_rounds: int = 0) -> TroubadourState:
+    s = TroubadourState(n, seed, tiebreak, max_rounds)
+    s.deal()
+    return s
