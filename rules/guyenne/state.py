@@ -929,8 +929,12 @@ class GuyenneState(State):
             self.phase == "place" and self.step_index < len(self.steps) - 1
         responding = any(a.get("type") == "respond" for a in actions[:1])
         respond_castle = self._respond_castle() if responding else None
+        picks_left = sum(5 - len(a) for a in self.aside) if self.phase == "set_aside" else 0
         for action in actions:
             kind = action.get("type")
+            if kind == "set_aside" and picks_left > 1:  # only the very last pick deals the armies
+                out.append(self._value(seat, None, [], base))
+                continue
             quiet = always_quiet or kind == "give"
             if not quiet and kind in ("open", "respond", "reinforce", "pass"):
                 probe = (kind, action.get("castle"), len(action.get("cards", [])))  # all it depends on
