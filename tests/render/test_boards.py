@@ -260,3 +260,34 @@ def test_guyenne_two_sets_castles_in_their_holders_colours():
         for army in fight["pair"]:
             shown = [key for key in canvas.layout if key.startswith(f"army:{fight['castle']}:{army}:")]
             assert len(shown) == fight["counts"][army]
+
+
+# ---------------------------------------------------------------------- Troubadour
+def test_troubadour_villages_fanned_with_backs_and_suit_colours():
+    from bot.render.canvas import CARD_BACK, SUIT_RED, INK
+
+    game = GAMES["troubadour"]
+    state = game.new_game(3, seed=2)
+    player = RandomPlayer(1)
+    rng = random.Random(0)
+    while state.view(None)["phase"] != "turn" or state.view(None)["round"] < 2:
+        seat = rng.choice(state.to_act())
+        state.apply(seat, player.choose(state, seat))
+    view = state.view(None)
+    canvas = boards.draw("troubadour", view, NAMES)
+    image = decode(canvas.png())
+    backs = faces = 0
+    for p, seat in enumerate(view["seats"]):
+        for v, village in enumerate(seat["villages"]):
+            for i, card in enumerate(village):
+                x0, y0, x1, y1 = canvas.layout[f"village:{p}:{v}:{i}"]
+                if card is None:  # face down for everyone: a back, its top strip visible in the fan
+                    assert near(image.getpixel(((x0 + x1) // 2, y0 + 4)), CARD_BACK)
+                    backs += 1
+                elif i == len(village) - 1:  # the uncovered card: its suit symbol in red or black
+                    colour = SUIT_RED if card[-1] in "HD" else INK
+                    assert near(image.getpixel(((x0 + x1) // 2, y0 + (y1 - y0) * 6 // 10)), colour, 60), card
+                    faces += 1
+        for i, card in enumerate(view["trios"][p] or []):
+            assert f"trio:{p}:{i}" in canvas.layout
+    assert backs and faces
