@@ -79,8 +79,7 @@ class Troubadour(Game):
         return {"trio_tiebreak": "rps", "max_rounds": 0}
 
     def configurations(self) -> list[tuple[int, dict]]:
-        return [(n, self.default_options()) for n in (2, 3, 4)] + \
-            [(n, {"trio_tiebreak": "die", "max_rounds": 0}) for n in (2, 4)]
+        return [(n, {"trio_tiebreak": tiebreak, "max_rounds": 0}) for tiebreak in TIEBREAKS for n in (2, 3, 4)]
 
     def _options(self, options: dict | None) -> tuple[str, int]:
         if options is not None and not isinstance(options, dict):

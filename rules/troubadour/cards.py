@@ -54,6 +54,8 @@ _SUIT_WORD = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡":
 
 def normal(text: str) -> str:
     text = text.strip().lower()
+    if text.isascii():
+        return text
     for k, v in _SUIT_WORD.items():
         text = text.replace(k, v)
     return text

@@ -11,6 +11,7 @@ each suit's castle (0: no castle). Nobles and trios are bitmasks over the noble 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from rules.api import Event, IllegalAction, State, check_action_shape
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
@@ -23,9 +24,25 @@ TIEBREAKS = ("rps", "die")
 
 # heuristic weights (integers, so that predicted values are exact)
 W_CASTLE, W_UP, W_DOWN, W_EMPTY, W_PILE, W_COVER, W_STUCK = 100, 10, -20, 5, -3, -3, -4
-W_FITS, W_FLIP, W_TURN = 10, 10, 1
+W_FITS, W_FLIP, W_END = 10, 10, 1
 WIN = 1_000_000
 NOBLE_VALUE = {JS: 8, QS: 8, KS: 0, JD: 4, QD: 4, KD: 4, JC: 20, QC: 30, KC: 8, JH: 25, QH: 15, KH: 4}
+
+
+SHOWN = [NAMES[x] if x < 40 else None for x in range(FD + 40)]  # a village card as a view shows it
+CASTLE_TOPS = [[None] + [NAMES[s * 10 + r] for r in range(10)] for s in range(4)]
+
+
+CODES = NAMES + [""] * (FD - 40) + [n + "*" for n in NAMES]  # a card in to_json (``*``: face down)
+CODE_INDEX = {c: x for x, c in enumerate(CODES) if c}
+
+
+def pile_text(pile: list[int]) -> str:
+    return " ".join([CODES[x] for x in pile])
+
+
+def pile_of(text: str) -> list[int]:
+    return [CODE_INDEX[t] for t in text.split()]
 
 
 def seat_name(s: int) -> str:
@@ -63,10 +80,11 @@ class TroubadourState(State):
         self.turn_actions = 0
         self.round_actions = 0
         self.flips = [0] * n
-        self.turns_done = [0] * n
+        self.ended = [0] * n  # explicit end_turn actions per seat (an AI term only)
         self.winner: int | None = None
         self.draw = False
-        self._prog: list[int | None] = [None] * n  # cache of progress(p) (not state: rebuilt when needed)
+        # cache of (progress(p), its five village scores); not state: rebuilt when needed
+        self._prog: list[tuple | None] = [None] * n
 
     def _rng(self) -> random.Random:
         self.counter += 1
@@ -327,12 +345,12 @@ class TroubadourState(State):
         nobles = action["nobles"]
         if not isinstance(nobles, list) or len(nobles) != 3:
             raise IllegalAction("Choose exactly three nobles, e.g. `trio JC QC JH`.")
-        idx = [noble_of(x) if isinstance(x, str) and x == x.upper() else None for x in nobles]
-        if any(i is None for i in idx):
+        idx = [NOBLE_INDEX.get(x) if isinstance(x, str) else None for x in nobles]
+        if None in idx:
             raise IllegalAction("Nobles are JS QS KS JD QD KD JC QC KC JH QH KH, e.g. `trio JC QC JH`.")
-        if len(set(idx)) != 3:
-            raise IllegalAction("Choose three different nobles.")
-        if idx != sorted(idx):
+        if not idx[0] < idx[1] < idx[2]:
+            if len(set(idx)) != 3:
+                raise IllegalAction("Choose three different nobles.")
             raise IllegalAction("List the trio in noble order (" + " ".join(NOBLES) + "), e.g. "
                                 + " ".join(NOBLES[i] for i in sorted(idx)) + ".")
         self.trios[seat] = sum(1 << i for i in idx)
@@ -447,7 +465,6 @@ class TroubadourState(State):
         return events
 
     def _end_turn(self, p: int, auto: bool = False) -> list[Event]:
-        self.turns_done[p] += 1
         events = [Event("turn_ended", {"seat": p, "auto": auto})]
         if self.turn_idx + 1 < len(self.order):
             self.turn_idx += 1
@@ -810,6 +827,7 @@ class TroubadourState(State):
 
     def _end_turn_action(self, p: int, action: dict) -> list[Event]:
         self._fields(action, (), "end")
+        self.ended[p] += 1
         self.turn_actions += 1
         self.round_actions += 1
         return self._end_turn(p)
@@ -818,16 +836,17 @@ class TroubadourState(State):
     def view(self, seat: int | None) -> dict:
         revealed = self.phase in ("tiebreak", "turn", "over")
         seats = []
+        shown = SHOWN
         for p in range(self.n):
             waste = self.waste[p]
+            villages = [[shown[x] for x in v] for v in self.villages[p]]
             seats.append({
                 "stock": len(self.stock[p]), "waste": len(waste),
-                "waste_top": name(waste[-1]) if waste else None,
-                "villages": [[None if x & FD else name(x) for x in v] for v in self.villages[p]],
-                "castles": [f"{'A23456789'[r - 1] if r < 10 else '10'}{SUITS[s]}" if r else None
-                            for s, r in enumerate(self.castles[p])],
+                "waste_top": NAMES[waste[-1]] if waste else None,
+                "villages": villages,
+                "castles": [CASTLE_TOPS[s][r] for s, r in enumerate(self.castles[p])],
                 "castle_cards": sum(self.castles[p]),
-                "facedown": self.facedown_count(p),
+                "facedown": sum(v.count(None) for v in villages),
             })
         view = {
             "viewer": seat, "players": self.n, "round": self.round_no, "max_rounds": self.max_rounds,
@@ -917,12 +936,18 @@ class TroubadourState(State):
 
     # ------------------------------------------------------------------ AI
     def progress(self, p: int) -> int:
+        """The AI's measure of how far ``p`` is: castle cards, a small stock and waste, tidy villages."""
         cached = self._prog[p]
-        if cached is not None:
-            return cached
-        self._prog[p] = value = (W_CASTLE * sum(self.castles[p]) + W_PILE * (len(self.stock[p]) + len(self.waste[p])) +
-                village_score(self.villages[p]))
-        return value
+        if cached is None:
+            cached = self._progress(p)
+        return cached[0]
+
+    def _progress(self, p: int) -> tuple:
+        scores = [one_village(v) for v in self.villages[p]]
+        value = (W_CASTLE * sum(self.castles[p]) + W_PILE * (len(self.stock[p]) + len(self.waste[p])) +
+                 sum(scores))
+        self._prog[p] = cached = (value, scores)
+        return cached
 
     def noble_values(self, p: int) -> list[int]:
         """How much the AI likes each noble (only steers the trio choice): clubs and J♥ speed it up, Q♥ digs."""
@@ -952,7 +977,7 @@ class TroubadourState(State):
 
     def _value(self, seat: int, prog: int, fits: bool, trio_term: bool | None = None) -> int:
         others = max(self.progress(o) for o in range(self.n) if o != seat)
-        value = 2 * prog - others + W_FITS * fits + W_FLIP * self.flips[seat] + W_TURN * self.turns_done[seat]
+        value = 2 * prog - others + W_FITS * fits + W_FLIP * self.flips[seat] + W_END * self.ended[seat]
         if trio_term is None:
             trio_term = self.trios[seat] and self.round_actions == 0 and self.phase in ("select_trios", "tiebreak",
                                                                                          "turn")
@@ -963,11 +988,10 @@ class TroubadourState(State):
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
         if self.phase == "select_trios":
             return self._predict_trios(seat, actions)
-        if self.phase != "turn" or seat != self.order[self.turn_idx] or self.pending_ace is not None:
-            return [None] * len(actions)
-        others = max(self.progress(o) for o in range(self.n) if o != seat)
-        base = W_FLIP * self.flips[seat] + W_TURN * self.turns_done[seat] - others
-        return [self._predict(seat, a, base) if a.get("type") in PREDICTED else None for a in actions]
+        if self.phase != "turn" or seat != self.order[self.turn_idx] or self.pending_ace is not None or \
+                (self.max_rounds and self.round_no >= self.max_rounds):
+            return [None] * len(actions)  # (in the last round an automatic end of a turn may end the game)
+        return Predictor(self, seat).values(actions)
 
     def _predict_trios(self, seat: int, actions: list[dict]) -> list[float | None]:
         last = sum(1 for t in self.trios if not t) == 1
@@ -986,109 +1010,29 @@ class TroubadourState(State):
         return out
 
     def ai_actions(self, seat: int) -> list[dict]:
-        """The greedy AI's shortlist: of the 220 trios only the dozen it likes best (the value of a trio is all
-        that tells them apart for it); everything else as in ``legal_actions``."""
+        """The greedy AI's shortlist: of the 220 trios the ten made of its five favourite nobles (a trio's value is
+        all that tells them apart for it); of the tie-break nobles one per face; else ``legal_actions``."""
+        if self.phase == "select_trios" and 0 <= seat < self.n and not self.trios[seat]:
+            values = self.noble_values(seat)
+            best = sorted(sorted(range(12), key=lambda x: -values[x])[:5])
+            return [{"type": "choose_trio", "nobles": [NOBLES[a], NOBLES[b], NOBLES[c]]}
+                    for a, b, c in combinations(best, 3)]
         actions = self.legal_actions(seat)
-        if self.phase != "select_trios" or not actions:
-            return actions
-        values = self.noble_values(seat)
-        ranked = sorted(range(12), key=lambda x: -values[x])[:5]
-        keep = {tuple(sorted(t)) for t in ((a, b, c) for a in ranked for b in ranked for c in ranked)
-                if len(set(t)) == 3}
-        return [a for a in actions if tuple(NOBLE_INDEX[x] for x in a["nobles"]) in keep]
-
-    def _predict(self, p: int, action: dict, base: int) -> float | None:
-        """The value after a quiet action of the active player, without applying it (None: simulate it);
-        ``base`` is the part of the value that such an action does not change."""
-        kind = action.get("type")
-        if kind == "standard_flip" and action.get("club_jack"):
-            return None
-        villages = [v[:] for v in self.villages[p]]
-        castles = self.castles[p][:]
-        stock, waste = self.stock[p], self.waste[p]
-        pile = len(stock) + len(waste)
-        wt = waste[-1] if waste else -1
-        flips = 0
-        flip_open = self.flip_slot == UNUSED or self.extra_left > 0
-        busy = False
-        if kind == "standard_flip" or kind == "extra_flip":
-            wt = stock[-1] if stock else waste[0]
-            flips = 1
-            flip_open = self.extra_grant(p) > 0 if kind == "standard_flip" else self.extra_left > 1
-        elif kind == "hearts_queen_reveal":
-            v, pos = action["village"] - 1, action["position"]
-            c = villages[v][pos] & ~FD
-            villages[v][pos] = c
-            busy = c % 10 == 0  # an ace waits for its decision
-        else:
-            c = card_of(action["card"])
-            if kind == "build_castle":
-                if wt == c:
-                    pile -= 1
-                    wt = waste[-2] if len(waste) > 1 else -1
-                else:
-                    for v in villages:
-                        if v and v[-1] == c:
-                            v.pop()
-                            if v and v[-1] & FD:
-                                v[-1] &= ~FD
-                            break
-                castles[c // 10] = c % 10 + 1
-            elif kind == "build_village":
-                j = action["village"] - 1
-                if wt == c:
-                    villages[j].append(c)
-                    pile -= 1
-                    wt = waste[-2] if len(waste) > 1 else -1
-                else:
-                    for v in villages:
-                        if c in v:
-                            k = v.index(c)
-                            villages[j].extend(v[k:])
-                            del v[k:]
-                            if v and v[-1] & FD:
-                                v[-1] &= ~FD
-                            break
-            else:  # hearts_jack_move
-                for v in villages:
-                    if c in v:
-                        del v[v.index(c)]
-                        if v and v[-1] & FD:
-                            v[-1] &= ~FD
-                        break
-                dest = action["destination"]
-                if dest == "castle":
-                    castles[c // 10] = c % 10 + 1
-                else:
-                    villages[dest - 1].append(c)
-            if castles == [10, 10, 10, 10]:
-                return float(WIN)
-        if not busy and not (pile > 0 and flip_open):
-            # an auto-end might follow unless a card can still move into an empty village
-            if not (any(not v for v in villages) and any(villages)):
-                return None
-        prog = W_CASTLE * sum(castles) + W_PILE * pile + village_score(villages)
-        fits = False
-        if wt >= 0:
-            if castles[wt // 10] == wt % 10:
-                fits = True
-            else:
-                for v in villages:
-                    if not v or fits_on(wt, v[-1]):
-                        fits = True
-                        break
-        return float(base + 2 * prog + W_FITS * fits + W_FLIP * flips)
+        if self.phase == "tiebreak":  # only the face counts: one noble of each face
+            faces: dict[str, dict] = {}
+            for a in actions:
+                faces.setdefault(a["noble"][0], a)
+            return list(faces.values())
+        return actions
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
-        def cards(xs):
-            return [name(x & ~FD) + ("*" if x & FD else "") for x in xs]
-
+        """Piles as strings of card codes bottom→top (``9S* 8H``: ``*`` face down)."""
         return {
             "n": self.n, "seed": self.seed, "counter": self.counter, "tiebreak": self.tiebreak,
             "max_rounds": self.max_rounds, "round": self.round_no, "phase": self.phase,
-            "stock": [cards(s) for s in self.stock], "waste": [cards(w) for w in self.waste],
-            "villages": [[cards(v) for v in vs] for vs in self.villages],
+            "stock": [pile_text(s) for s in self.stock], "waste": [pile_text(w) for w in self.waste],
+            "villages": [[pile_text(v) for v in vs] for vs in self.villages],
             "castles": [list(c) for c in self.castles],
             "trios": list(self.trios), "last_trios": list(self.last_trios),
             "groups": [list(g) for g in self.groups],
@@ -1098,20 +1042,17 @@ class TroubadourState(State):
             "extra_left": self.extra_left, "used": self.used,
             "pending_ace": list(self.pending_ace) if self.pending_ace is not None else None,
             "turn_actions": self.turn_actions, "round_actions": self.round_actions,
-            "flips": list(self.flips), "turns_done": list(self.turns_done),
+            "flips": list(self.flips), "ended": list(self.ended),
             "winner": self.winner, "draw": self.draw,
         }
 
     @classmethod
     def from_json(cls, data: dict) -> "TroubadourState":
-        def cards(xs):
-            return [card_of(x.rstrip("*")) | (FD if x.endswith("*") else 0) for x in xs]
-
         s = cls(data["n"], data["seed"], data["tiebreak"], data["max_rounds"])
         s.counter, s.round_no, s.phase = data["counter"], data["round"], data["phase"]
-        s.stock = [cards(x) for x in data["stock"]]
-        s.waste = [cards(x) for x in data["waste"]]
-        s.villages = [[cards(v) for v in vs] for vs in data["villages"]]
+        s.stock = [pile_of(x) for x in data["stock"]]
+        s.waste = [pile_of(x) for x in data["waste"]]
+        s.villages = [[pile_of(v) for v in vs] for vs in data["villages"]]
         s.castles = [list(c) for c in data["castles"]]
         s.trios, s.last_trios = list(data["trios"]), list(data["last_trios"])
         s.groups = [list(g) for g in data["groups"]]
@@ -1121,7 +1062,7 @@ class TroubadourState(State):
         s.flip_slot, s.extra_left, s.used = data["flip_slot"], data["extra_left"], data["used"]
         s.pending_ace = list(data["pending_ace"]) if data["pending_ace"] is not None else None
         s.turn_actions, s.round_actions = data["turn_actions"], data["round_actions"]
-        s.flips, s.turns_done = list(data["flips"]), list(data["turns_done"])
+        s.flips, s.ended = list(data["flips"]), list(data["ended"])
         s.winner, s.draw = data["winner"], data["draw"]
         return s
 
@@ -1140,20 +1081,24 @@ class TroubadourState(State):
         s.order = self.order[:]
         s.pending_ace = self.pending_ace[:] if self.pending_ace is not None else None
         s.flips = self.flips[:]
-        s.turns_done = self.turns_done[:]
+        s.ended = self.ended[:]
         s._prog = self._prog[:]
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "TroubadourState":
         """Re-deal what nobody sees (each player's stock order and face-down village cards, from his own deck)
         and the trios / tie-break nobles of the others that are not revealed yet."""
+        for p in range(self.n):  # the AI's progress cache does not depend on hidden cards: fill it once here
+            if self._prog[p] is None:
+                self._progress(p)
         world = self.clone()
         world.seed = rng.getrandbits(48)
         world.counter = 0
         draw = rng.random
         for p in range(self.n):
             villages = world.villages[p]
-            spots = [(village, k) for village in villages for k, x in enumerate(village) if x >= FD]
+            spots = [(village, k) for village in villages if village and max(village) >= FD
+                     for k, x in enumerate(village) if x >= FD]
             stock = world.stock[p]
             pool = stock + [village[k] - FD for village, k in spots]
             pool.sort(key=lambda _: draw())
@@ -1175,27 +1120,197 @@ class TroubadourState(State):
 def village_score(villages: list[list[int]]) -> int:
     """The AI's measure of a player's villages: face-up cards good, face-down cards, cards lying on them and cards
     stuck below a village's top run bad, empty villages good."""
-    score = 0
-    for v in villages:
-        n = len(v)
-        if not n:
-            score += W_EMPTY
-            continue
-        down = 0
-        top_down = -1
-        i = 0
-        for x in v:
-            if x >= FD:
-                down += 1
-                top_down = i
-            i += 1
-        k = n - 1
-        while k > top_down + 1 and FITS[v[k]][v[k - 1]]:
-            k -= 1
-        score += W_UP * (n - down) + W_DOWN * down + W_STUCK * (k - down)
-        if down:
-            score += W_COVER * (n - 1 - top_down)
+    return sum(map(one_village, villages))
+
+
+def one_village(v: list[int]) -> int:
+    n = len(v)
+    if not n:
+        return W_EMPTY
+    down = 0
+    top_down = -1
+    i = 0
+    for x in v:
+        if x >= FD:
+            down += 1
+            top_down = i
+        i += 1
+    k = n - 1
+    while k > top_down + 1 and FITS[v[k]][v[k - 1]]:
+        k -= 1
+    score = W_UP * (n - down) + W_DOWN * down + W_STUCK * (k - down)
+    if down:
+        score += W_COVER * (n - 1 - top_down)
     return score
+
+
+def revealed(v: list[int]) -> list[int]:
+    """A village after a removal: a face-down top turns up (A18)."""
+    if v and v[-1] >= FD:
+        v = v[:-1] + [v[-1] - FD]
+    return v
+
+
+class Predictor:
+    """Predicts ``evaluate(p)`` after each action of the active player ``p`` without applying it (exactly: every
+    term is an integer). Returns None for what it does not model (the ace decision)."""
+
+    def __init__(self, state: TroubadourState, p: int):
+        self.s = state
+        self.p = p
+        self.prog, self.scores = state._prog[p] or state._progress(p)
+        self.vsum = sum(self.scores)
+        self.rest = self.prog - self.vsum  # castles and pile
+        self.opp = {o: state.progress(o) for o in range(state.n) if o != p}
+        self.others = max(self.opp.values())
+        self.fixed = W_FLIP * state.flips[p] + W_END * state.ended[p]
+
+    def values(self, actions: list[dict]) -> list[float | None]:
+        out = []
+        for a in actions:
+            method = getattr(self, "_" + a.get("type", ""), None)
+            out.append(None if method is None else method(a))
+        return out
+
+    def _value(self, prog: int, fits: bool, flips: int = 0, others: int | None = None, ended: int = 0) -> float:
+        if others is None:
+            others = self.others
+        return float(self.fixed + 2 * prog - others + W_FITS * fits + W_FLIP * flips + W_END * ended)
+
+    def _fits(self, c: int, castles: list[int], changed: dict) -> bool:
+        if c < 0:
+            return False
+        if castles[c // 10] == c % 10:
+            return True
+        fit = FITS[c]
+        for i, v in enumerate(self.s.villages[self.p]):
+            v = changed.get(i, v)
+            if not v or fit[v[-1]]:
+                return True
+        return False
+
+    def _after(self, changed: dict, castles: list[int], pile: int, wt: int, flips: int = 0) -> float:
+        if castles == [10, 10, 10, 10]:
+            return float(WIN)
+        vsum = self.vsum
+        for i, v in changed.items():
+            vsum += one_village(v) - self.scores[i]
+        prog = W_CASTLE * sum(castles) + W_PILE * pile + vsum
+        return self._value(prog, self._fits(wt, castles, changed), flips)
+
+    def _state(self):
+        s, p = self.s, self.p
+        waste = s.waste[p]
+        return s.castles[p][:], len(s.stock[p]) + len(waste), (waste[-1] if waste else -1)
+
+    # ---- turn actions
+    def _end_turn(self, a: dict) -> float:
+        return self._value(self.prog, self.s._fits_top(self.p), ended=1)
+
+    def _flip(self, wt: int) -> float:
+        castles, pile, _ = self._state()
+        return self._value(self.prog, self._fits(wt, castles, {}), 1)
+
+    def _standard_flip(self, a: dict) -> float:
+        s, p = self.s, self.p
+        stock, waste = s.stock[p], s.waste[p]
+        if not a["club_jack"]:
+            return self._flip(stock[-1] if stock else waste[0])
+        order = stock[::-1] + waste  # J♣: the stock from its top, then the old waste from its bottom
+        for c in order:
+            if s.fits(p, c):
+                return self._flip(c)
+        return self._flip(order[-1])
+
+    def _extra_flip(self, a: dict) -> float:
+        stock, waste = self.s.stock[self.p], self.s.waste[self.p]
+        return self._flip(stock[-1] if stock else waste[0])
+
+    def _hearts_queen_king_flip(self, a: dict) -> float:
+        return self._flip(card_of(a["named_card"]))
+
+    def _build_castle(self, a: dict) -> float:
+        c = card_of(a["card"])
+        castles, pile, wt = self._state()
+        changed = {}
+        if wt == c:
+            waste = self.s.waste[self.p]
+            pile -= 1
+            wt = waste[-2] if len(waste) > 1 else -1
+        else:
+            for i, v in enumerate(self.s.villages[self.p]):
+                if v and v[-1] == c:
+                    changed[i] = revealed(v[:-1])
+                    break
+        castles[c // 10] = c % 10 + 1
+        return self._after(changed, castles, pile, wt)
+
+    def _build_village(self, a: dict) -> float:
+        c = card_of(a["card"])
+        j = a["village"] - 1
+        castles, pile, wt = self._state()
+        villages = self.s.villages[self.p]
+        if wt == c:
+            waste = self.s.waste[self.p]
+            pile -= 1
+            wt = waste[-2] if len(waste) > 1 else -1
+            return self._after({j: villages[j] + [c]}, castles, pile, wt)
+        for i, v in enumerate(villages):
+            if c in v:
+                k = v.index(c)
+                return self._after({i: revealed(v[:k]), j: villages[j] + v[k:]}, castles, pile, wt)
+        return None
+
+    def _hearts_jack_move(self, a: dict) -> float:
+        c = card_of(a["card"])
+        castles, pile, wt = self._state()
+        villages = self.s.villages[self.p]
+        changed = {}
+        for i, v in enumerate(villages):
+            if c in v:
+                k = v.index(c)
+                changed[i] = revealed(v[:k] + v[k + 1:])
+                break
+        dest = a["destination"]
+        if dest == "castle":
+            castles[c // 10] = c % 10 + 1
+        else:
+            j = dest - 1
+            changed[j] = changed.get(j, villages[j]) + [c]
+        return self._after(changed, castles, pile, wt)
+
+    def _hearts_queen_reveal(self, a: dict) -> float:
+        i, pos = a["village"] - 1, a["position"]
+        v = self.s.villages[self.p][i][:]
+        v[pos] -= FD
+        castles, pile, wt = self._state()
+        return self._after({i: v}, castles, pile, wt)
+
+    # ---- attacks: only the victim's progress changes
+    def _attack(self, o: int, prog: int) -> float:
+        others = max(prog if q == o else x for q, x in self.opp.items())
+        return self._value(self.prog, self.s._fits_top(self.p), others=others)
+
+    def _victim(self, a: dict) -> int:
+        return int(a["target"][1:]) - 1
+
+    def _spade_jack_attack(self, a: dict) -> float:
+        o = self._victim(a)
+        v = self.s.villages[o][a["village"] - 1]
+        return self._attack(o, self.opp[o] - one_village(v) + W_EMPTY + W_PILE * len(v))
+
+    def _spade_queen_attack(self, a: dict) -> float:
+        o = self._victim(a)
+        prog = self.opp[o]
+        for v in self.s.villages[o]:
+            if v:
+                prog += one_village(revealed(v[:-1])) - one_village(v) + W_PILE
+        return self._attack(o, prog)
+
+    def _spade_trio_attack(self, a: dict) -> float:
+        o = self._victim(a)
+        top = self.s.castles[o][SUITS.index(a["suit"])]
+        return self._attack(o, self.opp[o] + (W_PILE - W_CASTLE) * top)
 
 
 def options_of(actions: list[dict]) -> dict:
@@ -1229,9 +1344,6 @@ def options_of(actions: list[dict]) -> dict:
             out["ace"] = True
     return out
 
-
-PREDICTED = {"build_castle", "build_village", "standard_flip", "extra_flip", "hearts_jack_move",
-             "hearts_queen_reveal"}
 
 TURN_HANDLERS = {
     "standard_flip": TroubadourState._standard_flip,
