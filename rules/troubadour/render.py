@@ -47,7 +47,7 @@ def village_line(k: int, cards: list) -> str:
 
 def player_block(view: dict, p: int) -> list[str]:
     s = view["seats"][p]
-    head = f"P{p + 1} {seat(p)}"
+    head = f"P{p + 1} {seat(p)}" + (" (you)" if view.get("viewer") == p else "")
     trios = view.get("trios") or []
     if trios and trios[p]:
         head += " · trio " + trio(trios[p])
@@ -72,7 +72,8 @@ def options_lines(view: dict) -> list[str]:
     turn = view["turn"]
     o = view["options"]
     p = turn["seat"]
-    lines = [f"{seat(p)} may now (/move …):"]
+    who = "You" if view.get("viewer") == p else seat(p)
+    lines = [f"{who} may now (/move …):"]
     if turn["pending_ace"]:
         a = turn["pending_ace"]
         lines.append(f"  Q♥ revealed {c(a['card'])} in V{a['village']}: `ace castle` starts its castle, "
@@ -164,9 +165,11 @@ def render(view: dict) -> str:
                          "(♠<♦<♣<♥, J<Q<K) plays first.")
     elif phase == "tiebreak":
         for g in view["tiebreak"]:
+            waiting = [seat(s) for s, done in zip(g["seats"], g["chosen"]) if not done]
             lines.append("Identical trios: " + " and ".join(seat(s) for s in g["seats"]) +
-                         " play rock-paper-scissors with a 4th noble (Q beats J, K beats Q, J beats K; the "
-                         "beaten player starts).")
+                         f" play rock-paper-scissors with a 4th noble, game {g['games'] + 1} of at most 4 "
+                         "(Q beats J, K beats Q, J beats K; the beaten player starts). Waiting for " +
+                         ", ".join(waiting) + ".")
         if view.get("my_tiebreak"):
             lines.append(f"Your choice: {noble(view['my_tiebreak'])}")
         elif viewer is not None and viewer in view["to_act"]:

@@ -865,17 +865,18 @@ class TroubadourState(State):
         }
         if self.phase == "turn":
             p = self.order[self.turn_idx]
+            options = options_of(self._turn_actions(p))
             view["turn"] = {
                 "seat": p, "flip": FLIP_NAMES[self.flip_slot], "extra_flips_left": self.extra_left,
                 "used_nobles": [NOBLES[x] for x in range(12) if self.used >> x & 1],
-                "nobles": self.noble_status(p),
+                "nobles": self.noble_status(p, options),
                 "pending_ace": None if self.pending_ace is None else {
                     "village": self.pending_ace[0] + 1, "position": self.pending_ace[1],
                     "card": name(self.villages[p][self.pending_ace[0]][self.pending_ace[1]])},
                 "protected": {target_code(o): [NOBLES[x] for x in (JD, QD, KD) if self.has(o, x)]
                               for o in range(self.n)},
             }
-            view["options"] = options_of(self._turn_actions(p))
+            view["options"] = options
         if self.phase == "over":
             view["ranking"] = self.ranking()
         if seat is not None and 0 <= seat < self.n:
@@ -888,35 +889,33 @@ class TroubadourState(State):
                         view["my_tiebreak"] = NOBLES[pick] if pick is not None else None
         return view
 
-    def noble_status(self, p: int) -> dict:
-        """Each noble of the active trio: ``used``, ``ready`` (can act now), ``later`` or ``idle`` (no use now)."""
+    def noble_status(self, p: int, options: dict) -> dict:
+        """Each noble of the active trio: ``used``, ``ready`` (usable now), ``later`` (Q♣/K♣ before the flip),
+        ``protects`` (diamonds) or ``idle`` (no use now); ``options`` is ``options_of`` the legal actions."""
         out = {}
-        used = self.used
         stock_or_waste = bool(self.stock[p] or self.waste[p])
         for x in trio_key(self.trios[p]):
-            code = NOBLES[x]
-            if used >> x & 1:
-                status = "used"
-            elif x == JC:
-                status = "ready" if self.flip_slot == UNUSED and stock_or_waste else "idle"
-            elif x in (QC, KC):
+            if x in (QC, KC):  # their extra flips are shared: usable while any is left
                 grant = 2 if x == QC else (3 if self.extra_grant(p) in (3, 5) else 0)
                 if not grant:
                     status = "idle"
                 elif self.flip_slot == UNUSED:
-                    status = "later"
+                    status = "later" if stock_or_waste else "idle"
+                elif options["extra_flip"]:
+                    status = "ready"
                 else:
-                    status = "ready" if self.extra_left > 0 and stock_or_waste else "idle"
+                    status = "used" if self.used >> x & 1 else "idle"
+            elif self.used >> x & 1:
+                status = "used"
             elif x in (JD, QD, KD):
                 status = "protects"
-            elif x == KS:
-                status = "ready" if self.trios[p] == SPADES_TRIO and not used & SPADES_TRIO else "idle"
-            elif x == KH:
-                status = "ready" if self.has(p, QH) and not used >> QH & 1 and self.flip_slot == UNUSED \
-                    and not self.facedown_count(p) else "idle"
             else:
-                status = "ready"
-            out[code] = status
+                ready = {JC: options["club_jack"], JH: options["hearts_jack"],
+                         QH: options["hearts_queen"] or options["hearts_qk"], KH: options["hearts_qk"],
+                         JS: options["spade_jack"] or options["spade_trio"], QS: options["spade_queen"] or
+                         options["spade_trio"], KS: options["spade_trio"]}[x]
+                status = "ready" if ready else "idle"
+            out[NOBLES[x]] = status
         return out
 
     def is_over(self) -> bool:

@@ -481,3 +481,281 @@ def test_tc_t14_immediate_victory():
     assert s.ranking() == [1, 2] and s.scores() == [40.0, 0.0]
     rejected(s, A, {"type": "spade_queen_attack", "target": "P2"}, "over")
     rejected(s, B, {"type": "standard_flip", "club_jack": False}, "over")
+
+
+# ---------------------------------------------------------------- more rules
+def test_aces_and_empty_villages():
+    s = table(["JD QD KD", "JD QD KD"])
+    put(s, A, stock="9D", waste="AH", villages=["2S", "AD", "", "7C 6H"])
+    legal = s.legal_actions(A)
+    assert {"type": "build_village", "card": "AH", "village": 1} in legal  # an ace on a 2 of the other colour (A27)
+    assert {"type": "build_village", "card": "AH", "village": 3} in legal  # any card into an empty village
+    assert {"type": "build_village", "card": "AH", "village": 2} not in legal  # nothing on an ace
+    assert {"type": "build_village", "card": "6H", "village": 3} in legal  # a run of one
+    assert {"type": "build_village", "card": "7C", "village": 3} in legal  # the whole village (pointless, legal)
+    rejected(s, A, {"type": "build_village", "card": "AH", "village": 2}, "does not fit")
+    s.apply(A, {"type": "build_castle", "card": "AH"})
+    s.apply(A, {"type": "build_castle", "card": "AD"})
+    assert s.castles[A] == [0, 1, 1, 0] and village(s, A, 2) == ""
+    rejected(s, A, {"type": "build_castle", "card": "9D"}, "not the top card")
+
+
+def test_hearts_jack_inside_its_own_village_checks_the_current_top():
+    s = table(["JH JD QD", "JD QD KD"])
+    put(s, A, stock="9D", villages=["10S 5C 9H 8S", "4D"])
+    legal = s.legal_actions(A)
+    assert {"type": "hearts_jack_move", "card": "8S", "destination": 1} not in legal  # already its top
+    rejected(s, A, {"type": "hearts_jack_move", "card": "8S", "destination": 1}, "already the top")
+    rejected(s, A, {"type": "hearts_jack_move", "card": "5C", "destination": 1}, "does not fit")
+    s.apply(A, {"type": "hearts_jack_move", "card": "5C", "destination": 3})
+    assert village(s, A, 1) == "10S 9H 8S" and village(s, A, 3) == "5C"
+
+
+def test_club_jack_only_with_the_standard_flip():
+    s = table(["JC QH KH", "JD QD KD"])
+    put(s, A, stock="7S 3D 4C", villages=["10H", "9S"])
+    s.apply(A, {"type": "hearts_queen_king_flip", "named_card": "3D"})
+    rejected(s, A, {"type": "standard_flip", "club_jack": True}, "replaced the standard flip")
+    assert s.view(None)["turn"]["nobles"]["JC"] == "idle"
+    s = table(["QC JH KH", "JD QD KD"])
+    put(s, A, stock="7S", villages=["10H", "9S"])
+    rejected(s, A, {"type": "standard_flip", "club_jack": True}, "not in your trio")
+
+
+def test_attacks_with_three_and_four_players():
+    s = table(["JS QS JC", "JD QC JH", "QD KC JH", "JH QH KH"])
+    for p in (B, C, D):
+        put(s, p, stock="2C", villages=["9S 8H", "7C"])
+    put(s, A, stock="2C", villages=BUSY)
+    legal = s.legal_actions(A)
+    jacks = [a["target"] for a in legal if a["type"] == "spade_jack_attack"]
+    queens = [a["target"] for a in legal if a["type"] == "spade_queen_attack"]
+    assert sorted(set(jacks)) == ["P3", "P4"] and queens == ["P2", "P4"]  # J♦ guards P2, Q♦ guards P3
+    rejected(s, A, {"type": "spade_queen_attack", "target": "P3"}, "protected by Q♦")
+    rejected(s, A, {"type": "spade_queen_attack", "target": "P1"}, "opponent")
+    rejected(s, A, {"type": "spade_queen_attack", "target": "P5"}, "opponent")
+    s.apply(A, {"type": "spade_jack_attack", "target": "P3", "village": 1})
+    s.apply(A, {"type": "spade_queen_attack", "target": "P4"})
+    assert s.villages[C][:2] == [[], cards("7C")] and s.villages[D][:2] == [cards("9S"), []]
+    assert len(s.stock[C]) == 3 and len(s.stock[D]) == 3 and len(s.stock[B]) == 1
+    with pytest.raises(IllegalAction, match="Which opponent"):
+        GAME.parse_action(s, A, "QS")
+    assert GAME.parse_action(s, A, "qs p2") == {"type": "spade_queen_attack", "target": "P2"}
+
+
+def test_a_player_attacked_by_two_opponents_in_one_round():
+    s = table(["JS QS JC", "JS QC JH", "JH QH KH"], order=[A, B, C])
+    for p in range(3):
+        put(s, p, stock="2C 3C", villages=["9S 8H", "7C", "10D"])
+    s.apply(A, {"type": "spade_jack_attack", "target": "P3", "village": 1})
+    s.apply(A, {"type": "end_turn"})
+    assert s.to_act() == [B]
+    s.apply(B, {"type": "spade_jack_attack", "target": "P3", "village": 2})
+    assert s.villages[C][:3] == [[], [], cards("10D")] and len(s.stock[C]) == 5
+
+
+def test_auto_end_of_a_turn_and_the_next_round():
+    s = table(["JD QD KD", "JD QD KD"], order=[A, B])
+    put(s, A, stock="9D", villages=["2C", "3C", "4C", "5C", "6C"])
+    put(s, B, stock="8D", villages=["3C"])
+    events = s.apply(A, {"type": "standard_flip", "club_jack": False})  # 9D fits nowhere: nothing left to do
+    assert [e.data["auto"] for e in events if e.kind == "turn_ended"] == [True]
+    assert s.to_act() == [B] and s.flip_slot == UNUSED
+    events = s.apply(B, {"type": "end_turn"})
+    assert [e.kind for e in events][-1] == "round_started"
+    assert s.phase == "select_trios" and s.round_no == 2 and s.trios == [0, 0] and s.to_act() == [A, B]
+    assert s.view(None)["last_trios"] == [["JD", "QD", "KD"], ["JD", "QD", "KD"]]
+
+
+def test_max_rounds_draw():
+    s = GAME.new_game(2, seed=1, options={"trio_tiebreak": "rps", "max_rounds": 1})
+    choose(s, A, "JS JD JC")
+    choose(s, B, "QS QD QC")
+    assert s.order == [A, B]
+    s.apply(A, {"type": "end_turn"})
+    s.apply(B, {"type": "end_turn"})
+    assert s.is_over() and s.draw and s.ranking() == [1, 1] and s.to_act() == []
+    assert "draw" in GAME.render_view(s.view(None))
+
+
+def test_turn_errors_are_explained():
+    s = table(["JD QD KD", "JD QD KD"])
+    put(s, A, stock="9D", villages=BUSY)
+    assert "waiting for {P1}" in rejected(s, B, {"type": "end_turn"}, "not your turn")
+    rejected(s, A, {"type": "build_village", "card": "9S", "village": 6}, "1 to 5")
+    rejected(s, A, {"type": "build_village", "card": "ZZ", "village": 1}, "like 7H")
+    rejected(s, A, {"type": "build_village", "card": "9S"}, "card, village")
+    rejected(s, A, {"type": "hearts_jack_move", "card": "9S", "destination": 1}, "not in your trio")
+    rejected(s, A, {"type": "choose_trio", "nobles": ["JS", "QS", "KS"]}, "already chosen")
+    rejected(s, A, {"type": "dance"}, "unknown action")
+
+
+# ---------------------------------------------------------------- notation
+@pytest.mark.parametrize(("text", "action"), [
+    ("trio jc qc jh", {"type": "choose_trio", "nobles": ["JC", "QC", "JH"]}),
+    ("JH QC JC", {"type": "choose_trio", "nobles": ["JC", "QC", "JH"]}),
+    ("flip", {"type": "standard_flip", "club_jack": False}),
+    ("F", {"type": "standard_flip", "club_jack": False}),
+    ("flip jc", {"type": "standard_flip", "club_jack": True}),
+    ("extra", {"type": "extra_flip"}),
+    ("x", {"type": "extra_flip"}),
+    ("qhkh 7♠", {"type": "hearts_queen_king_flip", "named_card": "7S"}),
+    ("7C castle", {"type": "build_castle", "card": "7C"}),
+    ("10♥ c", {"type": "build_castle", "card": "10H"}),
+    ("th castle", {"type": "build_castle", "card": "10H"}),
+    ("8h v4", {"type": "build_village", "card": "8H", "village": 4}),
+    ("8H → 4", {"type": "build_village", "card": "8H", "village": 4}),
+    ("jh 8h castle", {"type": "hearts_jack_move", "card": "8H", "destination": "castle"}),
+    ("JH 8H V2", {"type": "hearts_jack_move", "card": "8H", "destination": 2}),
+    ("qh v2 1", {"type": "hearts_queen_reveal", "village": 2, "position": 0}),
+    ("ace castle", {"type": "hearts_queen_ace", "start_castle": True}),
+    ("ace keep", {"type": "hearts_queen_ace", "start_castle": False}),
+    ("js p2 v3", {"type": "spade_jack_attack", "target": "P2", "village": 3}),
+    ("js v3", {"type": "spade_jack_attack", "target": "P2", "village": 3}),
+    ("qs", {"type": "spade_queen_attack", "target": "P2"}),
+    ("jqk p2 h", {"type": "spade_trio_attack", "target": "P2", "suit": "H"}),
+    ("spades ♥", {"type": "spade_trio_attack", "target": "P2", "suit": "H"}),
+    ("end", {"type": "end_turn"}),
+])
+def test_notation(text, action):
+    s = table(["JD QD KD", "JD QD KD"])
+    if action["type"] == "choose_trio":
+        s = GAME.new_game(2, seed=1)
+    assert GAME.parse_action(s, A, text) == action
+    assert GAME.parse_action(s, A, GAME.format_action(action)) == action
+    assert GAME.parse_action(s, A, GAME.format_action(action).lower()) == action
+
+
+def test_notation_of_every_legal_action_round_trips():
+    s = t11_table()
+    s.villages[A][3] = []
+    s.trios[A] = trio("JH QH JS")
+    put(s, B, villages=["3D", "4C"], castles="C2")
+    for action in s.legal_actions(A):
+        assert GAME.parse_action(s, A, GAME.format_action(action)) == action
+        assert GAME.describe_action(action)
+    s = rps_table()
+    for action in s.legal_actions(A):
+        assert GAME.parse_action(s, A, GAME.format_action(action)) == action
+        assert GAME.parse_action(s, A, action["noble"].lower()) == action
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("", "like"), ("hello", "moves look like"), ("7C", "where"), ("qh v9 1", "QH V2 1"),
+    ("jh 8h", "JH 8H castle"), ("flip twice", "flip JC"), ("ace maybe", "ace keep"), ("qhkh", "QHKH 7S"),
+    ("jqk p2", "JQK P2 H"), ("js p2", "JS P2 V3"), ("zz99 qq", "moves look like"),
+])
+def test_notation_errors_say_what_is_expected(text, words):
+    s = table(["JD QD KD", "JD QD KD"])
+    put(s, A, stock="9D", villages=BUSY)
+    with pytest.raises(IllegalAction) as e:
+        GAME.parse_action(s, A, text)
+    assert words.lower() in str(e.value).lower() and "`" in str(e.value) or words == "like"
+
+
+def test_notation_in_the_round_phases():
+    s = GAME.new_game(2, seed=1)
+    with pytest.raises(IllegalAction, match="trio JC QC JH"):
+        GAME.parse_action(s, A, "flip")
+    with pytest.raises(IllegalAction, match="three different"):
+        GAME.parse_action(s, A, "trio JC JC QH")
+    s = rps_table()
+    assert GAME.parse_action(s, A, "rps qh") == {"type": "choose_tiebreak_noble", "noble": "QH"}
+    with pytest.raises(IllegalAction, match="rps QH"):
+        GAME.parse_action(s, A, "rps 7H")
+
+
+def test_a_lone_card_is_built_where_it_can_go():
+    s = table(["JD QD KD", "JD QD KD"])
+    put(s, A, stock="9D", waste="AH", villages=["10H", "9S", "4D", "8C", "6C"])
+    assert GAME.parse_action(s, A, "ah") == {"type": "build_castle", "card": "AH"}
+    assert GAME.parse_action(s, A, "9s") == {"type": "build_village", "card": "9S", "village": 1}
+    with pytest.raises(IllegalAction, match="cannot be built"):
+        GAME.parse_action(s, A, "4d")
+
+
+# ---------------------------------------------------------------- views and hidden information
+def test_views_show_no_hidden_card():
+    s = GAME.new_game(2, seed=8)
+    choose(s, A, "JC QC JH")
+    choose(s, B, "JD QD KD")
+    public = s.view(None)
+    seat = public["seats"][A]
+    assert seat["stock"] == 25 and seat["waste"] == 0 and seat["waste_top"] is None and seat["facedown"] == 10
+    assert all(v[0] is None and v[1] is None and v[2] is not None for v in seat["villages"])
+    hidden = {name(c) for c in s.stock[A]} | {name(c & ~FD) for v in s.villages[A] for c in v if c & FD}
+    text = json.dumps(seat)
+    assert not any(f'"{c}"' in text for c in hidden)
+    assert s.view(A) == {**public, "viewer": A} and s.view(B) == {**public, "viewer": B}
+    s.apply(s.order[0], {"type": "standard_flip", "club_jack": False})
+    p = s.order[0]
+    assert s.view(None)["seats"][p]["waste_top"] == name(s.waste[p][-1])
+
+
+def test_view_lists_the_options_of_the_active_player():
+    s = t11_table()
+    view = s.view(None)
+    o = view["options"]
+    assert o["flip"] and not o["club_jack"] and o["hearts_queen"] == [[1, 0], [2, 0], [2, 1]]
+    assert o["hearts_jack"]["8H"] == ["castle", 4, 5]
+    assert o["village"]["7C"] == [4, 5]
+    assert view["turn"]["nobles"] == {"KS": "idle", "JH": "ready", "QH": "ready"}
+    text = GAME.render_view(view)
+    for words in ("may now", "`flip`", "J♥", "Q♥ turn a face-down card", "`end`", "8♥→🏰/V4/V5", "▒ 9♠ 8♥ 7♣"):
+        assert words in text, words
+
+
+def test_determinize_redraws_what_nobody_knows():
+    s = GAME.new_game(3, seed=6)
+    choose(s, B, "JS QS KS")
+    world = s.determinize(A, random.Random(2))
+    assert world.view(A) == s.view(A) and world.trios[A] == 0 and world.trios[B] != 0
+    for p in range(3):
+        hidden = sorted(s.stock[p] + [c & ~FD for v in s.villages[p] for c in v if c & FD])
+        again = sorted(world.stock[p] + [c & ~FD for v in world.villages[p] for c in v if c & FD])
+        assert hidden == again
+        assert [[c >= FD for c in v] for v in world.villages[p]] == [[c >= FD for c in v] for v in s.villages[p]]
+    assert any(world.stock[p] != s.stock[p] for p in range(3))
+    mine = s.determinize(B, random.Random(2))
+    assert mine.trios[B] == s.trios[B] and mine.view(B) == s.view(B)
+
+
+def test_json_round_trip_continues_identically():
+    s = GAME.new_game(2, seed=12)
+    for p, t in ((A, "JS QS KS"), (B, "QD QC JH")):
+        choose(s, p, t)
+    p = s.order[0]
+    s.apply(p, {"type": "standard_flip", "club_jack": False})
+    copy = GAME.from_json(json.loads(json.dumps(s.to_json())))
+    assert copy.to_json() == s.to_json()
+    attack = {"type": "spade_jack_attack", "target": "P2", "village": 1}
+    if p == A:
+        s.apply(A, attack)
+        copy.apply(A, attack)
+        assert copy.stock[B] == s.stock[B]  # the same shuffle under the stock
+
+
+def test_describe_every_event_and_action_of_a_game():
+    from rules.ai import RandomPlayer
+    s = GAME.new_game(3, seed=3)
+    player = RandomPlayer(3)
+    lines = 0
+    for _ in range(400):
+        if s.is_over():
+            break
+        seat = s.to_act()[0]
+        action = player.choose(s, seat)
+        assert GAME.describe_action(action)
+        for e in s.apply(seat, action):
+            line = GAME.describe_event(e)
+            assert line is None or line.strip()
+            lines += line is not None
+        assert GAME.render_view(s.view(None)) and GAME.render_view(s.view(seat))
+    assert lines > 100
+
+
+def test_rules_summary_and_configurations():
+    text = GAME.rules_summary()
+    assert "How to play here" in text and "trio JC QC JH" in text and "JS P2 V3" in text
+    assert sorted(map(json.dumps, GAME.configurations())) == sorted(
+        json.dumps((n, {"trio_tiebreak": t, "max_rounds": 0})) for n in (2, 3, 4) for t in ("rps", "die"))
