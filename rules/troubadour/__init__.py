@@ -6,28 +6,38 @@ A35). Decisions where the rules file leaves a gap for the engine:
 
 - Actions use the rules file's names and parameters. ``choose_trio`` takes ``nobles``: a list of three noble codes in
   noble order (JS QS KS JD QD KD JC QC KC JH QH KH; the picker's multi-select). A spade attack's ``target`` is the
-  opponent's player code ``P1``..``P4`` (1-based); villages are 1..5; ``hearts_queen_reveal``'s ``position`` is
-  0-based from the bottom as in the rules file, but typed and shown 1-based (``QH V2 1`` = the bottom card).
-  ``hearts_jack_move``'s ``destination`` is ``"castle"`` or a village number.
+  opponent's player code ``P1``..``P4`` (1-based, as the board shows them); villages are 1..5;
+  ``hearts_queen_reveal``'s ``position`` is 0-based from the bottom as in the rules file, but typed and shown 1-based
+  (``QH V2 1`` = the bottom card). ``hearts_jack_move``'s ``destination`` is ``"castle"`` or a village number.
 - Every legal action is offered, also the pointless ones the rules allow (J♥ on a top card, moving a whole village
-  into an empty one); ``legal_actions`` lists flips first, then castle builds, ``end_turn``, village builds, J♥, Q♥
-  and attacks (so that always taking the first option can never loop: village moves can go back and forth).
+  into an empty one). ``legal_actions`` lists flips first, then castle builds, ``end_turn``, village builds, J♥, Q♥
+  and attacks: whoever always takes the first option can never loop (village moves can go back and forth).
 - A36: the engine ends a turn by itself as soon as nothing but ``end_turn`` is legal (also right at its start),
   announced as ``turn_ended`` with ``auto``.
 - A31: "after 3 drawn repetitions" is read as: the first rock-paper-scissors game and up to three repetitions; if all
   four are drawn, the die decides. Several two-player tie groups (4 players) play their tie-breaks at the same time.
-  Die: everyone of the group rolls, lowest first, equal rolls roll again among themselves.
+  Die: everyone of the group rolls, lowest first; equal rolls roll again among themselves.
+- Q♣ and K♣ grant their extra flips together; the first extra flip marks every granting club noble used, and the
+  board shows them usable while an extra flip is left.
 - A35: ``resign`` is not an engine action: the bot's /resign hands the seat to an AI (the service's rule for every
   game), so a resigning player's cards stay in the game.
 - ``scores()`` are the cards in castles (the winner has 40; the rules have no points); ``ranking()``: the winner
   first, everybody else shares second place (the rules rank no losers); a ``max_rounds`` draw ranks everyone first.
   Before the end the ranking follows the castle cards.
 - Hidden information: nobody knows the order of any stock or any face-down village card, so ``determinize``
-  re-deals, per player, his stock together with his face-down village cards (from his own deck; the counts and
-  positions stay), and the trios / tie-break nobles of others not yet revealed. The waste is kept: every card in it
-  was flipped in public (A37), though the views show only its top and size.
-- Randomness (shuffles, attacks' order under the stock, die rolls) comes from ``random.Random`` seeded with the seed
-  and a draw counter, both in ``to_json``.
+  re-deals, per player, his stock together with his face-down village cards (from his own deck; counts and positions
+  stay), and the trios / tie-break nobles of others not yet revealed. The waste is kept: every card in it was flipped
+  in public (A37), though the views show only its top and size.
+- Views: villages bottom→top with ``None`` for a face-down card, the waste top and size, the stock size, castles as
+  their top cards, trios once revealed (``my_trio`` / ``my_tiebreak`` privately before), and for the active player
+  ``turn`` (flip state, extra flips, each trio noble's status, protections) and ``options`` (every legal move by
+  kind: what can be built where).
+- Randomness (shuffles, the order of attacked cards under the stock, die rolls) comes from ``random.Random`` seeded
+  with the seed and a draw counter, both in ``to_json``. ``to_json`` writes piles as card codes (``9S* 8H``, ``*`` =
+  face down).
+- The AI (``evaluate``, only steering the greedy player): its progress (castle cards, village order, face-down cards,
+  stock size) twice minus the best opponent's, plus flips made, turns ended by choice and, at a round's start, the
+  liking of its trio; all integers, so ``evaluate_actions`` predicts every turn action exactly without applying it.
 """
 from __future__ import annotations
 
