@@ -1009,20 +1009,20 @@ class TroubadourState(State):
         return out
 
     def ai_actions(self, seat: int) -> list[dict]:
-        """The greedy AI's shortlist: of the 220 trios the ten made of its five favourite nobles (a trio's value is
-        all that tells them apart for it); of the tie-break nobles one per face; else ``legal_actions``."""
+        """The greedy AI's shortlist. Trios: only the one it likes best (a trio's value is all that tells them apart
+        for it). Tie-break: one noble, its face from the seat and the round (only the face counts). A turn: when a
+        card can go to a castle, only those builds (progress that is never wrong for it); else every legal action."""
         if self.phase == "select_trios" and 0 <= seat < self.n and not self.trios[seat]:
             values = self.noble_values(seat)
-            best = sorted(sorted(range(12), key=lambda x: -values[x])[:5])
-            return [{"type": "choose_trio", "nobles": [NOBLES[a], NOBLES[b], NOBLES[c]]}
-                    for a, b, c in combinations(best, 3)]
+            best = sorted(sorted(range(12), key=lambda x: -values[x])[:3])
+            return [{"type": "choose_trio", "nobles": [NOBLES[x] for x in best]}]
         actions = self.legal_actions(seat)
-        if self.phase == "tiebreak":  # only the face counts: one noble of each face
-            faces: dict[str, dict] = {}
-            for a in actions:
-                faces.setdefault(a["noble"][0], a)
-            return list(faces.values())
-        return actions
+        if self.phase == "tiebreak" and actions:
+            game = next(g["games"] for g in self.rps if seat in g["seats"])
+            face = "JQK"[(seat + self.round_no + game) % 3]
+            return [next((a for a in actions if a["noble"][0] == face), actions[0])]
+        castle = [a for a in actions if a["type"] == "build_castle"]
+        return castle or actions
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
@@ -1094,17 +1094,25 @@ class TroubadourState(State):
         world.seed = rng.getrandbits(48)
         world.counter = 0
         draw = rng.random
+
+        def key(_):
+            return draw()
+
         for p in range(self.n):
-            villages = world.villages[p]
-            spots = [(village, k) for village in villages if village and max(village) >= FD
-                     for k, x in enumerate(village) if x >= FD]
             stock = world.stock[p]
-            pool = stock + [village[k] - FD for village, k in spots]
-            pool.sort(key=lambda _: draw())
+            hidden = [v for v in world.villages[p] if v and max(v) >= FD]
+            if not hidden:
+                stock.sort(key=key)
+                continue
+            pool = stock + [x - FD for v in hidden for x in v if x >= FD]
+            pool.sort(key=key)
             size = len(stock)
             stock[:] = pool[:size]
-            for (village, k), c in zip(spots, pool[size:]):
-                village[k] = c + FD
+            rest = iter(pool[size:])
+            for v in hidden:
+                for k, x in enumerate(v):
+                    if x >= FD:
+                        v[k] = next(rest) + FD
         if self.phase == "select_trios":
             for p in range(self.n):
                 if p != seat and world.trios[p]:
