@@ -38,6 +38,7 @@ A35). Decisions where the rules file leaves a gap for the engine:
 - The AI (``evaluate``, only steering the greedy player): its progress (castle cards, village order, face-down cards,
   stock size) twice minus the best opponent's, plus flips made, turns ended by choice and, at a round's start, the
   liking of its trio; all integers, so ``evaluate_actions`` predicts every turn action exactly without applying it.
+  Its shortlist (``ai_actions``): its favourite trio, one tie-break noble, and castle builds first when any exist.
 """
 from __future__ import annotations
 
