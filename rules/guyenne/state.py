@@ -31,8 +31,26 @@ def group_points(mine: list[bool]) -> int:
     return points
 
 
+_KIND_SUBSETS: dict[tuple, list[tuple[str, ...]]] = {}  # (hand, most) -> kind subsets
+
+
 class GuyenneState(State):
     """All fields are plain lists/dicts of ints and card ids, so ``to_json``/``clone`` are cheap copies."""
+
+    _rng_shared = False
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own generator; a clone shares its parent's until either of them first draws."""
+        if self._rng_shared:
+            own = random.Random.__new__(random.Random)
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_shared = value, False
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -179,8 +197,7 @@ class GuyenneState(State):
                 return 12
             if self.mode != "two_sets":
                 return 0
-        castles = self.castles
-        return group_points([castles[k - 1] == a for k in _lines(self.mode == "two_sets", len(self.members))[a]])
+        return _castle_points(self.mode == "two_sets", len(self.members), tuple(self.castles))[a]
 
     def scores(self) -> list[float]:
         return [float(self.points(a)) for a in self.army_of]
@@ -223,18 +240,25 @@ class GuyenneState(State):
 
     @staticmethod
     def _kind_subsets(cards: list[str], most: int) -> list[list[str]]:
-        """One subset per multiset of kinds (the first cards of each kind): equal cards play the same."""
-        runs: list[list[str]] = []
-        for card in cards:  # army order keeps each kind together
-            if runs and runs[-1][0][0] == card[0]:
-                runs[-1].append(card)
-            else:
-                runs.append([card])
-        out: list[list[str]] = []
-        for counts in product(*(range(len(run) + 1) for run in runs)):
-            if 1 <= sum(counts) <= most:
-                out.append([c for run, k in zip(runs, counts) for c in run[:k]])
-        return out
+        """One subset per multiset of kinds (the first cards of each kind): equal cards play the same. Worked out
+        once per hand and size (the AI asks again and again while a hand stays the same)."""
+        key = (tuple(cards), most)
+        found = _KIND_SUBSETS.get(key)
+        if found is None:
+            runs: list[list[str]] = []
+            for card in cards:  # army order keeps each kind together
+                if runs and runs[-1][0][0] == card[0]:
+                    runs[-1].append(card)
+                else:
+                    runs.append([card])
+            found = []
+            for counts in product(*(range(len(run) + 1) for run in runs)):
+                if 1 <= sum(counts) <= most:
+                    found.append(tuple(c for run, k in zip(runs, counts) for c in run[:k]))
+            if len(_KIND_SUBSETS) > 50000:
+                _KIND_SUBSETS.clear()
+            _KIND_SUBSETS[key] = found
+        return [list(t) for t in found]
 
     def _fight_at(self, castle: int) -> dict | None:
         return next((f for f in self.fights if f["castle"] == castle), None)
@@ -644,7 +668,11 @@ class GuyenneState(State):
     def _remove(self, a: int, fight: dict, cards: list[str]) -> list[Event]:
         fight["cards"][a] = [c for c in fight["cards"][a] if c not in cards]
         self.removed[a] = C.order(self.removed[a] + cards)
-        self.last_fights[-1].setdefault("removed", [[] for _ in fight["cards"]])[a] = list(cards)
+        last = dict(self.last_fights[-1])  # a new entry: clones share the old ones (they never change)
+        removed = [list(r) for r in last.get("removed", [[] for _ in fight["cards"]])]
+        removed[a] = list(cards)
+        last["removed"] = removed
+        self.last_fights[-1] = last
         return [Event("removed", {"seat": fight["actors"][a], "castle": fight["castle"], "cards": list(cards)})]
 
     def _lose(self, seat: int, action: dict) -> list[Event]:
@@ -729,8 +757,7 @@ class GuyenneState(State):
             "leaders": [None if self.phase == "give" and any(g in team for g in self.givers) else self.leader[a]
                         for a, team in enumerate(self.members)],  # A29: public once named
             "castles": list(self.castles), "fights": fights,
-            "last_fights": [dict(f, cards=[list(c) if c is not None else None for c in f["cards"]])
-                            for f in self.last_fights],
+            "last_fights": [_copy_fight(f) for f in self.last_fights],
             "hand_counts": [len(h) for h in self.hands], "deck_counts": [len(d) for d in self.decks],
             "discard_counts": [len(d) for d in self.discards], "reshuffles_left": list(self.reshuffles),
             "removed": [list(r) for r in self.removed], "points": [self.points(a) for a in self.armies],
@@ -768,7 +795,7 @@ class GuyenneState(State):
         data = {key: _copy(getattr(self, key)) for key in self._FIELDS}
         data["fights"] = [_copy_fight(f) for f in self.fights]
         data["last_fights"] = [_copy_fight(f) for f in self.last_fights]
-        rng = self.rng.getstate()
+        rng = self._rng.getstate()  # reading it needs no copy of a shared one
         data["rng"] = [rng[0], list(rng[1]), rng[2]]
         return data
 
@@ -779,9 +806,10 @@ class GuyenneState(State):
             setattr(s, key, _copy(data[key]))
         s.fights = [_copy_fight(f) for f in data["fights"]]
         s.last_fights = [_copy_fight(f) for f in data["last_fights"]]
-        s.rng = random.Random()
+        rng = random.Random.__new__(random.Random)
         version, internal, gauss = data["rng"]
-        s.rng.setstate((version, tuple(internal), gauss))
+        rng.setstate((version, tuple(internal), gauss))
+        s.rng = rng
         return s
 
     def clone(self, copy_rng: bool = True) -> "GuyenneState":
@@ -801,11 +829,11 @@ class GuyenneState(State):
         s.fight_index, s.rotation, s.step, s.passes = self.fight_index, self.rotation[:], self.step, self.passes[:]
         s.end, s.six_winners, s.phase = self.end, self.six_winners, self.phase
         s.direction, s.steps, s.step_index = self.direction, self.steps, self.step_index  # steps never change
-        s.fights = [_copy_fight(f) for f in self.fights]
-        s.last_fights = [_copy_fight(f) for f in self.last_fights]
-        if copy_rng:
-            s.rng = random.Random()
-            s.rng.setstate(self.rng.getstate())
+        s.fights = [_clone_fight(f) for f in self.fights]
+        s.last_fights = self.last_fights[:]  # entries are replaced, never changed in place: shared
+        if copy_rng:  # copy on first use: most clones the AI weighs never draw
+            s._rng = self._rng
+            s._rng_shared = self._rng_shared = True
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "GuyenneState":
@@ -814,36 +842,39 @@ class GuyenneState(State):
         picks he did not make."""
         world = self.clone(copy_rng=False)
         world.rng = random.Random(rng.getrandbits(64))
-        for a in world.armies:
-            team = world.members[a]
+        draw = rng.random
+
+        def shuffled(cards: list[str]) -> list[str]:
+            """A shuffle by sorting on random keys (faster than random.shuffle in CPython)."""
+            return sorted(cards, key=lambda _card: draw())
+
+        for a, team in enumerate(world.members):
             if world.phase == "set_aside":
                 if seat != team[0]:
-                    left = [c for c in C.ARMY if c != "H"]
-                    rng.shuffle(left)
-                    world.aside[a] = left[:len(world.aside[a])]
+                    world.aside[a] = shuffled(C.ARMY[1:])[:len(world.aside[a])]
                 continue
-            own_duel_army = seat is not None and len(team) == 1 and team[0] == seat
+            if len(team) == 1 and team[0] == seat:  # his own army: he knows all but the order of his deck
+                if len(world.decks[a]) > 1:
+                    world.decks[a] = shuffled(world.decks[a])
+                continue
             hands = [m for m in team if m != seat]
-            hidden = [f for f in world.fights if not f["revealed"][a] and f["actors"][a] != seat]
-            pool = [c for m in hands for c in world.hands[m]] + world.decks[a] + \
-                ([] if own_duel_army else world.discards[a]) + [c for f in hidden for c in f["cards"][a]]
-            pool.sort(key=lambda _card, draw=rng.random: draw())  # a shuffle, three times faster in CPython
-            at = 0
+            hidden = [f for f in world.fights if f["cards"][a] and not f["revealed"][a] and f["actors"][a] != seat]
+            pool = world.decks[a] + world.discards[a]
             for m in hands:
-                k = len(world.hands[m])
-                world.hands[m] = C.order(pool[at:at + k])
-                at += k
-            k = len(world.decks[a])
-            world.decks[a] = pool[at:at + k]
-            at += k
-            if not own_duel_army:
-                k = len(world.discards[a])
-                world.discards[a] = pool[at:at + k]
-                at += k
+                pool += world.hands[m]
             for f in hidden:
-                k = len(f["cards"][a])
-                f["cards"][a] = C.order(pool[at:at + k])
-                at += k
+                pool += f["cards"][a]
+            pool = shuffled(pool)
+            at = len(world.decks[a])
+            world.decks[a] = pool[:at]
+            k = at + len(world.discards[a])
+            world.discards[a] = pool[at:k]
+            for m in hands:
+                at, k = k, k + len(world.hands[m])
+                world.hands[m] = C.order(pool[at:k])
+            for f in hidden:
+                at, k = k, k + len(f["cards"][a])
+                f["cards"][a] = C.order(pool[at:k])
         return world
 
     # ------------------------------------------------------------------ the AI's view of a position
@@ -871,7 +902,10 @@ class GuyenneState(State):
 
     def _base(self, a: int) -> float:
         """Army ``a``'s castle points ahead of its best opponent."""
-        return float(self.points(a) - max(self.points(o) for o in self.armies if o != a))
+        if self.end == "six":
+            return float(self.points(a) - max(self.points(o) for o in self.armies if o != a))
+        points = _castle_points(self.mode == "two_sets", len(self.members), tuple(self.castles))
+        return float(points[a] - max(p for o, p in enumerate(points) if o != a))
 
     def _imagined_fight(self, castle: int) -> dict:
         controller = self.castles[castle - 1]
@@ -909,62 +943,111 @@ class GuyenneState(State):
         return 0.4 if strong > theirs else (-0.4 if strong < theirs else 0.0)
 
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
-        """Placements, gifts and passes change nothing but the imagined fights, unless the reinforcements end at
-        once (then the fights are fought: simulate those)."""
+        """Placements, gifts, passes and the direction change nothing but the imagined fights, unless the
+        reinforcements end at once (then the fights are fought: simulate those). A card's worth at a castle depends
+        on its kind only, and an action's value on the castle, how that fight then leans and how many cards it
+        takes: each worked out once."""
         out: list[float | None] = []
         mine = self.army_of[seat]
+        phase = self.phase
         base = self._base(mine)
         # what every action shares: each open fight's lean as it stands, the opponent's strength there
         open_fights = [f for f in self.fights if "outcome" not in f and mine in f["pair"]]
-        theirs = {f["castle"]: self._strength(f, self.rival(f, mine)) for f in open_fights}
-        standing = [self._lean(f, mine, f["cards"][mine], theirs[f["castle"]]) for f in open_fights]
-        has_hero = {f["castle"]: "H" in f["cards"][mine] for f in open_fights}
-        totals = {f["castle"]: self.total(f, mine) for f in open_fights}
+        standing = []
+        at: dict = {}  # castle -> [new fight?, own hero there?, own total, opponent's strength, lean on a tie, worth]
+        for f in open_fights:
+            theirs = self._strength(f, self.rival(f, mine))
+            standing.append(self._lean(f, mine, f["cards"][mine], theirs))
+            at[f["castle"]] = self._castle_odds(f, mine, theirs)
         kept = self.army_hand(mine) + len(self.decks[mine])
-        contested = {f["castle"] for f in self.fights}
-        imagined: dict[int, dict] = {}
         seen: dict[tuple, float] = {}
         calm: dict[tuple, bool] = {}
-        always_quiet = self.phase in ("open1", "respond1", "open2") or \
-            self.phase == "place" and self.step_index < len(self.steps) - 1
-        responding = any(a.get("type") == "respond" for a in actions[:1])
-        respond_castle = self._respond_castle() if responding else None
-        picks_left = sum(5 - len(a) for a in self.aside) if self.phase == "set_aside" else 0
+        all_calm = phase in ("open1", "respond1", "open2", "direction") or \
+            phase == "place" and self.step_index < len(self.steps) - 1
+        calm_reinforce = all_calm or phase == "reinforce" and any(self._room(s) for s in self.rotation if s != seat)
+        respond_castle = None
+        picks_left = sum(5 - len(a) for a in self.aside) if phase == "set_aside" else 0
         for action in actions:
             kind = action.get("type")
-            if kind == "set_aside" and picks_left > 1:  # only the very last pick deals the armies
-                out.append(self._value(seat, None, [], base))
-                continue
-            quiet = always_quiet or kind == "give"
-            if not quiet and kind in ("open", "respond", "reinforce", "pass"):
-                probe = (kind, action.get("castle"), len(action.get("cards", [])))  # all it depends on
-                if probe not in calm:
-                    calm[probe] = self._quiet_after(seat, action)
-                quiet = calm[probe]
-            if quiet and kind in ("give", "open", "respond", "reinforce", "pass"):
-                castle = action.get("castle", respond_castle if kind == "respond" else None)
-                added = action.get("cards", []) if kind != "give" else []
-                key = (castle, "".join(c[0] for c in added))  # equal kinds, equal value: 2a is worth 2b
-                if key in seen:
-                    out.append(seen[key])
-                    continue
-                value = base
-                for f, lean in zip(open_fights, standing):  # same order of sums as _value: exactly equal
-                    if f["castle"] == castle:  # card values add up one by one: the total grows by the added ones
-                        hero, total = has_hero[castle], totals[castle]
-                        strong = 100 if hero or "H" in added else total + self.total(f, mine, added)
-                        value += self._lean_of(f, mine, strong, theirs[castle])
-                    else:
-                        value += lean
-                if castle is not None and castle not in contested:
-                    if castle not in imagined:
-                        imagined[castle] = self._imagined_fight(castle)
-                    value += self._lean(imagined[castle], mine, added, 0)
-                seen[key] = value + 0.03 * (kept - len(added))
+            if kind == "pass" or kind == "give" or kind == "direction":
+                castle, added = None, ()
+                if kind == "pass" and not all_calm:
+                    quiet = calm.get(("pass",))
+                    if quiet is None:
+                        quiet = calm[("pass",)] = self._quiet_after(seat, action)
+                    if not quiet:
+                        out.append(None)
+                        continue
+            elif kind == "open" or kind == "respond" or kind == "reinforce":
+                added = action["cards"]
+                if kind == "respond":
+                    if respond_castle is None:
+                        respond_castle = self._respond_castle()
+                    castle = respond_castle
+                else:
+                    castle = action["castle"]
+                if not (all_calm or kind == "reinforce" and calm_reinforce):
+                    probe = (kind, castle, len(added))  # all it depends on
+                    quiet = calm.get(probe)
+                    if quiet is None:
+                        quiet = calm[probe] = self._quiet_after(seat, action)
+                    if not quiet:
+                        out.append(None)
+                        continue
+            elif kind == "lose":  # which cards go changes no count and no fight still open: only how many
+                key = ("lose", len(action["cards"]))
+                if key not in seen:
+                    trial = self.clone()
+                    try:
+                        trial.apply(seat, action)
+                    except IllegalAction:  # not possible here: let the caller find out
+                        out.append(None)
+                        continue
+                    seen[key] = trial.evaluate(seat)
                 out.append(seen[key])
+                continue
+            elif kind == "set_aside" and picks_left > 1:  # only the very last pick deals the armies
+                if ("aside",) not in seen:
+                    seen[("aside",)] = self._value(seat, None, [], base)
+                out.append(seen[("aside",)])
+                continue
             else:
                 out.append(None)
+                continue
+            if castle is None:
+                lean = None
+                new = False
+            else:
+                odds = at.get(castle)
+                if odds is None:  # a castle opened now: nobody else there yet, and any card (worth 2 at least,
+                    new, lean = True, 0.4  # a hero 100) beats nothing, as in _lean_of against 0
+                else:
+                    new, hero, strong, theirs, tie, worth = odds
+                    if hero or "H" in added:
+                        strong = 100
+                    else:
+                        for c in added:
+                            strong += worth[c[0]]
+                    lean = 0.4 if strong > theirs else (tie if strong == theirs else -0.4)
+            key = (castle, lean, len(added))
+            value = seen.get(key)
+            if value is None:
+                value = base
+                for f, was in zip(open_fights, standing):  # the same order of sums as _value: exactly equal
+                    value += lean if f["castle"] == castle else was
+                if new:
+                    value += lean
+                value = seen[key] = value + 0.03 * (kept - len(added))
+            out.append(value)
         return out
+
+    def _castle_odds(self, f: dict, mine: int, theirs: int) -> tuple:
+        """What an action's value at open fight ``f`` needs: not opened now, own hero there, own total, the
+        opponent's strength, the lean on equal strength (as ``_lean_of``), each card kind's combat value there."""
+        defending = f["roles"][mine] == "defend"
+        against = f["controller"] is not None and f["controller"] != mine
+        tie = 0.4 if defending else (-0.4 if f["roles"][self.rival(f, mine)] == "defend" else 0.0)
+        return (False, "H" in f["cards"][mine], self.total(f, mine), theirs, tie, _WORTH[defending, against])
 
     def _quiet_after(self, seat: int, action: dict) -> bool:
         """True when applying ``action`` leaves someone to reinforce (so no fight is fought yet): the same walk
@@ -1020,6 +1103,24 @@ def _lines(two_sets: bool, armies: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+_WORTH = {(defending, against): {k: C.value(k, defending, against) for k in C.KINDS}
+          for defending in (False, True) for against in (False, True)}  # each kind's combat value in each role
+_POINTS: dict[tuple, tuple[int, ...]] = {}
+
+
+def _castle_points(two_sets: bool, armies: int, castles: tuple) -> tuple[int, ...]:
+    """Every army's castle score (5.2 on its line) for one control pattern, remembered: it changes rarely."""
+    key = (two_sets, armies, castles)
+    found = _POINTS.get(key)
+    if found is None:
+        found = tuple(group_points([castles[k - 1] == a for k in line]) for a, line in
+                      enumerate(_lines(two_sets, armies)))
+        if len(_POINTS) > 100000:
+            _POINTS.clear()
+        _POINTS[key] = found
+    return found
+
+
 def _copy(value):
     """A copy of a field: lists (of lists) copied, scalars as they are."""
     if isinstance(value, list):
@@ -1035,4 +1136,13 @@ def _copy_fight(f: dict) -> dict:
     out["cards"] = [list(c) if c is not None else None for c in f["cards"]]
     if "removed" in f:
         out["removed"] = [list(r) for r in f["removed"]]
+    return out
+
+
+def _clone_fight(f: dict) -> dict:
+    """A fight for a clone: what changes during the round is copied, its roles and pair (fixed) are shared."""
+    out = f.copy()
+    out["actors"] = f["actors"][:]
+    out["revealed"] = f["revealed"][:]
+    out["cards"] = [c[:] for c in f["cards"]]
     return out
