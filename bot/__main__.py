@@ -6,7 +6,16 @@ import asyncio
 import logging
 import sys
 
-from bot.settings import Settings
+from pydantic import ValidationError
+
+from bot.settings import Settings, database_url
+
+
+def _database(value: str) -> str:
+    try:
+        return database_url(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,12 +28,17 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--options", default="", help="game options as key=value pairs, e.g. 'level=advanced'")
     play.add_argument("--resume", action="store_true", help="continue your latest unfinished console game")
     play.add_argument("--game-id", type=int, help="continue this game")
-    play.add_argument("--db", help="database URL (default: DATABASE_URL or sqlite herald.db)")
+    play.add_argument("--db", type=_database,
+                      help="a SQLite file path or a database URL (default: DATABASE_URL or herald.db)")
     run = sub.add_parser("run", help="run the bot for Discord and/or Telegram (tokens from the environment)")
     run.add_argument("--discord", action="store_true")
     run.add_argument("--telegram", action="store_true")
     args = parser.parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as e:  # a bad DATABASE_URL, say: the reason, not a traceback
+        parser.exit(2, "Herald cannot start: " + "; ".join(
+            f"{'.'.join(map(str, err['loc'])).upper()}: {err['msg']}" for err in e.errors()) + "\n")
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "play":

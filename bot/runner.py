@@ -6,6 +6,7 @@ import logging
 
 from bot.service import Message, build_service
 from bot.settings import Settings
+from storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +21,11 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     if telegram and settings.telegram_token is None:
         log.error("--telegram needs TELEGRAM_TOKEN in the environment.")
         return 2
-    service = await build_service(settings.database_url, pictures=True)
+    try:
+        service = await build_service(settings.database_url, pictures=True)
+    except DatabaseUnavailable as e:
+        log.error("Herald cannot start: %s", e)
+        return 2
     deliverers = {}
     tasks: list[asyncio.Task] = []
     app = client = None

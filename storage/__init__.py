@@ -2,7 +2,7 @@
 
 Nothing here is SQLite-only: the same code runs on PostgreSQL with another DATABASE_URL.
 """
-from storage.db import Database, open_database
+from storage.db import Database, DatabaseUnavailable, open_database
 from storage.uow import UnitOfWork, StaleVersion
 
-__all__ = ["Database", "open_database", "UnitOfWork", "StaleVersion"]
+__all__ = ["Database", "DatabaseUnavailable", "open_database", "UnitOfWork", "StaleVersion"]

@@ -8,6 +8,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -37,6 +38,11 @@ def _sqlite_begin(connection) -> None:
     # IMMEDIATE takes the write lock up front: a transaction that reads and then writes can never
     # fail to upgrade its lock when another process (the other bot) writes to the same file.
     connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be opened (unreachable server, bad credentials, unwritable file): ``str(e)`` says
+    why in one line, for the person starting the bot."""
 
 
 @dataclass
@@ -69,10 +75,13 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
     kwargs: dict = {}
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        # SQLite has one writer: one pooled connection serialises this process's transactions, so a
-        # read that later writes never meets "database is locked" (busy_timeout covers other processes).
-        kwargs.update(pool_size=1, max_overflow=0, pool_timeout=120)
+            try:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise DatabaseUnavailable(f"cannot create the folder of {parsed.database}: {e.strerror}") from e
+            # SQLite has one writer: one pooled connection serialises this process's transactions, so a
+            # read that later writes never meets "database is locked" (busy_timeout covers other processes).
+            kwargs.update(pool_size=1, max_overflow=0, pool_timeout=120)
     else:
         kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
@@ -81,5 +90,11 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
     db = Database(engine, async_sessionmaker(engine, expire_on_commit=False))
     if migrate:
-        await db.migrate()
+        try:
+            await db.migrate()
+        except (OSError, DBAPIError) as e:  # the first connection: the server or file is not there
+            await engine.dispose()
+            reason = getattr(e, "orig", None) or e
+            where = parsed.render_as_string(hide_password=True)
+            raise DatabaseUnavailable(f"cannot open the database {where}: {reason}") from e
     return db

@@ -9,6 +9,7 @@ import asyncio
 import sys
 
 from bot.service import ChatRef, Message, Service, UserRef, build_service
+from storage import DatabaseUnavailable
 
 CHAT = ChatRef("console", "local", "local", "console")
 YOU = UserRef("console", "you", "You")
@@ -154,8 +155,13 @@ class Console:
 
 
 async def play(game: str | None, players: int | None, seed: int | None, options: str, database_url: str,
-               resume: bool, game_id: int | None = None, out=sys.stdout, inp=sys.stdin) -> int:
-    service = await build_service(database_url)
+               resume: bool, game_id: int | None = None, out=None, inp=None) -> int:
+    out, inp = out or sys.stdout, inp or sys.stdin  # looked up now: a caller (or a test) may have replaced them
+    try:
+        service = await build_service(database_url)
+    except DatabaseUnavailable as e:
+        print(f"Herald cannot start: {e}", file=out)
+        return 2
     console = Console(service, out, inp)
     try:
         if resume or game_id is not None:

@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import pytest
+
+from bot.__main__ import main
 from bot.console import play as play_console
 from bot.console.play import YOU
 from bot.service import build_service
+from bot.settings import database_url
 
 
 async def run(tmp_path, lines: list[str], **kwargs) -> str:
@@ -68,3 +73,32 @@ async def test_quit_then_resume_continues_the_same_game(tmp_path):
 async def test_resume_without_a_game(tmp_path):
     text, code = await run(tmp_path, [], resume=True)
     assert code == 2 and "No game of yours to resume" in text
+
+
+def test_db_may_be_a_plain_file_path(tmp_path, monkeypatch, capsys):
+    """``--db games.db`` is a SQLite file there (it used to stop with SQLAlchemy's URL parse error)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "toy", "--players", "2", "--db", "games.db"]) == 0
+    assert (tmp_path / "games.db").exists()
+    assert "is saved" in capsys.readouterr().out
+    assert database_url("~/herald.db") == f"sqlite+aiosqlite:///{Path.home()}/herald.db"
+    assert database_url("sqlite+aiosqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+
+
+def test_a_bad_database_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "toy", "--db", "mysterydb://host/x"])
+    assert stop.value.code == 2
+    assert "'mysterydb' is not a database this bot knows" in capsys.readouterr().err
+    monkeypatch.setenv("DATABASE_URL", "nodb://x")
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "toy"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("Herald cannot start: DATABASE_URL:") and "Traceback" not in err
+    monkeypatch.delenv("DATABASE_URL")
+    # a server that is not there: the reason, with the password hidden, and no game is started
+    assert main(["play", "toy", "--db", "postgresql+asyncpg://herald:secret@127.0.0.1:1/herald"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("Herald cannot start: cannot open the database postgresql+asyncpg://herald:***@")
+    assert "secret" not in out and "Traceback" not in out
