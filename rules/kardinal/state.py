@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from rules.api import Event, IllegalAction, State, check_action_shape, ranking_from_scores
-from rules.kardinal.geometry import (COLOURS, COURT, DOM_CELLS, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
+from rules.kardinal.geometry import (COLOURS, COURT, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
                                      NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key,
                                      xy)
 

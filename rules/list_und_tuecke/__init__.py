@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rules.api import Event, Game, IllegalAction, register
 from rules.list_und_tuecke import notation, render
-from rules.list_und_tuecke.state import LuTState, round_score  # noqa: F401  (round_score: for tests)
+from rules.list_und_tuecke.state import LuTState
 
 SUMMARY = """Mit List und Tücke — 4 to 6 players, as many rounds as players.
 

@@ -10,7 +10,6 @@ import json
 import os
 import random
 
-from rules.ai import GreedyPlayer, RandomPlayer
 from rules.api import Event, Game, IllegalAction, State
 
 ACTION_CAP = int(os.environ.get("HERALD_ACTION_CAP", "4000"))

@@ -3,7 +3,7 @@ villages fanned with face-down cards as backs, and the trio of nobles (revealed,
 from __future__ import annotations
 
 from bot.render.boards.common import seat_tag, title
-from bot.render.canvas import INK, MUTED, PANEL, Canvas
+from bot.render.canvas import INK, MUTED, Canvas
 
 CARD_W, CARD_H = 54, 74
 PANEL_H = 262
