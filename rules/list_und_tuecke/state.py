@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from math import comb
 
 from rules.api import Event, IllegalAction, State, check_action_shape, ranking_from_scores
 from rules.list_und_tuecke.cards import (COLOURS, HAND_SIZE, PICK_COUNT, REST_COUNT, colour_of, deck, name,
@@ -468,8 +469,9 @@ class LuTState(State):
     def determinize(self, seat: int | None, rng: random.Random) -> "LuTState":
         """Re-deal the hands ``seat`` cannot see (same sizes) and re-draw the future shuffles.
 
-        Piles, the trick and removed cards came from open tricks, so they stay; no play reveals a
-        void in a colour (there is no duty to follow), so any deal of the unseen cards is consistent.
+        Piles, the trick and removed cards came from open tricks, so they stay. No play reveals a void
+        (there is no duty to follow), but the round going on does: a player to act facing three colours
+        holds one of them (rules 4.7), so his hand is drawn under that condition.
         """
         world = self.clone()
         world.seed = rng.getrandbits(48)
@@ -483,4 +485,31 @@ class LuTState(State):
             size = len(self.hands[p])
             world.hands[p] = sorted(pool[at:at + size])
             at += size
+        if self.phase == "play" and self.trick:
+            actor = self._next_to_play()
+            colours = self.trick_colours()
+            if actor != seat and len(colours) == 3 and not any(c >> 5 in colours for c in world.hands[actor]):
+                self._redeal_follower(world, others, actor, colours, rng)
         return world
+
+    def _redeal_follower(self, world: "LuTState", others: list[int], actor: int, colours: set[int],
+                         rng: random.Random) -> None:
+        """Re-deal so that ``actor`` holds a card of ``colours``: his hand uniform among such hands, the rest
+        uniform. Used only when the plain deal failed, so the two together stay uniform over consistent deals."""
+        pool = [c for p in others for c in self.hands[p]]
+        fits = [c for c in pool if c >> 5 in colours]
+        misfits = [c for c in pool if c >> 5 not in colours]
+        size = len(self.hands[actor])
+        weights = [comb(len(fits), j) * comb(len(misfits), size - j) for j in range(1, size + 1)]
+        j = rng.choices(range(1, size + 1), weights)[0]  # how many fitting cards, hypergeometric given >= 1
+        rng.shuffle(fits)
+        rng.shuffle(misfits)
+        world.hands[actor] = sorted(fits[:j] + misfits[:size - j])
+        rest = fits[j:] + misfits[size - j:]
+        rng.shuffle(rest)
+        at = 0
+        for p in others:
+            if p != actor:
+                size = len(self.hands[p])
+                world.hands[p] = sorted(rest[at:at + size])
+                at += size

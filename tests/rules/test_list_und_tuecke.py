@@ -366,3 +366,22 @@ def test_determinize_redraws_only_other_hands():
     assert world.hands[1:] != s.hands[1:]
     assert sorted(c for h in world.hands for c in h) == sorted(c for h in s.hands for c in h)
     assert world.view(0) == s.view(0)
+
+
+def test_determinize_keeps_that_the_player_to_act_can_follow_three_colours():
+    """Rules 4.7 / 3.3 FOLLOW: the round did not end, so the player facing three colours holds one of them.
+
+    Every seat saw that the pre-check passed; a re-deal leaving him only the fourth colour is a world that
+    cannot be (he would be to act with no legal card). The rest of the unseen cards is still re-drawn.
+    """
+    s = position(4, {0: "Y2", 1: "Y4", 2: "Y6", 3: "G4 Y1"}, leader=0, trick="R5 G9 B3", trick_no=13)
+    rng = random.Random(5)
+    for viewer in (None, 0, 1, 2):
+        seen = set()
+        for _ in range(40):
+            world = s.determinize(viewer, rng)
+            assert parse_card("G4") in world.hands[3]  # the only red/green/blue card not in view
+            assert [a["card"] for a in world.legal_actions(3)] == ["G4"]
+            assert world.view(viewer) == s.view(viewer)
+            seen.add(tuple(world.hands[3]))
+        assert len(seen) > 1  # still re-drawn
