@@ -9,7 +9,8 @@ Implements ../shared/rules/koenig_artus.md exactly. Options: ``track`` (King Art
 - ``scores()`` are the pawn positions; ``ranking()`` puts the winner first and everyone else second (the rules rank no
   losers); before the end it ranks by position.
 - Options are checked: the track has 5–60 fields and the sword fields lie strictly between start and King Arthur.
-- ``determinize`` re-deals the other hands and the stack, keeping every void a player showed this hand.
+- ``determinize`` re-deals the other hands and the stack, keeping every void a player showed this hand and, after a
+  reshuffle, the old stack cards (public: everything not yet played) in the hands, so many per player as dealt (A10).
 """
 from __future__ import annotations
 

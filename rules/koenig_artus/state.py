@@ -59,6 +59,7 @@ class ArtusState(State):
         self.voids: list[list[int]] = [[] for _ in range(n)]  # colours a player showed he lacks this hand
         self.last_trick: dict | None = None
         self.reshuffles = 0
+        self.old: frozenset[int] = frozenset()  # after a reshuffle: the old stack, dealt first (public, 72 − discard)
 
     def _rng(self) -> random.Random:
         self.counter += 1
@@ -76,7 +77,9 @@ class ArtusState(State):
         if not first:
             self.dealer = (self.dealer + 1) % self.n
         events: list[Event] = []
+        self.old = frozenset()
         if len(self.stack) < HAND * self.n:  # A10: the whole discard pile goes under the stack
+            self.old = frozenset(self.stack)
             pile = self.discard
             self._rng().shuffle(pile)
             self.stack = pile + self.stack
@@ -318,7 +321,7 @@ class ArtusState(State):
             "trick": [[s, name(c)] for s, c in self.trick], "current": self.current,
             "phase": self.phase, "decider": self.decider, "can_defer": self.can_defer, "deferred": self.deferred,
             "winner": self.winner, "voids": [list(v) for v in self.voids], "last_trick": self.last_trick,
-            "reshuffles": self.reshuffles,
+            "reshuffles": self.reshuffles, "old": [name(c) for c in sorted(self.old)],
         }
 
     @classmethod
@@ -334,6 +337,7 @@ class ArtusState(State):
         s.decider, s.can_defer, s.deferred = data["decider"], data["can_defer"], data["deferred"]
         s.winner, s.voids = data["winner"], [list(v) for v in data["voids"]]
         s.last_trick, s.reshuffles = data["last_trick"], data["reshuffles"]
+        s.old = frozenset(card_of(c) for c in data.get("old", ()))
         return s
 
     def clone(self) -> "ArtusState":
@@ -349,42 +353,106 @@ class ArtusState(State):
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "ArtusState":
-        """Re-deal the unseen cards (others' hands and the stack), keeping each player's shown voids."""
+        """Re-deal the unseen cards (others' hands and the stack), keeping what ``seat`` knows: each player's shown
+        voids, and after a reshuffle that the old stack cards went to the hands first (so many to each)."""
         world = self.clone()
         world.seed = rng.getrandbits(48)
         world.counter = 0
         others = [p for p in range(self.n) if p != seat]
-        pool = [c for p in others for c in self.hands[p]] + self.stack
         draw = rng.random
-        if not any(self.voids[p] for p in others):  # the common case: one shuffle, sliced
-            pool.sort(key=lambda _: draw())
-            at = 0
-            for p in others:
-                size = len(self.hands[p])
-                world.hands[p] = sorted(pool[at:at + size])
-                at += size
-            world.stack = pool[at:]
-            return world
-        for _ in range(30):
-            pool.sort(key=lambda _: draw())
-            left = list(pool)
-            hands = {}
-            ok = True
-            # the most constrained players draw first
-            for p in sorted(others, key=lambda q: -len(self.voids[q])):
-                void = self.voids[p]
-                allowed = [c for c in left if c >= KNIGHT or c >> 4 not in void]
-                size = len(self.hands[p])
-                if len(allowed) < size:
-                    ok = False
+        old = self.old
+        pool = list(self.stack)
+        needs = {}
+        old_pool: list[int] = []
+        old_needs = {}
+        for p in others:
+            hand = self.hands[p]
+            mine = [c for c in hand if c in old] if old else ()
+            if mine:
+                old_pool += mine
+                old_needs[p] = len(mine)
+                pool += [c for c in hand if c not in old]
+            else:
+                pool += hand
+            needs[p] = len(hand) - len(mine)
+        hands, world.stack = share(pool, needs, self.voids, draw)
+        if old_pool:
+            extra, _ = share(old_pool, old_needs, self.voids, draw)
+            for p, cards in extra.items():
+                hands[p] += cards
+        for p in others:
+            world.hands[p] = sorted(hands[p])
+        return world
+
+
+def share(cards: list[int], needs: dict[int, int], voids: list[list[int]], draw, tries: int = 20):
+    """Deal ``needs[p]`` of ``cards`` at random to each player p, none of a colour p showed he lacks; returns the
+    hands and the rest. A greedy deal (the most constrained player first) almost always fits; if it fails ``tries``
+    times, a card-by-card deal that keeps the remaining needs satisfiable (Hall's condition) always does."""
+    cards = list(cards)
+    cards.sort(key=lambda _: draw())
+    players = [p for p in needs if needs[p]]
+    if not any(voids[p] for p in players):  # the common case: one shuffle, sliced
+        hands, at = {}, 0
+        for p in needs:
+            hands[p] = cards[at:at + needs[p]]
+            at += needs[p]
+        return hands, cards[at:]
+    players.sort(key=lambda q: -len(voids[q]))
+    for attempt in range(tries):
+        if attempt:
+            cards.sort(key=lambda _: draw())
+        left, hands = cards, {p: [] for p in needs}
+        for p in players:
+            void = voids[p]
+            allowed = [c for c in left if c >= KNIGHT or c >> 4 not in void]
+            if len(allowed) < needs[p]:
+                break
+            chosen = set(allowed[:needs[p]])
+            hands[p] = allowed[:needs[p]]
+            left = [c for c in left if c not in chosen]
+        else:
+            return hands, left
+    return _share_exactly(cards, needs, players, voids, draw)
+
+
+def _share_exactly(cards, needs, players, voids, draw):
+    """Card by card: a random allowed card, kept only if every group of players can still fill its needs."""
+    kinds: list[list[int]] = [[] for _ in range(7)]  # six colours, then the supertrumps
+    for c in cards:
+        kinds[6 if c >= KNIGHT else c >> 4].append(c)
+    masks = {p: 127 & ~sum(1 << v for v in voids[p]) for p in players}
+    groups = []
+    for size in range(1, len(players) + 1):
+        for group in combinations(players, size):
+            mask = 0
+            for p in group:
+                mask |= masks[p]
+            groups.append((group, mask))
+    need = {p: needs[p] for p in players}
+
+    def fits() -> bool:
+        return all(sum(need[p] for p in group) <= sum(len(kinds[k]) for k in range(7) if mask >> k & 1)
+                   for group, mask in groups)
+
+    hands = {p: [] for p in needs}
+    for p in players:
+        while need[p]:
+            open_kinds = [k for k in range(7) if masks[p] >> k & 1 and kinds[k]]
+            while True:
+                r = int(draw() * sum(len(kinds[k]) for k in open_kinds))
+                for k in open_kinds:
+                    if r < len(kinds[k]):
+                        break
+                    r -= len(kinds[k])
+                card = kinds[k].pop(r)
+                need[p] -= 1
+                if fits():
+                    hands[p].append(card)
                     break
-                chosen = allowed[:size]
-                hands[p] = sorted(chosen)
-                chosen_set = set(chosen)
-                left = [c for c in left if c not in chosen_set]
-            if ok:
-                for p in others:
-                    world.hands[p] = hands[p]
-                world.stack = left
-                return world
-        return world  # constraints could not be met at random (never seen): keep the true deal
+                kinds[k].insert(r, card)
+                need[p] += 1
+                open_kinds.remove(k)
+    rest = [c for kind in kinds for c in kind]
+    rest.sort(key=lambda _: draw())
+    return hands, rest

@@ -324,3 +324,47 @@ def test_determinize_keeps_voids():
         assert world.view(0) == s.view(0)
         assert sorted([c for h in world.hands for c in h] + world.stack) == \
             sorted([c for h in s.hands for c in h] + s.stack)
+
+
+def test_determinize_keeps_the_old_stack_cards_in_the_hands():
+    """Rules 4.7 / A10: after a reshuffle the old stack (72 minus the public discard) is dealt first, so every seat
+    knows those cards are in the hands — with 6 players four in each — and none in the stack."""
+    s = GAME.new_game(6, seed=5)
+    old = set(s.stack)  # the stack's composition is public at the next deal: everything not yet played
+    while s.hand_no == 1:
+        seat = s.to_act()[0]
+        s.apply(seat, s.legal_actions(seat)[0])
+    assert s.reshuffles == 1 and [sum(c in old for c in h) for h in s.hands] == [4] * 6
+    play(s, s.current, name(s.hands[s.current][0]))
+    counts = [sum(c in old for c in h) for h in s.hands]
+    worlds = [s.determinize(0, random.Random(k)) for k in range(30)]
+    for world in worlds:
+        assert not old & set(world.stack)
+        assert [sum(c in old for c in h) for h in world.hands] == counts
+    assert len({tuple(w.hands[3]) for w in worlds}) > 1  # still re-drawn
+    shown = False
+    while s.hand_no == 2:  # the rest of the hand, with voids shown along the way
+        shown = shown or any(s.voids)
+        for seat in (None, 0, 4):
+            world = s.determinize(seat, random.Random(s.counter + len(s.discard)))
+            assert not old & set(world.stack)
+            assert [sum(c in old for c in h) for h in world.hands] == [sum(c in old for c in h) for h in s.hands]
+            assert all(c >= 100 or c >> 4 not in s.voids[p] for p in range(6) for c in world.hands[p])
+        seat = s.to_act()[0]
+        s.apply(seat, s.legal_actions(seat)[-1])
+    assert shown
+
+
+def test_determinize_fallback_deal_meets_every_void():
+    """The card-by-card deal (used when the quick one keeps failing) never gives a player a colour he lacks."""
+    from rules.koenig_artus.state import share
+
+    cards = ids("green-1 yellow-8 yellow-1 yellow-2 yellow-3 yellow-4 yellow-5 yellow-6 yellow-7")
+    voids = [[], slots_of("red", "blue"), slots_of("green")]
+    seen = set()
+    for k in range(40):
+        hands, rest = share(cards, {1: 2, 2: 7}, voids, random.Random(k).random, tries=0)
+        assert rest == [] and card_of("green-1") in hands[1] and len(hands[1]) == 2 and len(hands[2]) == 7
+        assert sorted(hands[1] + hands[2]) == cards
+        seen.add(tuple(sorted(hands[1])))
+    assert len(seen) > 3
