@@ -316,7 +316,7 @@ class GuyenneState(State):
             return out + [{"type": "pass"}]
         if phase == "defend":
             return [{"type": "reveal"}, {"type": "concede"}]
-        return [{"type": "lose", "cards": s} for s in self._loss_options(seat, subsets_of)]
+        return [{"type": "lose", "cards": s} for s in self._loss_options(self.army_of[seat], subsets_of)]
 
     def _gifts(self, seat: int, subsets_of=None) -> list[list[str]]:
         """What a team's giver may hand over (7.1 step 2, A28): 1..min(5, hand − 1) cards, nothing with one card."""
@@ -325,9 +325,10 @@ class GuyenneState(State):
             return [[]]
         return (subsets_of or self._subsets)(hand, min(5, len(hand) - 1))
 
-    def _loss_options(self, seat: int, subsets_of=None) -> list[list[str]]:
-        """Non-empty sets of the loser's cards there whose printed values reach his strongest card (4.3.1, A23)."""
-        mine = self.fights[self.fight_index]["cards"][self.army_of[seat]]
+    def _loss_options(self, army: int, subsets_of=None) -> list[list[str]]:
+        """Non-empty sets of the losing army's cards there whose printed values reach its strongest card (4.3.1,
+        A23). An army, not a seat: with teams the two differ."""
+        mine = self.fights[self.fight_index]["cards"][army]
         top = max(C.PRINTED[c[0]] for c in mine)
         return [s for s in (subsets_of or self._subsets)(mine, len(mine)) if sum(C.PRINTED[c[0]] for c in s) >= top]
 
@@ -681,7 +682,7 @@ class GuyenneState(State):
         self._check_fields(action, {"cards"})
         fight = self.fights[self.fight_index]
         chosen = action["cards"]
-        if not isinstance(chosen, list) or chosen not in self._loss_options(seat):
+        if not isinstance(chosen, list) or chosen not in self._loss_options(self.army_of[seat]):
             mine = fight["cards"][self.army_of[seat]]
             top = max(C.PRINTED[c[0]] for c in mine)
             raise IllegalAction(f"Remove your strongest card there, or cards worth at least {top} together "
@@ -783,7 +784,7 @@ class GuyenneState(State):
             if self.phase == "set_aside" and seat == self.members[army][0]:
                 view["aside"] = list(self.aside[army])
             if self.phase == "losses" and seat in self.to_act():
-                view["loss_options"] = self._loss_options(seat)
+                view["loss_options"] = self._loss_options(army)
         return view
 
     # ------------------------------------------------------------------ copies

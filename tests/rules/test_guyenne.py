@@ -568,3 +568,30 @@ def test_g17_all_six_wins_and_two_opposite_players_can_win_together():
     state._end_round()
     assert state.six_winners == [0, 2] and state.scores()[0] == state.scores()[2] == 12.0
     assert state.ranking()[0] == state.ranking()[2] == 1
+
+
+def test_team_loser_of_a_neutral_castle_chooses_from_his_own_cards():
+    """4.3.1 with teams (7.1): the losing army's member chooses among his cards there, even when seat and army
+    numbers differ (here army 0 is seats 1 and 2, army 1 seats 0 and 3)."""
+    state = teams(level="advanced")
+    state.members, state.army_of, state.sides = [[1, 2], [0, 3]], [1, 0, 0, 1], ["E", "F"]
+    state.first, state.phase, state.givers, state.leader = 0, "open1", [], [1, 0]
+    state.hands[1], state.hands[0] = ids("H 5"), ids("4 2 2 3")
+    state.hands[2], state.hands[3] = ids("3 2", state.hands[1]), ids("2 2", state.hands[0])
+    for a, (m, n) in enumerate(state.members):
+        state.decks[a] = [c for c in C.ARMY if c not in state.hands[m] + state.hands[n]]
+        state.discards[a], state.removed[a] = [], []
+    play(state, 1, "open 3 H")
+    play(state, 0, "respond 4 2 2")
+    play(state, 3, "open 5 2")
+    play(state, 2, "respond 3")
+    for seat in (0, 1, 3, 2):
+        play(state, seat, "pass")
+    # castle 3: the hero wins; army 1 (seat 0) lost with 4 + 2 + 2 and chooses: {4}, {2, 2}, {4, 2} ×2, {4, 2, 2}
+    assert state.castles[2] == 0 and state.phase == "losses" and state.to_act() == [0]
+    assert len(state.legal_actions(0)) == 5 and state.removed == [[], []]
+    play(state, 0, "lose 2 2")
+    # castle 5: army 0's 3 beats army 1's 2: its only card is lost without asking
+    assert state.castles[4] == 0 and state.removed == [[], ids("2 2 2")]
+    assert sorted(state.removed[1] + state.discards[1] + state.hands[0] + state.hands[3] + state.decks[1]) == \
+        sorted(C.ARMY)
