@@ -120,7 +120,7 @@ def _private(view: dict) -> list[str]:
                 "respond1": "Answer with 1–5 cards, keeping one: /move respond 4 2",
                 "respond2": "Answer with 1–5 cards: /move respond 4 2",
                 "reinforce": "Add cards to one of your castles (max 5 there) or pass: /move reinforce "
-                             f"{view['fights'][0]['castle'] if view['fights'] else 3} 2 · /move pass",
+                             f"{next(iter(view.get('placed') or {}), 3)} 2 · /move pass",
                 "defend": "Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · /move concede",
                 "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
                           + (cards((view.get("loss_options") or [[]])[0])),
@@ -150,12 +150,13 @@ def describe_event(event: Event) -> str | None:
         return f"{seat(d['seat'])} reveals at castle {d['castle']}: {cards(d['cards'])}."
     if kind == "conceded":
         return f"{seat(d['seat'])} concedes castle {d['castle']} without showing the cards."
-    if kind == "fight":
+    if kind == "fight":  # the winner is an army; name the seat that fought there for it (teams: a member)
         if d["winner"] is None:
             return f"Castle {d['castle']}: a tie — control does not change."
+        who = seat(d["seats"][d["winner"]] if "seats" in d else d["winner"])
         if d["winner"] == d.get("before"):
-            return f"{seat(d['winner'])} keeps castle {d['castle']}."
-        return f"Castle {d['castle']} goes to {seat(d['winner'])}."
+            return f"{who} keeps castle {d['castle']}."
+        return f"Castle {d['castle']} goes to {who}."
     if kind == "removed":
         return f"{seat(d['seat'])} loses {cards(d['cards'])} for good."
     if kind == "drawn":

@@ -644,7 +644,7 @@ class GuyenneState(State):
         totals = [self.total(fight, p) if fight["revealed"][p] else None for p in range(len(fight["cards"]))]
         events = [Event("fight", {"castle": castle, "winner": winner, "totals": totals,
                                   "before": fight["controller"], "controller": self.castles[castle - 1],
-                                  "conceded": fight["conceded"]})]
+                                  "conceded": fight["conceded"], "seats": list(fight["actors"])})]
         self.last_fights.append({"castle": castle, "winner": winner, "conceded": fight["conceded"],
                                  "roles": list(fight["roles"]),
                                  "pair": list(fight["pair"]),

@@ -595,3 +595,36 @@ def test_team_loser_of_a_neutral_castle_chooses_from_his_own_cards():
     assert state.castles[4] == 0 and state.removed == [[], ids("2 2 2")]
     assert sorted(state.removed[1] + state.discards[1] + state.hands[0] + state.hands[3] + state.decks[1]) == \
         sorted(C.ARMY)
+
+
+def test_team_fight_narration_names_the_member_who_fought():
+    """The fight event's winner is an army; the narration names the seat that played there (7.1: the member at
+    that castle), not the seat whose number equals the army's."""
+    state = teams()
+    state.members, state.army_of, state.sides = [[1, 2], [0, 3]], [1, 0, 0, 1], ["E", "F"]
+    state.first, state.phase, state.givers, state.leader = 0, "open1", [], [1, 0]
+    state.hands = [ids("2 2"), ids("5 4"), ids("3 2"), ids("4 2")]
+    play(state, 1, "open 3 5")
+    play(state, 0, "respond 2")
+    play(state, 3, "open 5 4")
+    play(state, 2, "respond 2")
+    events = []
+    for seat in (0, 1, 3, 2):
+        events += play(state, seat, "pass")
+    lines = [GAME.describe_event(e) for e in events if e.kind == "fight"]
+    assert lines == ["Castle 3 goes to {P2}.", "Castle 5 goes to {P4}."]
+
+
+def test_reinforce_hint_names_one_of_the_viewers_own_castles():
+    state = teams()
+    state.phase, state.givers, state.leader = "open1", [], [0, 3]
+    state.hands = [ids("5 4 3"), ids("5 4 3"), ids("2 2 2"), ids("2 2 2")]
+    play(state, 0, "open 2 5")
+    play(state, 3, "respond 2")
+    play(state, 1, "open 5 5")
+    play(state, 2, "respond 2")
+    play(state, 3, "pass")
+    assert state.to_act() == [0]
+    assert "/move reinforce 2 2" in GAME.render_view(state.view(0))  # his castle 2, not castle 5 of the others
+    play(state, 0, "pass")
+    assert "/move reinforce 5 2" in GAME.render_view(state.view(1))
