@@ -24,10 +24,12 @@ A35). Decisions where the rules file leaves a gap for the engine:
 - ``scores()`` are the cards in castles (the winner has 40; the rules have no points); ``ranking()``: the winner
   first, everybody else shares second place (the rules rank no losers); a ``max_rounds`` draw ranks everyone first.
   Before the end the ranking follows the castle cards.
-- Hidden information: nobody knows the order of any stock or any face-down village card, so ``determinize``
-  re-deals, per player, his stock together with his face-down village cards (from his own deck; counts and positions
-  stay), and the trios / tie-break nobles of others not yet revealed. The waste is kept: every card in it was flipped
-  in public (A37), though the views show only its top and size.
+- Hidden information: nobody knows a face-down village card, the dealt stock's order, or the order of the cards an
+  attack shuffled under a stock. Everything else follows from public history (A37: every flip, attack and reveal is
+  announced): the waste, a recycled stock's order (the waste turned over, A4), and which known cards an attack put in
+  which block under a stock. So ``determinize`` re-deals, per player, only the cards never seen (face-down village
+  cards, the dealt stock, face-down cards taken by J♠) among their places, shuffles each stock block in itself, and
+  re-draws the trios / tie-break nobles of others not yet revealed. The views show the waste's top and size only.
 - Views: villages bottom→top with ``None`` for a face-down card, the waste top and size, the stock size, castles as
   their top cards, trios once revealed (``my_trio`` / ``my_tiebreak`` privately before), and for the active player
   ``turn`` (flip state, extra flips, each trio noble's status, protections) and ``options`` (every legal move by

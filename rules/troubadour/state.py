@@ -7,6 +7,9 @@ The turn order, die rolls, auto-reveals, recycling and the end of a round happen
 Internal representation (per seat): ``stock`` and ``waste`` are lists whose LAST element is the top card;
 ``villages`` are five lists bottom→top of card ints (face down: ``card | FD``); ``castles`` holds the top rank of
 each suit's castle (0: no castle). Nobles and trios are bitmasks over the noble ranks 0..11 (rules 4.9).
+What the public knows of a stock (for ``determinize``): ``seen`` marks the cards whose identity is public while they lie
+in a stock (recycled from the waste, or face up when an attack took them), and ``cuts`` splits each stock into groups
+whose inner order nobody knows (the dealt rest or one attack's shuffled block; a recycled card is a group of its own).
 """
 from __future__ import annotations
 
@@ -66,6 +69,8 @@ class TroubadourState(State):
         self.waste: list[list[int]] = [[] for _ in range(n)]
         self.villages: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(n)]
         self.castles: list[list[int]] = [[0, 0, 0, 0] for _ in range(n)]
+        self.seen = [0] * n  # bitmask of building cards known by identity (those in the stock matter)
+        self.cuts: list[list[int]] = [[] for _ in range(n)]  # ascending stock indices where an unordered group starts
         self.trios = [0] * n
         self.last_trios = [0] * n
         self.groups: list[list[int]] = []  # the round's order as groups of seats with equal trios
@@ -106,6 +111,7 @@ class TroubadourState(State):
             self.stock[p] = top_first[at:][::-1]
             self.waste[p] = []
             self.castles[p] = [0, 0, 0, 0]
+            self.seen[p], self.cuts[p] = 0, []
             self._prog[p] = None
 
     # ------------------------------------------------------------------ derived
@@ -494,8 +500,14 @@ class TroubadourState(State):
                 cards.clear()
             stock[:] = waste[::-1]
             waste.clear()
+            for x in stock:  # every card of the waste was flipped in public: the new stock's order is known (A4)
+                self.seen[p] |= 1 << x
+            self.cuts[p] = list(range(1, len(stock)))
             events.append(Event("recycled", {"seat": p, "stock": len(stock)}))
         c = stock.pop()
+        cuts = self.cuts[p]
+        if cuts and cuts[-1] == len(stock):
+            cuts.pop()
         self.waste[p].append(c)
         cards.append(name(c))
         return c
@@ -761,9 +773,16 @@ class TroubadourState(State):
             raise IllegalAction(f"{label} has already been used this turn (alone or in the J♠+Q♠+K♠ attack).")
 
     def _under_stock(self, victim: int, cards: list[int]) -> None:
+        """3.3: shuffled under the stock; the face-up ones stay known (by identity, not by place in the block)."""
         self._prog[victim] = None
+        for c in cards:
+            if c < FD:
+                self.seen[victim] |= 1 << c
         cards = [c & ~FD for c in cards]
         self._rng().shuffle(cards)
+        k = len(cards)
+        if self.stock[victim]:
+            self.cuts[victim] = [k] + [x + k for x in self.cuts[victim]]
         self.stock[victim][:0] = cards  # the stock's bottom is the list's start
 
     def _spade_jack(self, p: int, action: dict) -> list[Event]:
@@ -1033,6 +1052,7 @@ class TroubadourState(State):
             "stock": [pile_text(s) for s in self.stock], "waste": [pile_text(w) for w in self.waste],
             "villages": [[pile_text(v) for v in vs] for vs in self.villages],
             "castles": [list(c) for c in self.castles],
+            "seen": list(self.seen), "cuts": [list(c) for c in self.cuts],
             "trios": list(self.trios), "last_trios": list(self.last_trios),
             "groups": [list(g) for g in self.groups],
             "rps": [{"seats": list(g["seats"]), "picks": list(g["picks"]), "games": g["games"]} for g in self.rps],
@@ -1053,6 +1073,8 @@ class TroubadourState(State):
         s.waste = [pile_of(x) for x in data["waste"]]
         s.villages = [[pile_of(v) for v in vs] for vs in data["villages"]]
         s.castles = [list(c) for c in data["castles"]]
+        s.seen = list(data.get("seen", s.seen))  # (games saved before these were kept: nothing known in a stock)
+        s.cuts = [list(c) for c in data.get("cuts", s.cuts)]
         s.trios, s.last_trios = list(data["trios"]), list(data["last_trios"])
         s.groups = [list(g) for g in data["groups"]]
         s.rps = [{"seats": list(g["seats"]), "picks": list(g["picks"]), "games": g["games"]} for g in data["rps"]]
@@ -1072,6 +1094,8 @@ class TroubadourState(State):
         s.waste = [x[:] for x in self.waste]
         s.villages = [[v[:] for v in vs] for vs in self.villages]
         s.castles = [c[:] for c in self.castles]
+        s.seen = self.seen[:]
+        s.cuts = [c[:] for c in self.cuts]
         s.trios = self.trios[:]
         s.last_trios = self.last_trios[:]
         s.groups = [g[:] for g in self.groups]
@@ -1085,8 +1109,10 @@ class TroubadourState(State):
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "TroubadourState":
-        """Re-deal what nobody sees (each player's stock order and face-down village cards, from his own deck)
-        and the trios / tie-break nobles of the others that are not revealed yet."""
+        """Re-deal what nobody knows, per player from his own deck: the cards never seen (face-down village cards, the
+        dealt stock, face-down cards an attack took) among their places, then each stock group's inner order; and
+        the trios / tie-break nobles of the others that are not revealed yet. Kept: the waste, a recycled stock's
+        order, and which cards an attack put in which block under a stock (all public history, A37)."""
         for p in range(self.n):  # the AI's progress cache does not depend on hidden cards: fill it once here
             if self._prog[p] is None:
                 self._progress(p)
@@ -1100,19 +1126,37 @@ class TroubadourState(State):
 
         for p in range(self.n):
             stock = world.stock[p]
+            seen = self.seen[p]
+            cuts = self.cuts[p]
             hidden = [v for v in world.villages[p] if v and max(v) >= FD]
-            if not hidden:
-                stock.sort(key=key)
-                continue
-            pool = stock + [x - FD for v in hidden for x in v if x >= FD]
+            if seen:
+                slots = [i for i, x in enumerate(stock) if not seen >> x & 1]
+                pool = [stock[i] for i in slots]
+            else:
+                slots, pool = None, stock[:]
+            if hidden:
+                pool += [x - FD for v in hidden for x in v if x >= FD]
             pool.sort(key=key)
-            size = len(stock)
-            stock[:] = pool[:size]
-            rest = iter(pool[size:])
-            for v in hidden:
-                for k, x in enumerate(v):
-                    if x >= FD:
-                        v[k] = next(rest) + FD
+            size = len(slots) if seen else len(stock)
+            if seen:
+                for i, x in zip(slots, pool):
+                    stock[i] = x
+            else:
+                stock[:] = pool[:size]
+            if hidden:
+                rest = iter(pool[size:])
+                for v in hidden:
+                    for k, x in enumerate(v):
+                        if x >= FD:
+                            v[k] = next(rest) + FD
+            if (cuts or seen) and len(cuts) + 1 < len(stock):  # some group has two cards or more: its order
+                start = 0
+                for end in cuts + [len(stock)]:
+                    if end - start > 1:
+                        part = stock[start:end]
+                        part.sort(key=key)
+                        stock[start:end] = part
+                    start = end
         if self.phase == "select_trios":
             for p in range(self.n):
                 if p != seat and world.trios[p]:

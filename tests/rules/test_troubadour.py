@@ -720,6 +720,79 @@ def test_determinize_redraws_what_nobody_knows():
     assert mine.trios[B] == s.trios[B] and mine.view(B) == s.view(B)
 
 
+def hidden_slots(s: TroubadourState, p: int) -> set[str]:
+    return {name(c & ~FD) for v in s.villages[p] for c in v if c & FD}
+
+
+def test_determinize_keeps_cards_that_went_face_up_under_the_stock():
+    """6: cards taken by Q♠ were face up, so everyone knows they lie at the bottom of the victim's stock (only their
+    shuffled order is unknown): a re-draw may not turn one into a face-down village card or move it up the stock."""
+    s = t08_table()
+    s.apply(A, {"type": "spade_queen_attack", "target": "P2"})
+    taken = {"6H", "8D", "4S", "10D"}
+    orders = set()
+    for k in range(40):
+        world = s.determinize(A, random.Random(k))
+        assert world.view(A) == s.view(A)
+        assert not taken & hidden_slots(world, B)
+        assert {name(c) for c in world.stock[B][:4]} == taken
+        orders.add(tuple(world.stock[B][:4]))
+    assert len(orders) > 1  # their order under the stock is unknown
+
+
+def test_determinize_keeps_a_recycled_stock_in_order():
+    """3.3 / A4 / A37: the waste is turned over unshuffled and every card of it was flipped in public, so the order
+    of the new stock is known; only cards an attack put under it later are shuffled among themselves."""
+    s = t08_table()
+    put(s, B, stock="", waste="4C 8H 2S 5D", villages=["7S* 8S* 6H", "9S* 9C 8D"])
+    s.apply(A, {"type": "end_turn"})
+    s.apply(B, {"type": "standard_flip", "club_jack": False})
+    assert stock(s, B) == "8H 2S 5D"
+    for k in range(20):
+        world = s.determinize(A, random.Random(k))
+        assert stock(world, B) == "8H 2S 5D" and hidden_slots(world, B) == {"7S", "8S", "9S"}
+    s.apply(B, {"type": "end_turn"})
+    s.trios = [trio("JS QS JC"), trio("JD QC JH")]
+    s.phase, s.order, s.turn_idx = "turn", [A, B], 0
+    s.apply(A, {"type": "spade_queen_attack", "target": "P2"})  # 6H and 8D go under the recycled stock
+    for k in range(20):
+        world = s.determinize(B, random.Random(k))
+        assert stock(world, B)[:8] == "8H 2S 5D" and {name(c) for c in world.stock[B][:2]} == {"6H", "8D"}
+
+
+def test_determinize_still_redraws_face_down_cards_taken_by_the_spade_jack():
+    """4.2.1: the face-down cards J♠ takes stay unknown: they are exchangeable with every other unseen card (face-down
+    village cards, the dealt stock), but lie in the attacked block at the bottom of the stock."""
+    s = t08_table("QD QC JH")
+    s.apply(A, {"type": "spade_jack_attack", "target": "P2", "village": 1})  # 7S* 8S* 6H
+    block = set()
+    for k in range(40):
+        world = s.determinize(A, random.Random(k))
+        bottom = {name(c) for c in world.stock[B][:3]}
+        assert "6H" in bottom and not {"6H"} & hidden_slots(world, B)
+        block |= bottom
+    assert block - {"6H", "7S", "8S"}  # the two unseen cards were re-drawn
+
+
+def test_stock_groups_stay_consistent_through_a_game():
+    from rules.ai import RandomPlayer
+    s = GAME.new_game(3, seed=5)
+    player = RandomPlayer(5)
+    for _ in range(1500):
+        if s.is_over():
+            break
+        seat = s.to_act()[0]
+        s.apply(seat, player.choose(s, seat))
+        for p in range(3):
+            cuts = s.cuts[p]
+            assert cuts == sorted(set(cuts)) and all(0 < x < len(s.stock[p]) for x in cuts)
+            assert not any(s.seen[p] >> (c & ~FD) & 1 for v in s.villages[p] for c in v if c & FD)
+    assert any(s.cuts) and any(s.seen)
+    old = s.to_json()  # a game saved before ``seen`` and ``cuts`` were kept still loads
+    del old["seen"], old["cuts"]
+    assert GAME.from_json(old).cuts == [[], [], []]
+
+
 def test_json_round_trip_continues_identically():
     s = GAME.new_game(2, seed=12)
     for p, t in ((A, "JS QS KS"), (B, "QD QC JH")):
