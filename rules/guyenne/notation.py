@@ -16,7 +16,7 @@ EXAMPLES = ("open 3 5 2 · respond 4 A · reinforce 3 2 · pass · reveal · con
             "give 5 2 partner leads")
 
 
-def _tokens_to_cards(tokens: list[str], pool: list[str]) -> list[str]:
+def _tokens_to_cards(tokens: list[str], pool: list[str], example: str = "open 3 5 2") -> list[str]:
     chosen: list[str] = []
     for token in tokens:
         exact = token[:1].upper() + token[1:].lower()
@@ -29,7 +29,7 @@ def _tokens_to_cards(tokens: list[str], pool: list[str]) -> list[str]:
         kinds = WORDS.get(token.lower()) or token.upper()
         if not all(k in C.KINDS for k in kinds):
             raise IllegalAction(f"{token!r} is not a card. Cards: H (hero), 5, 4, 3, T (trebuchet), 2, A (archer); "
-                                f"e.g. open 3 5 2.")
+                                f"e.g. {example}.")
         for k in kinds:
             card = next((c for c in pool if c[0] == k and c not in chosen), None)
             if card is None:
@@ -37,7 +37,7 @@ def _tokens_to_cards(tokens: list[str], pool: list[str]) -> list[str]:
                                     + (" ".join(C.label(c) for c in pool) or "nothing") + ".")
             chosen.append(card)
     if not chosen:
-        raise IllegalAction("Name the cards too, e.g. open 3 5 2.")
+        raise IllegalAction(f"Name the cards too, e.g. {example}.")
     return C.order(chosen)
 
 
@@ -52,12 +52,12 @@ def parse(state, seat: int, text: str) -> dict:
     if words[:2] and words[0].lower() == "set" and len(words) > 1 and words[1].lower() == "aside":
         words = ["aside"] + words[2:]
     if not words or words[0].lower() not in VERBS:
-        raise IllegalAction(f"Unknown move {text.strip()[:40]!r}. Moves: {EXAMPLES}.")
+        raise IllegalAction(f"Unknown move {(text or '').strip()[:40]!r}. Moves: {EXAMPLES}.")
     verb, rest = VERBS[words[0].lower()], words[1:]
     hand = state.hands[seat] if isinstance(seat, int) and 0 <= seat < len(state.hands) else []
     if verb in ("pass", "reveal", "concede"):
         if rest:
-            raise IllegalAction(f"{verb} takes nothing else.")
+            raise IllegalAction(f"{verb} takes nothing else: just {verb}.")
         return {"type": verb}
     if verb == "set_aside":
         if len(rest) != 1:
@@ -70,7 +70,7 @@ def parse(state, seat: int, text: str) -> dict:
         if not rest:
             raise IllegalAction(f"Name the castle and the cards, e.g. {verb} 3 5 2.")
         castle = _castle(rest[0])
-        return {"type": verb, "castle": castle, "cards": _tokens_to_cards(rest[1:], hand)}
+        return {"type": verb, "castle": castle, "cards": _tokens_to_cards(rest[1:], hand, f"{verb} {castle} 5 2")}
     if verb == "direction":
         if len(rest) != 1 or rest[0].lower() not in ("left", "right", "l", "r"):
             raise IllegalAction("Choose the direction of the round: direction left, or direction right.")
@@ -81,14 +81,14 @@ def parse(state, seat: int, text: str) -> dict:
             who = {"me": "me", "i": "me", "self": "me", "partner": "partner"}.get(rest[-2].lower())
         if who is None:
             raise IllegalAction("Say who leads this round at the end: give 5 2 partner leads (or: me leads).")
-        cards = _tokens_to_cards(rest[:-2], hand) if rest[:-2] else []
+        cards = _tokens_to_cards(rest[:-2], hand, "give 5 2 partner leads") if rest[:-2] else []
         return {"type": "give", "cards": cards, "leader": who}
     if verb == "respond":
-        return {"type": "respond", "cards": _tokens_to_cards(rest, hand)}
+        return {"type": "respond", "cards": _tokens_to_cards(rest, hand, "respond 4 2")}
     fights = getattr(state, "fights", [])
     pool = fights[state.fight_index]["cards"][state.army_of[seat]] if state.phase == "losses" and fights and hand \
         is not None and 0 <= seat < len(state.hands) else []
-    return {"type": "lose", "cards": _tokens_to_cards(rest, pool)}
+    return {"type": "lose", "cards": _tokens_to_cards(rest, pool, "lose 4")}
 
 
 def format_action(action: dict) -> str:

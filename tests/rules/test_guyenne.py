@@ -628,3 +628,12 @@ def test_reinforce_hint_names_one_of_the_viewers_own_castles():
     assert "/move reinforce 2 2" in GAME.render_view(state.view(0))  # his castle 2, not castle 5 of the others
     play(state, 0, "pass")
     assert "/move reinforce 5 2" in GAME.render_view(state.view(1))
+
+
+def test_wrong_move_texts_get_an_example_of_the_same_move():
+    state = duel(e_hand="H 5 4 T 2 A", f_hand="5 5 4 4 3 3")
+    for text, needle in [("respond", "e.g. respond 4 2"), ("reinforce 3", "e.g. reinforce 3 5 2"),
+                         ("lose", "e.g. lose 4"), ("respond x", "e.g. respond 4 2"), ("pass 3", "just pass"),
+                         (None, "Moves: open 3 5 2")]:
+        with pytest.raises(IllegalAction, match=needle):
+            GAME.parse_action(state, E, text)
