@@ -525,7 +525,8 @@ class GuyenneState(State):
         if self.phase != "reinforce":
             raise IllegalAction(self._expected(seat))
         self._check_fields(action, {"castle", "cards"})
-        fight = self._fight_at(action["castle"]) if isinstance(action["castle"], int) else None
+        castle = action["castle"]
+        fight = self._fight_at(castle) if isinstance(castle, int) and not isinstance(castle, bool) else None
         if fight is None:
             raise IllegalAction("Reinforce one of this round's two castles: " +
                                 " or ".join(str(f["castle"]) for f in self.fights) + ".")

@@ -637,3 +637,13 @@ def test_wrong_move_texts_get_an_example_of_the_same_move():
                          (None, "Moves: open 3 5 2")]:
         with pytest.raises(IllegalAction, match=needle):
             GAME.parse_action(state, E, text)
+
+
+def test_reinforce_names_a_castle_number_not_true():
+    state = duel(e_hand="5 4 3 2 2 2", f_hand="5 4 3 2 2 2")
+    round_of_placement = ["open 1 5", "respond 5", "open 2 4", "respond 4"]
+    for seat, text in zip((E, F, F, E), round_of_placement):
+        play(state, seat, text)
+    with pytest.raises(IllegalAction, match="Reinforce one of"):
+        state.apply(F, {"type": "reinforce", "castle": True, "cards": ids("3")})
+    assert state.fights[0]["cards"][F] == ids("5")
