@@ -15,6 +15,8 @@ from rules.api import Event, IllegalAction, State, check_action_shape, ranking_f
 from rules.list_und_tuecke.cards import (COLOURS, HAND_SIZE, PICK_COUNT, REST_COUNT, colour_of, deck, name,
                                         parse_card, value_of)
 
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
 
 def round_score(counts: list[int], hidden: list[int] | None) -> int:
     """Rules 5.1: the two largest open piles multiplied, divided (rounded down) by all other cards."""
@@ -359,64 +361,94 @@ class LuTState(State):
         return totals[seat] + points[seat] - 0.5 * best_other
 
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
-        """``evaluate`` after each play or pick, without applying it; None where a round ends or a hide follows.
+        """``evaluate`` after each action, without applying it (None for what is no action of this phase).
 
-        A play never changes points (unless it ends the round early); a pick changes the points of W and, once
-        the rest is handed over, of T. ``tests/rules/test_list_und_tuecke.py`` checks this against ``apply``.
+        ``evaluate`` is totals plus this round's points, and a round's end turns exactly those points into
+        totals (the next round starts at 0), so ending a round never changes it. Hence a play keeps the value
+        (also one that ends the round early), and a pick or hide changes only the points of W and T: W's after
+        his pick (hiding at once in the last trick, A13), T's once the rest reaches him (not yet if W must
+        hide first). ``tests/rules/test_list_und_tuecke.py`` checks this against ``apply``.
         """
         if self.phase == "play":
-            return self._evaluate_plays(seat, actions)
-        if self.phase == "pick" and self.trick_no < HAND_SIZE:
+            value = self.evaluate(seat)
+            hand = {name(c) for c in self.hands[seat]}
+            return [value if action.get("type") == "play_card" and action.get("card") in hand else None
+                    for action in actions]
+        if self.phase == "pick":
             return self._evaluate_picks(seat, actions)
+        if self.phase == "hide":
+            return self._evaluate_hides(seat, actions)
         return [None] * len(actions)
 
-    def _evaluate_plays(self, seat: int, actions: list[dict]) -> list[float | None]:
-        value = self.evaluate(seat)
-        hand = set(self.hands[seat])
-        trick = self.trick
-        colours = {x >> 5 for _, x in trick}  # colour_of, inlined: this runs for every candidate
-        following: set[int] = set()
-        if len(trick) + 1 < self.n:
-            following = {x >> 5 for x in self.hands[(self.leader + len(trick) + 1) % self.n]}
-        values: list[float | None] = []
-        for action in actions:
-            c = parse_card(action.get("card", ""))
-            if action.get("type") != "play_card" or c is None or c not in hand:
-                values.append(None)
-            elif len(trick) + 1 < self.n and len(colours | {c >> 5}) == 3 and following.isdisjoint(colours | {c >> 5}):
-                values.append(None)  # the next player cannot play: the round ends early, simulate it
-            else:
-                values.append(value)
-        return values
+    def _value_with(self, seat: int, mine: int, low: int | None, low_points: int) -> float:
+        """``evaluate(seat)`` with ``seat``'s round points ``mine`` and ``low``'s ``low_points``."""
+        totals, points = self.totals, self.points
+        best_other = float("-inf")
+        for p in range(self.n):
+            if p != seat:
+                other = totals[p] + (low_points if p == low else points[p])
+                if other > best_other:
+                    best_other = other
+        return totals[seat] + mine - 0.5 * best_other
 
     def _evaluate_picks(self, seat: int, actions: list[dict]) -> list[float | None]:
-        low, totals, n = self.low, self.totals, self.n
+        low, last = self.low, self.trick_no == HAND_SIZE
         own = [len(p) for p in self.piles[seat]]
         low_counts = [len(p) for p in self.piles[low]] if low is not None else None
         trick_cards = [c for _, c in self.trick]
-        others = [p for p in range(n) if p != seat and p != low]
-        rest_best = max((totals[p] + self.points[p] for p in others), default=float("-inf"))
+        in_trick = {name(c): c for c in trick_cards}
+        hidden, low_hidden = self.hidden[seat], self.hidden[low] if low is not None else None
         values: list[float | None] = []
         for action in actions:
-            picked = [parse_card(x) for x in action.get("cards", ())]
-            if action.get("type") != "pick_cards" or None in picked:
+            names = action.get("cards", ())
+            picked = [in_trick.get(x) for x in names] if isinstance(names, list) else [None]
+            if action.get("type") != "pick_cards" or None in picked or len(picked) != self.h:
                 values.append(None)
                 continue
             counts = own[:]
             for c in picked:
                 counts[c >> 5] += 1
-            mine = round_score(counts, self.hidden[seat])
-            best_other = rest_best
+            mine_hidden = hidden
+            hides = hidden is None and counts[0] and counts[1] and counts[2] and counts[3]
+            if hides and last:
+                mine_hidden = best_hide(counts)
+            mine = round_score(counts, mine_hidden)
+            low_points = 0
             if low is not None:
-                low_points = self.points[low]
-                if not (self.hidden[seat] is None and all(counts)):  # else W hides first; T waits
+                if hides and not last:  # W hides first; T waits for the rest
+                    low_points = self.points[low]
+                else:
                     received = low_counts[:]
                     for c in trick_cards:
                         if c not in picked:
                             received[c >> 5] += 1
-                    low_points = round_score(received, self.hidden[low])
-                best_other = max(best_other, totals[low] + low_points)
-            values.append(totals[seat] + mine - 0.5 * best_other)
+                    got_hidden = low_hidden
+                    if last and got_hidden is None and received[0] and received[1] and received[2] and received[3]:
+                        got_hidden = best_hide(received)
+                    low_points = round_score(received, got_hidden)
+            values.append(self._value_with(seat, mine, low, low_points))
+        return values
+
+    def _evaluate_hides(self, seat: int, actions: list[dict]) -> list[float | None]:
+        """A hide is never in the last trick (A13 applies it there), so T may receive the rest but no round ends."""
+        counts = [len(p) for p in self.piles[seat]]
+        low = self.low if self.after_hide == "distribute" else None
+        low_points = 0
+        if low is not None:
+            received = [len(p) for p in self.piles[low]]
+            for _, c in self.trick:
+                if c not in self.picked:
+                    received[c >> 5] += 1
+            low_points = round_score(received, self.hidden[low])
+        values: list[float | None] = []
+        for action in actions:
+            colours = action.get("colors")
+            if action.get("type") != "hide_colors" or not isinstance(colours, list) or len(colours) != 2 or \
+                    colours[0] == colours[1] or not all(isinstance(x, str) and x in _COLOUR_INDEX for x in colours):
+                values.append(None)
+                continue
+            mine = round_score(counts, [_COLOUR_INDEX[x] for x in colours])
+            values.append(self._value_with(seat, mine, low, low_points))
         return values
 
     # ------------------------------------------------------------------ persistence

@@ -385,3 +385,40 @@ def test_determinize_keeps_that_the_player_to_act_can_follow_three_colours():
             assert world.view(viewer) == s.view(viewer)
             seen.add(tuple(world.hands[3]))
         assert len(seen) > 1  # still re-drawn
+
+
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_evaluate_actions_is_exactly_apply_then_evaluate(n):
+    """The AI's shortcut (rules/api.py): every legal play, pick and hide — last-trick picks with their automatic
+    hiding (A13), plays that end the round early (4.7), the last round's end — valued as applying it would."""
+    seen = set()
+    for seed in range(3):
+        s = GAME.new_game(n, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over():
+            seat = s.to_act()[0]
+            actions = s.legal_actions(seat)
+            predicted = s.evaluate_actions(seat, actions)
+            assert None not in predicted  # the AI never needs to simulate
+            for action, value in zip(actions, predicted):
+                trial = s.clone()
+                events = trial.apply(seat, action)
+                assert value == trial.evaluate(seat), (action, s.to_json())
+                seen.update(e.kind for e in events)
+                seen.add((s.phase, s.trick_no == 14))
+            s.apply(seat, rng.choice(actions))
+    assert {"round_scored", "game_over", ("hide", False), ("pick", True)} <= seen
+    assert "round_aborted" in seen or n == 4  # four players rarely end a round early; T4 below covers it
+
+
+def test_evaluate_actions_of_a_play_that_ends_the_round_early():
+    s = position(5, {3: "B4 B7", 0: "R4", 1: "G4", 2: "Y3 Y4", 4: "R5 R6"}, leader=0, trick="R3 G3", trick_no=13)
+    s.piles[0] = [cards("R11 R12"), cards("G11"), [], []]
+    s._rescore(0)
+    s.totals = [5, 9, 0, 0, 0]
+    aborted = 0
+    for action, value in zip(s.legal_actions(2), s.evaluate_actions(2, s.legal_actions(2))):
+        trial = s.clone()
+        aborted += "round_aborted" in kinds(trial.apply(2, action))  # Y3/Y4: seat 3 holds only blue
+        assert value == trial.evaluate(2)
+    assert aborted == 2
