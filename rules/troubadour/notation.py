@@ -4,7 +4,8 @@
 ``7C castle`` · ``8H V4`` (a waste top or a run from another village) · ``JH 8H castle`` / ``JH 8H V2`` ·
 ``QH V2 1`` (village, position counted from the bottom, 1 = bottom card) · ``ace castle`` / ``ace keep`` ·
 ``JS P2 V3`` · ``QS P2`` · ``JQK P2 H`` (the spade trio against a castle) · ``end``.
-With two players the target ``P2`` may be left out.
+With two players the target ``P2`` may be left out. The combinations may also be typed as their nobles
+(``QH KH 7S``, ``JS QS KS P2 H``), an extra flip as ``QC`` / ``KC``.
 """
 from __future__ import annotations
 
@@ -62,8 +63,14 @@ def parse(state, seat: int, text: str) -> dict:
         return {"type": "choose_tiebreak_noble", "noble": nobles[0].upper()}
     if phase == "select_trios":
         raise IllegalAction("Choose your three nobles for this round, e.g. `trio JC QC JH`.")
-    if head in END_WORDS and not rest:
+    if head in END_WORDS and rest in ([], ["turn"]):
         return {"type": "end_turn"}
+    if head in ("qc", "kc") and not rest:
+        return {"type": "extra_flip"}
+    if head in ("qh", "kh") and rest[:1] == [{"qh": "kh", "kh": "qh"}[head]]:
+        head, rest = "qhkh", rest[1:]
+    if head == "js" and rest[:2] == ["qs", "ks"]:
+        head, rest = "jqk", rest[2:]
     if head in FLIP_WORDS:
         if not rest:
             return {"type": "standard_flip", "club_jack": False}
@@ -136,6 +143,9 @@ def _hearts_jack(rest: list[str]) -> dict:
 def _build(state, seat: int, toks: list[str]) -> dict:
     cards = [c for c in (card_of(t) for t in toks) if c is not None]
     others = [t for t in toks if card_of(t) is None and t not in ("build", "to", "on", "onto")]
+    if len(cards) == 2 and not others:
+        raise IllegalAction(f"Name the village by its number (V1–V5), e.g. `{name(cards[0])} V4`; the castle "
+                            f"as `{name(cards[0])} castle`.")
     if len(cards) != 1:
         raise IllegalAction("I do not understand that. Moves look like " + EXAMPLES + ".")
     c = cards[0]

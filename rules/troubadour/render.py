@@ -88,7 +88,7 @@ def options_lines(view: dict) -> list[str]:
         flips.append(f"`extra` ({turn['extra_flips_left']} extra flip{'s' if turn['extra_flips_left'] > 1 else ''}"
                      " left)")
     if o["hearts_qk"]:
-        flips.append("`QHKH 7S` (Q♥+K♥: flip until the named card)")
+        flips.append(f"`QHKH {o['hearts_qk'][0]}` (Q♥+K♥: flip until the named card)")
     if flips:
         lines.append("  🔄 " + " · ".join(flips))
     elif turn["flip"] == "unused":

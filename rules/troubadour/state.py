@@ -641,10 +641,10 @@ class TroubadourState(State):
                 raise IllegalAction(f"{name(c)} is not the top card of your waste or of a village.")
             source = f"V{at[0] + 1}"
         if not self.castle_accepts(p, c):
-            top = self.castles[p][c // 10]
+            top, suit = self.castles[p][c // 10], c // 10
             raise IllegalAction(f"{name(c)} does not fit your castles: " +
-                                (f"the {SUITS[c // 10]} castle needs {top + 1 if top < 10 else 'nothing'} next."
-                                 if top else f"there is no {SUITS[c // 10]} castle yet (it starts with the ace)."))
+                                (f"the {SUITS[suit]} castle needs {NAMES[suit * 10 + top]} next." if top else
+                                 f"there is no {SUITS[suit]} castle yet (it starts with {NAMES[suit * 10]})."))
         events = [Event("built_castle", {"seat": p, "card": name(c), "from": source})]
         if source == "waste":
             waste.pop()

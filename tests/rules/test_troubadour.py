@@ -653,6 +653,35 @@ def test_notation_errors_say_what_is_expected(text, words):
     assert words.lower() in str(e.value).lower() and "`" in str(e.value) or words == "like"
 
 
+@pytest.mark.parametrize(("text", "action"), [
+    ("QH KH 7S", {"type": "hearts_queen_king_flip", "named_card": "7S"}),  # the combination as the rules write it
+    ("QH+KH 7♠", {"type": "hearts_queen_king_flip", "named_card": "7S"}),
+    ("kh qh 7s", {"type": "hearts_queen_king_flip", "named_card": "7S"}),
+    ("JS QS KS P2 H", {"type": "spade_trio_attack", "target": "P2", "suit": "H"}),
+    ("J♠+Q♠+K♠ ♥", {"type": "spade_trio_attack", "target": "P2", "suit": "H"}),
+    ("QC", {"type": "extra_flip"}),  # the club extras by their noble
+    ("kc", {"type": "extra_flip"}),
+    ("end turn", {"type": "end_turn"}),
+])
+def test_notation_of_combinations_and_nobles(text, action):
+    s = table(["JD QD KD", "JD QD KD"])
+    assert GAME.parse_action(s, A, text) == action
+
+
+def test_wrong_texts_get_an_example():
+    s = table(["JD QD KD", "JD QD KD"])
+    put(s, A, stock="9D", villages=BUSY)
+    with pytest.raises(IllegalAction, match="`8H V4`"):
+        GAME.parse_action(s, A, "8H on 9C")  # two cards: say the village
+    s = table(["QH KH JD", "JD QD KD"])
+    put(s, A, stock="3C", villages=BUSY)
+    assert "`QHKH 3C`" in GAME.render_view(s.view(None))  # the example names a card that can be named
+    put(s, A, waste="9C", castles="C7")
+    assert "needs 8C next" in rejected(s, A, {"type": "build_castle", "card": "9C"}, "castle")
+    put(s, A, waste="2S", castles="")
+    assert "starts with AS" in rejected(s, A, {"type": "build_castle", "card": "2S"}, "castle")
+
+
 def test_notation_in_the_round_phases():
     s = GAME.new_game(2, seed=1)
     with pytest.raises(IllegalAction, match="trio JC QC JH"):
