@@ -35,8 +35,8 @@ def parse(state, seat: int, text: str) -> dict:
         raise IllegalAction(_expected(state, seat))
     cells = [t for t in tokens if _CELL.match(t)]
     words = [t for t in tokens if not _CELL.match(t)]
-    if words and words[0] == "build":
-        words = words[1:]
+    if words and words[0] == "build" or words[:1] == ["move"] and len(words) > 1:
+        words = words[1:]  # "build …" and a copied "move …" (from "/move …") add nothing
     phase = getattr(state, "phase", "build")
     if words == ["pass"] or words == ["pass_turn"]:
         return {"type": "pass_turn"}

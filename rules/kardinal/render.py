@@ -72,8 +72,8 @@ def render(view: dict) -> str:
     lines.append("```")
     lines += grid(view)
     lines.append("```")
-    lines.append("DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · K Cardinal · "
-                 "+ you can build · . site")
+    plus = f"+ {seat(view['current'])} can build here · . other site" if phase == "build" else ". site"
+    lines.append(f"DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · K Cardinal · {plus}")
     for p, cs in enumerate(view["colours"]):
         own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in cs)
         lines.append(f"{seat(p)} {own} · stones {_stones(view['stones'][p])} · score {view['scores'][p]}")
@@ -87,8 +87,8 @@ def render(view: dict) -> str:
     lines.append("Cardinal: " + (view["cardinal"] or "not yet in play"))
     who = seat(view["current"])
     if phase == "over":
-        lines.append("Final: " + ", ".join(f"{seat(p)} {s} (Dom {view['dom_touches'][p]})"
-                                           for p, s in enumerate(view["scores"])))
+        lines.append("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):")
+        lines += [account(p, s, *_final(view, p), view["dom_touches"][p]) for p, s in enumerate(view["scores"])]
         winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
         lines.append("🏆 " + " and ".join(seat(p) for p in winners) + (" win!" if len(winners) > 1 else " wins!"))
     elif phase == "build":
@@ -105,6 +105,25 @@ def render(view: dict) -> str:
         lines.append(f"{who} may move the Cardinal to another site (/move {_ex(view, 'cardinal N12')}) or leave "
                      "it (/move stay).")
     return "\n".join(lines)
+
+
+def _final(view: dict, p: int) -> tuple[dict, str | None, dict]:
+    """Rules 5.2 from the view: own colours take the leftover supply, the shared colour counts nothing."""
+    own, supply = view["colours"][p], view["stone_supply"]
+    fin = {c: k + (supply[c] if c in own else 0) for c, k in view["stones"][p].items()}
+    if view["shared"]:
+        fin[view["shared"]] = 0
+    best = max(fin.values())
+    doubled = next(c for c in COLOURS if fin[c] == best) if best else None
+    return ({c: k for c, k in fin.items() if k}, doubled, {c: supply[c] for c in own if supply[c]})
+
+
+def account(p: int, score: int, final: dict, doubled: str | None, leftover: dict, dom: int) -> str:
+    """``{P1} 26 = 🟥7×2 🟨5 🟩4 🟦3 (🟥7 from the supply) · Dom 1``."""
+    parts = ([f"{MARK[doubled]}{final[doubled]}×2"] if doubled else []) + [
+        f"{MARK[c]}{k}" for c, k in final.items() if c != doubled]
+    took = f" ({' '.join(f'{MARK[c]}{k}' for c, k in leftover.items())} from the supply)" if leftover else ""
+    return f"{seat(p)} {score} = {' '.join(parts) or '0'}{took} · Dom {dom}"
 
 
 def describe_event(event: Event) -> str | None:
@@ -127,8 +146,9 @@ def describe_event(event: Event) -> str | None:
     if kind == "passed":
         return f"{seat(d['seat'])} cannot build anywhere and passes."
     if kind == "game_over":
-        return "Nobody can build any more: game over. Scores: " + ", ".join(
-            f"{seat(p)} {s}" for p, s in enumerate(d["scores"]))
+        return "\n".join(["Nobody can build any more: game over."] + [
+            account(p, s, d["final"][p], d["doubled"][p], d["leftover"][p], d["dom"][p])
+            for p, s in enumerate(d["scores"])])
     return None
 
 

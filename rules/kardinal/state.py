@@ -200,8 +200,7 @@ class KardinalState(State):
             raise IllegalAction(f"It is not your turn: waiting for {seat_name(self.current)}.")
         kind = action["type"]
         if kind == "pass_turn":
-            raise IllegalAction("You may not pass: you can build, so you must (a pass happens automatically only "
-                                "when no placement is legal).")
+            raise IllegalAction(self._no_pass())
         if self.phase == "build":
             if kind != "build":
                 raise IllegalAction("Build first, e.g. " + self._example() + ".")
@@ -212,8 +211,8 @@ class KardinalState(State):
             return self._apply_bonus(seat, action)
         if self.phase == "place_cardinal":
             if kind != "place_cardinal":
-                raise IllegalAction("Bring the Cardinal into play on a building site, e.g. `cardinal "
-                                    f"{label(sorted(self.sites, key=sort_key)[0])}`.")
+                raise IllegalAction(f"Bring the Cardinal into play on a building site, e.g. "
+                                    f"{self._cardinal_example()}.")
             return self._apply_cardinal(seat, action, place=True)
         # phase cardinal
         if kind == "end_turn":
@@ -223,8 +222,26 @@ class KardinalState(State):
         if kind == "move_cardinal":
             return self._apply_cardinal(seat, action, place=False)
         if kind == "place_cardinal":
-            raise IllegalAction("The Cardinal is already in play: move it (`cardinal N14`) or leave it (`stay`).")
-        raise IllegalAction("You have built: move the Cardinal (e.g. `cardinal N14`) or leave it (`stay`).")
+            raise IllegalAction(f"The Cardinal is already in play: move it (e.g. {self._cardinal_example()}) or "
+                                "leave it (`stay`).")
+        raise IllegalAction(f"You have built: move the Cardinal (e.g. {self._cardinal_example()}) or leave it "
+                            "(`stay`).")
+
+    def _no_pass(self) -> str:
+        """Why ``pass`` is refused: in the build phase the player can build (else he passed already); later he has
+        built and only has the stone or the Cardinal step left."""
+        if self.phase == "build":
+            return ("You may not pass: you can build, so you must (a pass happens automatically only when no "
+                    "placement is legal), e.g. " + self._example() + ".")
+        if self.phase == "bonus":
+            return "No passing here: as start player take your free point stone, e.g. `bonus blue`."
+        if self.phase == "place_cardinal":
+            return f"No passing here: bring the Cardinal into play, e.g. {self._cardinal_example()}."
+        return (f"You have already built: leave the Cardinal with `stay` or move it, e.g. "
+                f"{self._cardinal_example()}.")
+
+    def _cardinal_example(self) -> str:
+        return f"`cardinal {label(next(c for c in sorted(self.sites, key=sort_key) if c != self.cardinal))}`"
 
     def _example(self) -> str:
         found = self.placements(self.current, first=True)
@@ -236,12 +253,14 @@ class KardinalState(State):
     def _site(self, action: dict, what: str) -> int:
         text = action.get("site")
         c = parse_label(text) if isinstance(text, str) else None
+        eg = self._example() if self.phase == "build" else self._cardinal_example()
         if c is None:
-            raise IllegalAction(f"{what} needs a cell like M14 (column letter, row number).")
+            raise IllegalAction(f"{what} needs a cell like M14 (column letter, row number), e.g. {eg}.")
         if c in self.grid:
-            raise IllegalAction(f"{label(c)} is already built on.")
+            raise IllegalAction(f"{label(c)} is already built on. Try e.g. {eg}.")
         if c not in self.sites:
-            raise IllegalAction(f"{label(c)} is not a building site: it must touch the town along an edge.")
+            raise IllegalAction(f"{label(c)} is not a building site: it must touch the town along an edge. "
+                                f"Try e.g. {eg}.")
         return c
 
     def _apply_build(self, seat: int, action: dict) -> list[Event]:
@@ -251,20 +270,27 @@ class KardinalState(State):
         if parsed is None:
             raise IllegalAction("Name the building as colour and shape, e.g. `red house`, `blue tower` or "
                                 "`green courtyard N14` (a courtyard names its second cell).")
-        site = self._site(action, "A build")
         colour, kind, other = parsed
+        site = parse_label(action["site"]) if isinstance(action["site"], str) else None
+        if (other is not None and site is not None and other - site in NEIGHBOURS and site not in self.sites
+                and site not in self.grid and other in self.sites):
+            raise IllegalAction("Name a courtyard from its cell that touches the town: "
+                                f"`{label(other)} {building_text(colour, kind, site)}`.")
+        site = self._site(action, "A build")
         cells = (site,) if other is None else (site, other)
         if other is not None and other - site not in NEIGHBOURS:
             raise IllegalAction(f"The two cells of a courtyard must share an edge; {label(other)} is not next to "
                                 f"{label(site)}.")
         if colour not in self.usable[seat]:
             mine = " or ".join(COLOURS[c] for c in self.usable[seat])
-            raise IllegalAction(f"{COLOURS[colour].capitalize()} is not your colour: you build {mine}.")
+            raise IllegalAction(f"{COLOURS[colour].capitalize()} is not your colour: you build {mine}, e.g. "
+                                f"{self._example()}.")
         bad = self.violations(seat, kind, colour, cells)
         if bad:
             reasons = "; ".join(RULE_TEXT[b] for b in bad)
             raise IllegalAction(f"You cannot build a {COLOURS[colour]} {KINDS[kind]} at "
-                                f"{'+'.join(label(c) for c in cells)}: {reasons}.")
+                                f"{'+'.join(label(c) for c in cells)}: {reasons}. Try e.g. "
+                                f"{self._example()}.")
         return self._build(seat, kind, colour, cells)
 
     def _build(self, seat: int, kind: int, colour: int, cells: tuple) -> list[Event]:
@@ -332,9 +358,16 @@ class KardinalState(State):
         raise AssertionError("unreachable")
 
     def _end(self) -> list[Event]:
+        """The final account is public (rules 6): per player his colours after taking the leftovers (5.2), the
+        leftovers taken and the colour counted double."""
         self.phase = "over"
-        scores = self.final_scores()
-        return [Event("game_over", {"scores": scores, "dom": self.dom_touches(), "ranking": self.ranking()})]
+        finals = [self.final_colours(p) for p in range(self.n)]
+        return [Event("game_over", {
+            "scores": self.final_scores(), "dom": self.dom_touches(), "ranking": self.ranking(),
+            "final": [{COLOURS[c]: k for c, k in enumerate(fin) if k} for fin in finals],
+            "doubled": [COLOURS[fin.index(max(fin))] if max(fin) else None for fin in finals],
+            "leftover": [{COLOURS[c]: self.stone_supply[c] for c in self.colours[p] if self.stone_supply[c]}
+                         for p in range(self.n)]})]
 
     # ------------------------------------------------------------------ scoring
     def final_colours(self, seat: int, stones=None, supply=None) -> list[int]:

@@ -638,3 +638,100 @@ def test_event_narration():
     events = build(s, 0, "tower", [(0, 2)], "red")
     line = GAME.describe_event(events[0])
     assert line.startswith("{P1} builds a 🟥 red tower at M15")
+
+
+# ---------------------------------------------------------------- replies to wrong moves, the final account
+def test_pass_is_refused_with_the_reason_of_the_phase():
+    """3.2/A7: ``pass_turn`` is never the player's; after building the turn ends with ``stay`` (end_turn)."""
+    s = opening_4p()
+    with pytest.raises(IllegalAction, match="may not pass"):
+        s.apply(0, {"type": "pass_turn"})
+    build(s, 0, "house", [(-1, 0)], "red")
+    with pytest.raises(IllegalAction, match="bonus blue"):
+        s.apply(0, {"type": "pass_turn"})
+    s.apply(0, {"type": "bonus_stone", "color": "blue"})
+    with pytest.raises(IllegalAction, match=r"`cardinal [A-Z]+\d+`"):
+        s.apply(0, {"type": "pass_turn"})
+    s = after_turn(5)
+    with pytest.raises(IllegalAction, match=r"already built.*`stay`") as err:
+        s.apply(0, GAME.parse_action(s, 0, "pass"))
+    assert "you can build" not in str(err.value)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Q20 yellow tower", r"Q20 is not a building site.*e\.g\. `"),
+    ("M15 yellow house", r"M15 is already built on.*e\.g\. `"),
+    ("N15 yellow tower", r"rule 2.*rule 4.*rule 6.*e\.g\. `"),
+    ("L16 red house", r"not your colour.*e\.g\. `"),
+])
+def test_wrong_builds_get_an_example(text, message):
+    s = after_turn(5)
+    s.apply(0, {"type": "end_turn"})
+    with pytest.raises(IllegalAction, match=message):
+        s.apply(1, GAME.parse_action(s, 1, text))
+
+
+def test_courtyard_named_from_its_outer_cell_gets_the_right_spelling():
+    """A5: only one cell of a courtyard touches the town; the action names that one as the site."""
+    s = after_turn(4)
+    wrong = {"type": "build", "site": L(1, -2), "building": "red courtyard " + L(1, -1)}
+    right = {"type": "build", "site": L(1, -1), "building": "red courtyard " + L(1, -2)}
+    assert right in s.legal_actions(0) and wrong not in s.legal_actions(0)
+    with pytest.raises(IllegalAction, match=f"`{L(1, -1)} red courtyard {L(1, -2)}`"):
+        s.apply(0, wrong)
+
+
+def test_move_word_before_a_build_is_understood():
+    s = opening_4p()
+    assert GAME.parse_action(s, 0, "move L13 red house") == {"type": "build", "site": "L13", "building": "red house"}
+    assert GAME.parse_action(s, 0, "move cardinal N14") == {"type": "move_cardinal", "site": "N14"}
+
+
+def test_final_account_shows_leftovers_and_the_doubled_colour():
+    """5.2 and 6: the leftovers taken from the supply and the doubled colour are public (7.7, 4 players)."""
+    s = opening_4p()
+    s.place_piece(COURT, 0, (cell(0, 1), cell(1, 1)), 0)
+    s.builds, s.cardinal, s.last, s.phase = 1, cell(2, 0), (COURT, 0), "cardinal"
+    s.supply = [[0, 1, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    s.stones[0] = [0, 5, 4, 3]
+    s.stone_supply = [7, 7, 8, 9]
+    over = s.apply(0, {"type": "end_turn"})[-1]
+    assert over.kind == "game_over" and over.data["scores"][0] == 26
+    assert over.data["final"][0] == {"red": 7, "yellow": 5, "green": 4, "blue": 3}
+    assert over.data["doubled"][0] == "red" and over.data["leftover"][0] == {"red": 7}
+    line = "{P1} 26 = 🟥7×2 🟨5 🟩4 🟦3 (🟥7 from the supply) · Dom 1"
+    assert line in GAME.describe_event(over)
+    assert line in GAME.render_view(s.view(None))
+
+
+def test_final_account_in_render_matches_the_engine():
+    for n in (2, 3, 4):
+        s = GAME.new_game(n, seed=n)
+        rng = random.Random(n)
+        while not s.is_over():
+            seat = s.to_act()[0]
+            events = s.apply(seat, rng.choice(s.legal_actions(seat)))
+        text = GAME.render_view(s.view(None))
+        for line in GAME.describe_event(events[-1]).split("\n")[1:]:
+            assert line in text
+        for p in range(n):
+            fin = s.final_colours(p)
+            assert events[-1].data["final"][p] == {COLOURS[c]: k for c, k in enumerate(fin) if k}
+
+
+def test_grid_legend_names_who_can_build_on_plus():
+    s = opening_4p()
+    assert "+ {P1} can build here" in GAME.render_view(s.view(None))
+    text = GAME.render_view(after_turn(5).view(None))
+    assert "+ " not in text.split("```")[2].splitlines()[1]
+
+
+def test_cardinal_examples_name_a_free_site():
+    s = after_turn(5)
+    with pytest.raises(IllegalAction) as err:
+        s.apply(0, {"type": "bonus_stone", "color": "red"})
+    example = str(err.value).split("`cardinal ")[1].split("`")[0]
+    assert parse_label(example) in s.sites and parse_label(example) != s.cardinal
+    s = after_turn(4)
+    with pytest.raises(IllegalAction, match="not a building site"):
+        s.apply(0, {"type": "build", "site": L(1, -3), "building": "red courtyard " + L(1, -1)})
