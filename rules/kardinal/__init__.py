@@ -8,17 +8,19 @@ file leaves a gap for the engine:
 - A build is ``{"type": "build", "site": "M14", "building": "red courtyard N14"}``: the picker asks for the site
   first, then the building (colour, shape and, for a courtyard, its second cell). The site must be a building site
   (empty, touching the town); a courtyard whose both cells are sites is offered from either of them (same
-  placement, two ways to pick it). At most 18 buildings fit one site; the site list itself rarely exceeds 24, the
-  Cardinal's sites (any building site, A25) often do and are paged by the picker. Action types: ``build``, ``bonus_stone``, ``place_cardinal``,
-  ``move_cardinal``, ``end_turn``; ``pass_turn`` is never legal (passes and skips are automatic, A7) and is refused
-  with the reason.
+  placement, two ways to pick it). At most 8 buildings fit one site (two usable colours × a house or a tower, never
+  both, and up to 3 courtyards, as one side of a site touches the town); the site list itself rarely exceeds 24,
+  the Cardinal's sites (any building site, A25) often do and are paged by the picker. Action types: ``build``,
+  ``bonus_stone``, ``place_cardinal``, ``move_cardinal``, ``end_turn``; ``pass_turn`` is never legal (passes and
+  skips are automatic, A7) and is refused with the reason.
 - Colours are dealt at random from the seed (2 players: two each, any split; 3 players: the colour left over is
   shared) and the start player is random (A20).
 - ``scores()`` is the final formula at any time (own leftover supply, best colour doubled); ``ranking()`` breaks
   ties by own buildings touching the Dom, also for places below first; still tied: shared place.
 - The game ends at the turn start at which nobody can build (checked before any pass is announced); the passes and
   skips of the players between are announced as events ("skipped": no buildings left; "passed": no legal
-  placement).
+  placement). The ``game_over`` event carries the final account (rules 6): per player his colours after the
+  leftovers, the leftovers taken and the colour counted double (the first of equal best ones, A17).
 - Everything is public: ``determinize`` returns a clone; the view of a seat equals the public view apart from
   ``viewer``.
 """
@@ -47,7 +49,8 @@ If you cannot build, you pass automatically; with nothing left you are skipped.
 
 For each coloured building your new building touches you take a point stone of that colour (while that colour's
 supply lasts). The start player also takes one free stone of any colour after his first building and then must
-put the Cardinal on a building site. After building, anyone may move the Cardinal to another site.
+put the Cardinal on a building site. After you have built you may move the Cardinal to another site (or
+leave it); nobody else moves it.
 
 The game ends when nobody can build. Score: your stones, plus all leftover stones of your own colour(s) in the
 supply, plus your best colour once more (counted double). Tie: most own buildings touching the Dom.

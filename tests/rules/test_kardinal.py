@@ -572,7 +572,7 @@ def test_malformed_actions_rejected():
 
 # ---------------------------------------------------------------- picker, views, persistence, options
 def test_picker_steps_stay_small():
-    """Per site the picker offers at most ~24 buildings; the type is the first key, then site, then building."""
+    """Per site the picker offers at most 8 buildings; the type is the first key, then site, then building."""
     for n in (2, 3, 4):
         for seed in range(6):
             s = GAME.new_game(n, seed=seed)
@@ -585,7 +585,7 @@ def test_picker_steps_stay_small():
                     per_site: dict = {}
                     for a in actions:
                         per_site.setdefault(a["site"], []).append(a["building"])
-                    assert max(len(v) for v in per_site.values()) <= 24
+                    assert max(len(v) for v in per_site.values()) <= 8
                 s.apply(seat, rng.choice(actions))
 
 
@@ -735,3 +735,9 @@ def test_cardinal_examples_name_a_free_site():
     s = after_turn(4)
     with pytest.raises(IllegalAction, match="not a building site"):
         s.apply(0, {"type": "build", "site": L(1, -3), "building": "red courtyard " + L(1, -1)})
+
+
+def test_summary_lets_only_the_builder_move_the_cardinal():
+    """4.5: only the player who has just built may move the Cardinal (optional, A21)."""
+    text = " ".join(GAME.rules_summary().split())
+    assert "anyone may move" not in text and "After you have built you may move the Cardinal" in text
