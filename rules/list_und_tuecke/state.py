@@ -124,8 +124,9 @@ class LuTState(State):
                                          "pick": self.h, "rest": self.n - self.h})]
 
     def _collect(self, seat: int, cards: list[int]) -> None:
+        piles = self.piles[seat]
         for c in cards:
-            self.piles[seat][colour_of(c)].append(c)
+            piles[c >> 5] = piles[c >> 5] + [c]  # a new list: clones share the pile lists (see ``clone``)
         self._rescore(seat)
 
     def _rescore(self, seat: int) -> None:
@@ -159,7 +160,7 @@ class LuTState(State):
             self._collect(self.low, rest)
             events.append(Event("cards_received", {"seat": self.low, "cards": [name(c) for c in rest]}))
         else:
-            self.out_of_round.extend(rest)
+            self.out_of_round = self.out_of_round + rest
             events.append(Event("cards_removed", {"cards": [name(c) for c in rest]}))
         if self.low is not None and self._needs_hide(self.low):
             asked = self._ask_hide(self.low, "end")
@@ -184,16 +185,15 @@ class LuTState(State):
     def _abort_round(self, seat: int) -> list[Event]:
         """Rules 4.7: the player to act cannot play; the trick and every hand become worthless."""
         self.aborted_by = seat
-        self.out_of_round.extend(c for _, c in self.trick)
+        self.out_of_round = self.out_of_round + [c for _, c in self.trick]
         self.last_trick = {"cards": [[s, name(c)] for s, c in self.trick], "aborted": True}
         self.trick = []
-        for hand in self.hands:
-            hand.clear()
+        self.hands = [[] for _ in range(self.n)]
         return [Event("round_aborted", {"seat": seat, "round": self.round_no})] + self._score_round()
 
     def _score_round(self) -> list[Event]:
         scores = [round_score([len(p) for p in self.piles[s]], self.hidden[s]) for s in range(self.n)]
-        self.round_scores.append(scores)
+        self.round_scores = self.round_scores + [scores]
         self.totals = [t + s for t, s in zip(self.totals, scores)]
         events = [Event("round_scored", {"round": self.round_no, "scores": scores, "totals": list(self.totals)})]
         if self.round_no == self.n:
@@ -228,6 +228,16 @@ class LuTState(State):
             cards = sorted(c for _, c in self.trick)
             return [{"type": "pick_cards", "cards": [name(c) for c in combo]} for combo in combinations(cards, self.h)]
         return [{"type": "hide_colors", "colors": [COLOURS[a], COLOURS[b]]} for a, b in combinations(range(4), 2)]
+
+    def ai_actions(self, seat: int) -> list[dict]:
+        """One pick per mix of colours: only pile sizes ever count, so picks of the same colours play the same."""
+        actions = self.legal_actions(seat)
+        if self.phase != "pick":
+            return actions
+        kept: dict[str, dict] = {}
+        for action in actions:
+            kept.setdefault("".join(x[0] for x in action["cards"]), action)
+        return list(kept.values())
 
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_action_shape(action)
@@ -267,7 +277,7 @@ class LuTState(State):
         if len(colours) == 3 and colour_of(c) not in colours:
             allowed = "/".join(COLOURS[x] for x in sorted(colours))
             raise IllegalAction(f"The trick already has three colours ({allowed}): play one of those.")
-        self.hands[seat].remove(c)
+        self.hands[seat] = [x for x in self.hands[seat] if x != c]  # a new list, as clones share hands
         self.trick.append([seat, c])
         return [Event("card_played", {"seat": seat, "card": name(c), "trick": self.trick_no})] + self._after_card()
 
@@ -485,17 +495,15 @@ class LuTState(State):
         return s
 
     def clone(self) -> "LuTState":
+        """A shallow copy: the engine never changes a list in place (hands, piles, trick entries, hidden colours,
+        scores are replaced), so only the per-seat lists that get new items need copies of their own."""
         s = LuTState.__new__(LuTState)
         s.__dict__.update(self.__dict__)
-        s.totals = self.totals[:]
-        s.round_scores = [r[:] for r in self.round_scores]
-        s.hands = [h[:] for h in self.hands]
-        s.piles = [[pile[:] for pile in p] for p in self.piles]
-        s.hidden = [h[:] if h is not None else None for h in self.hidden]
+        s.hands = self.hands[:]
+        s.piles = [p[:] for p in self.piles]
+        s.hidden = self.hidden[:]
         s.points = self.points[:]
-        s.trick = [t[:] for t in self.trick]
-        s.picked = self.picked[:]
-        s.out_of_round = self.out_of_round[:]
+        s.trick = self.trick[:]
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "LuTState":

@@ -422,3 +422,15 @@ def test_evaluate_actions_of_a_play_that_ends_the_round_early():
         aborted += "round_aborted" in kinds(trial.apply(2, action))  # Y3/Y4: seat 3 holds only blue
         assert value == trial.evaluate(2)
     assert aborted == 2
+
+
+def test_ai_shortlist_keeps_one_pick_per_colour_mix():
+    """Only pile sizes score (rules 5.1), so the AI weighs one pick of each colour mix; plays stay all there."""
+    s = t1_position()
+    assert s.ai_actions(HERMAN) == s.legal_actions(HERMAN)
+    play(s, HERMAN, "Y16")  # trick R10 Y8 R14 B2 Y16: Anne picks 3
+    legal, shortlist = s.legal_actions(ANNE), s.ai_actions(ANNE)
+    mixes = {"".join(sorted(c[0] for c in a["cards"])) for a in legal}
+    assert len(legal) == 10 and len(shortlist) == len(mixes) == 5  # BRR BRY BYY RRY RYY
+    assert all(a in legal for a in shortlist)
+    assert {"".join(sorted(c[0] for c in a["cards"])) for a in shortlist} == mixes
