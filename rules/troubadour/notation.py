@@ -159,7 +159,7 @@ def _build(state, seat: int, toks: list[str]) -> dict:
         if len(builds) == 1:
             return builds[0]
         if builds:
-            raise IllegalAction(f"Where to? " + ", ".join(f"`{format_action(a)}`" for a in builds[:6]) + ".")
+            raise IllegalAction("Where to? " + ", ".join(f"`{format_action(a)}`" for a in builds[:6]) + ".")
         raise IllegalAction(f"{name(c)} cannot be built now. Say where, e.g. `{name(c)} castle` or "
                             f"`{name(c)} V2`.")
     raise IllegalAction(f"Say where {name(c)} goes: `{name(c)} castle` or a village like `{name(c)} V2`.")

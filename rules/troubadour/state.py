@@ -14,7 +14,6 @@ whose inner order nobody knows (the dealt rest or one attack's shuffled block; a
 from __future__ import annotations
 
 import random
-from itertools import combinations
 
 from rules.api import Event, IllegalAction, State, check_action_shape
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
