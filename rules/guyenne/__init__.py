@@ -14,8 +14,9 @@ rules file leaves a gap for the engine:
   (inner, middle, outer); "left" goes to the next seat (A36). The sides are dealt E, F alternately at random (they
   only name the armies). A six-castle winner scores 12; the others keep their castle score, which orders the places
   below him. The direction is an action (``direction left``) of the first player at each round's start.
-- A team member is not shown the shared discard (A40 lets him see only what he played or saw revealed; the bot
-  keeps no per-card memory, so it shows none); a duel player sees his whole discard.
+- A duel (or two-set) player sees his whole discard; a team member the cards of the shared discard that were
+  revealed or that he put there unseen (a concession; the first drawer's expert set-aside), until the next
+  reshuffle mixes them into the deck (A40).
 - Cards are ids (``H``, ``5a``, ``4c``, ``T``, ``2h``, ``A3``) so equal cards can be told apart in a multi-select;
   typed moves may name kinds instead (``open 3 5 2``) and take the first such card in hand.
 - A placement is one action naming the castle and a sorted list of cards (``open``, ``respond``, ``reinforce``);
@@ -26,8 +27,9 @@ rules file leaves a gap for the engine:
 - ``scores()`` is the castle score at any time (12–0 after a six-castle win); ``ranking()`` breaks equal scores by
   unspent cards (hand + deck), then a shared place (draw).
 - ``determinize`` re-deals each other army's unseen cards among its hand, deck, discard and face-down castle cards
-  (and the viewer's own deck order); cards once revealed and then discarded are re-dealt too, as the view keeps
-  only the public log in events.
+  (and the viewer's own deck order), keeping in the discard the cards revealed since its last reshuffle (6: known
+  to all) and, for a team member, those he put there; a hero never revealed stays in its army's hands or face-down
+  cards, or after a concession of that army maybe in the discard, until a reshuffle (2.4).
 """
 from __future__ import annotations
 

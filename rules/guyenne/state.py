@@ -95,6 +95,10 @@ class GuyenneState(State):
         s.removed = [[] for _ in range(armies)]
         s.reshuffles = [2 if level == "expert" else 1] * armies
         s.aside = [[] for _ in range(armies)]  # expert: the cards chosen so far (to the discard after setup)
+        # what the table knows of the hidden cards (6, A40), for determinize and the team discard view:
+        s.seen = [[] for _ in range(armies)]  # cards revealed in a fight now in the army's discard
+        s.mine = [[] for _ in range(num_players)]  # teams: unrevealed cards a member put in the shared discard
+        s.hero_at = [0] * armies  # 0 the hero is in a hand or face down at a castle, 1 or in the discard, 2 anywhere
         s.fights = []
         s.fight_index = 0
         s.rotation = []
@@ -117,6 +121,8 @@ class GuyenneState(State):
         self.rng.shuffle(troops)
         self.decks[a] = troops
         self.discards[a] = C.order(self.aside[a])
+        if len(self.members[a]) == 2:  # the first drawer chose them; his partner does not know them
+            self.mine[self.members[a][0]] = list(self.discards[a])
         self.hands[self.members[a][0]] = C.order(["H"] + [self.decks[a].pop() for _ in range(5)])
 
     # ------------------------------------------------------------------ contract
@@ -397,6 +403,7 @@ class GuyenneState(State):
         if all(len(a) == 5 for a in self.aside):
             for a in self.armies:
                 self._deal(a)
+            self.aside = [[] for _ in self.armies]  # in the discards now, where determinize re-deals them
             events.append(Event("setup_done", {"first": self.first}))
             events += self._start_round_phase()
         return events
@@ -579,6 +586,8 @@ class GuyenneState(State):
                 for a in fight["pair"]:
                     if fight["roles"][a] == "attack" and not fight["revealed"][a]:
                         fight["revealed"][a] = True
+                        if "H" in fight["cards"][a]:
+                            self.hero_at[a] = 2
                         events.append(Event("revealed", {"seat": fight["actors"][a], "castle": fight["castle"],
                                                          "cards": fight["cards"][a]}))
                 if "defend" in fight["roles"] and "decided" not in fight:
@@ -600,9 +609,13 @@ class GuyenneState(State):
         army = self.army_of[seat]
         if action["type"] == "reveal":
             fight["revealed"][army] = True
+            if "H" in fight["cards"][army]:
+                self.hero_at[army] = 2
             events.append(Event("revealed", {"seat": seat, "castle": fight["castle"], "cards": fight["cards"][army]}))
         else:
             fight["conceded"] = True
+            if self.hero_at[army] == 0:  # the hero may be among the cards discarded unseen
+                self.hero_at[army] = 1
             events.append(Event("conceded", {"seat": seat, "castle": fight["castle"]}))
         self.phase = "resolve"
         events += self._outcome(fight)
@@ -704,6 +717,10 @@ class GuyenneState(State):
         for fight in self.fights:
             for a in fight["pair"]:
                 self.discards[a].extend(fight["cards"][a])
+                if fight["revealed"][a]:
+                    self.seen[a].extend(fight["cards"][a])
+                elif len(self.members[a]) == 2:
+                    self.mine[fight["actors"][a]].extend(fight["cards"][a])
         self.fights = []
         for a in self.armies:
             if len(self.members[a]) == 2:  # teams alternate the drawer every round (7.1)
@@ -734,6 +751,12 @@ class GuyenneState(State):
                 self.discards[a] = []
                 self.rng.shuffle(self.decks[a])
                 self.reshuffles[a] -= 1
+                self.seen[a] = []
+                if len(self.members[a]) == 2:
+                    for m in self.members[a]:
+                        self.mine[m] = []
+                if self.hero_at[a] == 1:
+                    self.hero_at[a] = 2
                 reshuffled = True
             else:
                 break
@@ -780,8 +803,10 @@ class GuyenneState(State):
             view["hand"] = list(self.hands[seat])
             view["placed"] = {str(f["castle"]): list(f["cards"][army]) for f in self.fights
                               if f["actors"][army] == seat}
-            if len(self.members[army]) == 1:  # A40: a team member is not shown the shared discard
-                view["discard"] = C.order(self.discards[army])
+            if len(self.members[army]) == 1:  # A40: his whole discard; a team member only what he put there
+                view["discard"] = C.order(self.discards[army])  # or saw revealed
+            else:
+                view["discard"] = C.order(self.seen[army] + self.mine[seat])
             if self.phase == "set_aside" and seat == self.members[army][0]:
                 view["aside"] = list(self.aside[army])
             if self.phase == "losses" and seat in self.to_act():
@@ -791,7 +816,8 @@ class GuyenneState(State):
     # ------------------------------------------------------------------ copies
     _FIELDS = ("level", "mode", "sides", "members", "army_of", "drawer", "leader", "givers", "first", "round_no",
                "castles", "hands", "decks", "discards", "removed", "reshuffles", "aside", "fight_index", "rotation",
-               "step", "passes", "end", "six_winners", "phase", "direction", "steps", "step_index")
+               "step", "passes", "end", "six_winners", "phase", "direction", "steps", "step_index", "seen", "mine",
+               "hero_at")
 
     def to_json(self) -> dict:
         data = {key: _copy(getattr(self, key)) for key in self._FIELDS}
@@ -804,8 +830,11 @@ class GuyenneState(State):
     @classmethod
     def from_json(cls, data: dict) -> "GuyenneState":
         s = cls.__new__(cls)
+        armies = len(data["members"])
+        known = {"seen": [[] for _ in range(armies)], "mine": [[] for _ in data["army_of"]],
+                 "hero_at": [2] * armies}  # a game saved before they were kept: nothing known
         for key in cls._FIELDS:
-            setattr(s, key, _copy(data[key]))
+            setattr(s, key, _copy(data[key] if key in data else known[key]))
         s.fights = [_copy_fight(f) for f in data["fights"]]
         s.last_fights = [_copy_fight(f) for f in data["last_fights"]]
         rng = random.Random.__new__(random.Random)
@@ -828,6 +857,9 @@ class GuyenneState(State):
         s.removed = [r[:] for r in self.removed]
         s.reshuffles = self.reshuffles[:]
         s.aside = [a[:] for a in self.aside]
+        s.seen = [c[:] for c in self.seen]
+        s.mine = [c[:] for c in self.mine] if self.mode == "teams" else self.mine  # else never changed: shared
+        s.hero_at = self.hero_at[:]
         s.fight_index, s.rotation, s.step, s.passes = self.fight_index, self.rotation[:], self.step, self.passes[:]
         s.end, s.six_winners, s.phase = self.end, self.six_winners, self.phase
         s.direction, s.steps, s.step_index = self.direction, self.steps, self.step_index  # steps never change
@@ -839,9 +871,10 @@ class GuyenneState(State):
         return s
 
     def determinize(self, seat: int | None, rng: random.Random) -> "GuyenneState":
-        """Re-deal what ``seat`` cannot know, army by army: the hands of the others, the deck, the discard (unless
-        it is his own duel discard) and the face-down castle cards he did not place, among those places; expert
-        picks he did not make."""
+        """Re-deal what ``seat`` cannot know, army by army: the hands of the others, the deck, the discard but for
+        the cards he knows there (his own duel discard; cards seen revealed; a team member's own) and the face-down
+        castle cards he did not place, among those places; expert picks he did not make. A hero that never left
+        its army's hands unseen stays among them (or their face-down cards; or the discard after a concession)."""
         world = self.clone(copy_rng=False)
         world.rng = random.Random(rng.getrandbits(64))
         draw = rng.random
@@ -861,16 +894,32 @@ class GuyenneState(State):
                 continue
             hands = [m for m in team if m != seat]
             hidden = [f for f in world.fights if f["cards"][a] and not f["revealed"][a] and f["actors"][a] != seat]
-            pool = world.decks[a] + world.discards[a]
+            known = world.seen[a] + world.mine[seat] if seat in team else world.seen[a]
+            unknown = world.discards[a]
+            if known:
+                unknown = list(unknown)
+                for c in known:
+                    unknown.remove(c)
+            pool = world.decks[a] + unknown
             for m in hands:
                 pool += world.hands[m]
             for f in hidden:
                 pool += f["cards"][a]
+            hero = world.hero_at[a] < 2 and "H" in pool
+            if hero:
+                pool.remove("H")
             pool = shuffled(pool)
+            if hero:  # 0: in a hand or face down (after the deck and the discard), 1: or in the discard
+                lowest = len(world.decks[a]) + (len(unknown) if world.hero_at[a] == 0 else 0)
+                pool.insert(lowest + int(draw() * (len(pool) + 1 - lowest)), "H")
             at = len(world.decks[a])
             world.decks[a] = pool[:at]
-            k = at + len(world.discards[a])
-            world.discards[a] = pool[at:k]
+            k = at + len(unknown)
+            world.discards[a] = known + pool[at:k] if known else pool[at:k]
+            if len(team) == 2:  # whose the unseen discarded cards are, as many each as before
+                for m in hands:
+                    size = len(world.mine[m])
+                    world.mine[m], at = pool[at:at + size], at + size
             for m in hands:
                 at, k = k, k + len(world.hands[m])
                 world.hands[m] = C.order(pool[at:k])

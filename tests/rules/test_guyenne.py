@@ -490,7 +490,7 @@ def test_team_views_hide_the_partners_hand_and_rate_as_teams():
     state.hands[0] = ids("H 5 4 3")
     state.hands[2] = ids("2 2", state.hands[0])
     mine = state.view(0)
-    assert mine["hand"] == state.hands[0] and "discard" not in mine
+    assert mine["hand"] == state.hands[0] and mine["discard"] == []  # A40: nothing he played or saw yet
     assert all(c not in str(mine) for c in state.hands[2])  # the partner's cards appear nowhere
     assert state.teams() == [[0, 2], [1, 3]]
     world = state.determinize(2, random.Random(1))  # E2 does not know E1's hand
@@ -647,3 +647,71 @@ def test_reinforce_names_a_castle_number_not_true():
     with pytest.raises(IllegalAction, match="Reinforce one of"):
         state.apply(F, {"type": "reinforce", "castle": True, "cards": ids("3")})
     assert state.fights[0]["cards"][F] == ids("5")
+
+
+def test_determinize_keeps_the_unplayed_hero_in_hand():
+    """2.4: the hero starts in hand and leaves it only face down at a castle; until it is revealed or its army
+    concedes a fight, nobody may imagine it in the deck or the discard."""
+    state = duel(e_hand="H 5 4 3 2 2", f_hand="5 4 3 2 2 2")
+    for s in range(30):
+        assert "H" in state.determinize(F, random.Random(s)).hands[E]
+    play(state, E, "open 1 5 4")
+    homes = set()
+    for s in range(60):
+        world = state.determinize(F, random.Random(s))
+        assert "H" not in world.decks[E] + world.discards[E]
+        homes.add("H" in world.hands[E])
+    assert homes == {True, False}  # in his hand or among his two face-down cards at castle 1
+
+
+def test_determinize_keeps_revealed_cards_in_the_discard_and_hides_conceded_ones():
+    """6: a card revealed in a fight is known to all in its owner's discard (until his next reshuffle); a
+    conceding defender's cards stay unknown to the others (A13)."""
+    state = duel(castles=[None, E, None, None, None, None], e_hand="5 4 3 2 2 2", f_hand="5 4 3 2 2 2")
+    round_of(state, 1, "5 4", "3", 2, "5", "3 2")
+    play(state, E, "concede")  # castle 2: E's 3 2 go to his discard unseen
+    assert state.round_no == 2 and sorted(state.discards[E]) == sorted(ids("5 4 3 2"))
+    known = ids("5 4")  # E's cards revealed at castle 1
+    changed = False
+    for s in range(30):
+        world = state.determinize(F, random.Random(s))
+        assert world.view(F) == state.view(F)
+        assert set(known) <= set(world.discards[E]) and len(world.discards[E]) == 4
+        changed |= sorted(world.discards[E]) != sorted(state.discards[E])
+        assert "H" not in world.decks[E]  # E conceded, so it may be in his discard, but not in his deck
+    assert changed  # the conceded 3 and 2 are re-dealt
+    state.decks[E], state.hands[E] = [], state.hands[E][:1]
+    state._refill(E)  # the discard becomes the deck: nothing in it is known any more
+    assert state.seen[E] == [] and state.hero_at[E] == 2
+
+
+def test_team_member_sees_what_he_put_in_the_shared_discard_and_what_was_revealed():
+    """A40: a team member sees the cards of the shared discard that he played himself or that were revealed,
+    not those his partner discarded unseen."""
+    state = teams()
+    state.phase, state.givers, state.leader = "open1", [], [0, 3]
+    state.castles[1], state.castles[4] = 1, 0  # castle 2 French, castle 5 English
+    state.hands = [ids("5 4 3"), ids("5 4 3"), ids("2 2 2", ids("5 4 3")), ids("2 2 2", ids("5 4 3"))]
+    for a, (m, n) in enumerate(state.members):
+        state.decks[a] = [c for c in C.ARMY if c not in state.hands[m] + state.hands[n]]
+    play(state, 0, "open 2 5")  # E1 attacks the French castle 2
+    play(state, 3, "respond 2 2")  # F2 defends it
+    play(state, 1, "open 5 5")  # F1 attacks the English castle 5
+    play(state, 2, "respond 2")  # E2 defends it
+    for seat in (3, 0, 1, 2):
+        play(state, seat, "pass")
+    play(state, 3, "concede")
+    play(state, 2, "concede")
+    assert state.round_no == 2
+    e_two = ids("2", ids("5 4 3"))
+    assert state.view(2)["discard"] == ids("5") + e_two  # E1's revealed 5 and his own conceded 2
+    assert state.view(0)["discard"] == ids("5")  # not E2's unseen 2
+    assert "discard" not in state.view(None)
+    changed = False
+    for s in range(20):
+        world = state.determinize(0, random.Random(s))
+        assert world.view(0) == state.view(0) and len(world.discards[0]) == 2 and ids("5")[0] in world.discards[0]
+        assert world.mine[2] == [c for c in world.discards[0] if c != ids("5")[0]]
+        changed |= world.mine[2] != e_two
+        assert state.determinize(2, random.Random(s)).view(2) == state.view(2)
+    assert changed
