@@ -35,6 +35,28 @@ def trick_winner(trick: list[list[int]], slots: list[int]) -> int:
     return max((c & 15, i) for i, (_, c) in enumerate(trick) if c >> 4 == led)[1]
 
 
+_WEIGHTS: dict[tuple[int, ...], list[float]] = {}
+
+
+def worth(seat: int, pos: list[int], slots: list[int], hand: list[int]) -> float:
+    """``evaluate`` before the end: 10 per field of lead over the best other pawn, plus the hand's strength (a
+    supertrump 2, a trump 1 + slot/6, another card value/22); the card weights are remembered per trump order."""
+    key = tuple(slots)
+    weights = _WEIGHTS.get(key)
+    if weights is None:
+        rank = {c: k + 1 for k, c in enumerate(slots)}
+        weights = [0.0] * (SHIELD + 4)
+        for c in full_deck():
+            weights[c] = 2.0 if c >= KNIGHT else 1.0 + rank[c >> 4] / 6 if c >> 4 in rank else (c & 15) / 22
+        weights = _WEIGHTS.setdefault(key, weights)
+    mine = pos[seat]
+    best = max(p for s, p in enumerate(pos) if s != seat)
+    strength = 0.0
+    for c in hand:
+        strength += weights[c]
+    return 10.0 * (mine - best) + strength
+
+
 class ArtusState(State):
     def __init__(self, n: int, seed: int, track: int = DEFAULT_TRACK, swords=DEFAULT_SWORDS):
         self.n = n
@@ -299,17 +321,50 @@ class ArtusState(State):
         """Lead on the track, plus the strength of the hand under the current trump order."""
         if self.winner is not None:
             return 1000.0 if self.winner == seat else -1000.0
-        lead = self.pos[seat] - max(p for s, p in enumerate(self.pos) if s != seat)
-        rank = {c: k + 1 for k, c in enumerate(self.slots)}
-        strength = 0.0
-        for c in self.hands[seat]:
-            if c >= KNIGHT:
-                strength += 2.0
-            elif c >> 4 in rank:
-                strength += 1.0 + rank[c >> 4] / 6
+        return worth(seat, self.pos, self.slots, self.hands[seat])
+
+    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
+        """``evaluate`` after each action without applying it; None where a new hand would be dealt."""
+        if seat not in self.to_act():
+            return [None] * len(actions)
+        pos, slots, hand = self.pos, self.slots, self.hands[seat]
+        others_empty = not any(h for p, h in enumerate(self.hands) if p != seat)
+        values: list[float | None] = []
+        if self.phase == "trump":
+            for action in actions:
+                kind = action["type"]
+                if kind == "defer_trump_decision" or not any(self.hands):  # the next hand is dealt at once
+                    values.append(None)
+                    continue
+                if kind == "choose_trump":
+                    after = slots + [COLOURS.index(action["color"])]
+                else:
+                    a, b = action["slots"]
+                    after = slots[:]
+                    after[a - 1], after[b - 1] = after[b - 1], after[a - 1]
+                values.append(worth(seat, pos, after, hand))
+            return values
+        completes = len(self.trick) == self.n - 1
+        for action in actions:
+            c = card_of(action["card"])
+            rest = [x for x in hand if x != c]
+            if not completes:
+                values.append(worth(seat, pos, slots, rest))
+                continue
+            trick = self.trick + [[seat, c]]
+            w = trick[trick_winner(trick, slots)][0]
+            after = pos[:]
+            q = after[w] + 1
+            while q < self.track and q in after:  # _advance: a pawn never stands on its own next field
+                q += 1
+            after[w] = q
+            if q >= self.track:
+                values.append(1000.0 if w == seat else -1000.0)
+            elif q not in self.swords and not rest and others_empty:
+                values.append(None)
             else:
-                strength += (c & 15) / 22
-        return 10.0 * lead + strength
+                values.append(worth(seat, after, slots, rest))
+        return values
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
@@ -340,13 +395,14 @@ class ArtusState(State):
         s.old = frozenset(card_of(c) for c in data.get("old", ()))
         return s
 
-    def clone(self) -> "ArtusState":
+    def clone(self, deal: bool = True) -> "ArtusState":
+        """A copy; ``deal=False`` leaves the hands and the stack shared, for ``determinize`` to replace."""
         s = ArtusState.__new__(ArtusState)
         s.__dict__.update(self.__dict__)
         s.pos = self.pos[:]
         s.slots = self.slots[:]
-        s.hands = [h[:] for h in self.hands]
-        s.stack = self.stack[:]
+        s.hands = [h[:] for h in self.hands] if deal else self.hands[:]
+        s.stack = self.stack[:] if deal else self.stack
         s.discard = self.discard[:]
         s.trick = [t[:] for t in self.trick]
         s.voids = [v[:] for v in self.voids]
@@ -355,7 +411,7 @@ class ArtusState(State):
     def determinize(self, seat: int | None, rng: random.Random) -> "ArtusState":
         """Re-deal the unseen cards (others' hands and the stack), keeping what ``seat`` knows: each player's shown
         voids, and after a reshuffle that the old stack cards went to the hands first (so many to each)."""
-        world = self.clone()
+        world = self.clone(deal=False)
         world.seed = rng.getrandbits(48)
         world.counter = 0
         others = [p for p in range(self.n) if p != seat]
@@ -382,37 +438,56 @@ class ArtusState(State):
                 hands[p] += cards
         for p in others:
             world.hands[p] = sorted(hands[p])
+        if seat is not None:
+            world.hands[seat] = self.hands[seat][:]
         return world
+
+
+_ALLOWED: dict[int, list[bool]] = {}
+
+
+def allowed(void: list[int]) -> list[bool]:
+    """By card: may a player who showed these voids hold it? (remembered per set of voids)"""
+    mask = 0
+    for v in void:
+        mask |= 1 << v
+    table = _ALLOWED.get(mask)
+    if table is None:
+        table = _ALLOWED[mask] = [c >= KNIGHT or not mask >> (c >> 4) & 1 for c in range(SHIELD + 4)]
+    return table
 
 
 def share(cards: list[int], needs: dict[int, int], voids: list[list[int]], draw, tries: int = 20):
     """Deal ``needs[p]`` of ``cards`` at random to each player p, none of a colour p showed he lacks; returns the
     hands and the rest. A greedy deal (the most constrained player first) almost always fits; if it fails ``tries``
     times, a card-by-card deal that keeps the remaining needs satisfiable (Hall's condition) always does."""
-    cards = list(cards)
-    cards.sort(key=lambda _: draw())
-    players = [p for p in needs if needs[p]]
-    if not any(voids[p] for p in players):  # the common case: one shuffle, sliced
-        hands, at = {}, 0
-        for p in needs:
-            hands[p] = cards[at:at + needs[p]]
-            at += needs[p]
-        return hands, cards[at:]
-    players.sort(key=lambda q: -len(voids[q]))
+    cards = sorted(cards, key=lambda _: draw())
+    bound = sorted((p for p in needs if needs[p] and voids[p]), key=lambda q: -len(voids[q]))
+    free = [p for p in needs if p not in bound]
+    rules = [(p, needs[p], allowed(voids[p])) for p in bound]
     for attempt in range(tries):
         if attempt:
             cards.sort(key=lambda _: draw())
-        left, hands = cards, {p: [] for p in needs}
-        for p in players:
-            void = voids[p]
-            allowed = [c for c in left if c >= KNIGHT or c >> 4 not in void]
-            if len(allowed) < needs[p]:
+        left, hands = cards, {}
+        for p, k, ok in rules:  # the first k cards he may hold, in the shuffled order
+            chosen, cut = [], 0
+            for c in left:
+                cut += 1
+                if ok[c]:
+                    chosen.append(c)
+                    if len(chosen) == k:
+                        break
+            if len(chosen) < k:
                 break
-            chosen = set(allowed[:needs[p]])
-            hands[p] = allowed[:needs[p]]
-            left = [c for c in left if c not in chosen]
+            hands[p] = chosen
+            left = [c for c in left[:cut] if not ok[c]] + left[cut:] if cut > k else left[cut:]
         else:
-            return hands, left
+            at = 0
+            for p in free:
+                hands[p] = left[at:at + needs[p]]
+                at += needs[p]
+            return hands, left[at:]
+    players = sorted((p for p in needs if needs[p]), key=lambda q: -len(voids[q]))
     return _share_exactly(cards, needs, players, voids, draw)
 
 

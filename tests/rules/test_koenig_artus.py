@@ -368,3 +368,30 @@ def test_determinize_fallback_deal_meets_every_void():
         assert sorted(hands[1] + hands[2]) == cards
         seen.add(tuple(sorted(hands[1])))
     assert len(seen) > 3
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_evaluate_actions_agrees_with_playing_it_out(n):
+    """The AI's shortcut equals clone + apply + evaluate for every action, through sword fields, deals and the end."""
+    s = GAME.new_game(n, seed=40 + n)
+    pick = random.Random(n)
+    predicted = 0
+    while not s.is_over():
+        seat = s.to_act()[0]
+        actions = s.legal_actions(seat)
+        for action, value in zip(actions, s.evaluate_actions(seat, actions)):
+            trial = s.clone()
+            trial.apply(seat, action)
+            assert value is None or value == trial.evaluate(seat), action
+            predicted += value is not None
+        s.apply(seat, pick.choice(actions))
+    assert predicted > 0
+
+
+def test_determinize_and_clone_leave_the_state_alone():
+    s = GAME.new_game(3, seed=9)
+    before = s.to_json()
+    world = s.determinize(s.current, random.Random(1))
+    world.apply(s.current, world.legal_actions(s.current)[0])
+    s.clone().apply(s.current, s.legal_actions(s.current)[0])
+    assert s.to_json() == before
