@@ -115,22 +115,34 @@ def _private(view: dict) -> list[str]:
         lines.append(f"Set aside so far: {cards(view['aside'])} ({len(view['aside'])}/5)")
     if me in view["to_act"]:
         phase = view["phase"]
-        hint = {"open1": "Open any castle with 1–5 cards, keeping one: /move open 3 5 2",
-                "open2": "Open another castle with 1–5 cards: /move open 5 4 3",
-                "respond1": "Answer with 1–5 cards, keeping one: /move respond 4 2",
-                "respond2": "Answer with 1–5 cards: /move respond 4 2",
+        hand = view["hand"]
+        card = C.label(hand[0]) if hand else "2"  # examples use the viewer's own cards and a castle still free
+        taken = {f["castle"] for f in view["fights"]}
+        step = view.get("step") or {}
+        if phase == "place":
+            own = range(3 * step["frontier"] + 1, 3 * step["frontier"] + 4)
+            keep = (step["kind"] == "open") == (view["armies"][me] == view["first"])  # he still plays a castle
+        else:
+            own = range(1, len(view["castles"]) + 1)
+            keep = phase in ("open1", "respond1") and len(view["members"][view["armies"][me]]) == 1
+        free = next((k for k in own if k not in taken), 1)
+        up_to = "1–5 cards, keeping one" if keep else "1–5 cards"
+        hint = {"open1": f"Open any castle with {up_to}: /move open {free} {card}",
+                "open2": f"Open another castle with {up_to}: /move open {free} {card}",
+                "respond1": f"Answer with {up_to}: /move respond {card}",
+                "respond2": f"Answer with {up_to}: /move respond {card}",
                 "reinforce": "Add cards to one of your castles (max 5 there) or pass: /move reinforce "
-                             f"{next(iter(view.get('placed') or {}), 3)} 2 · /move pass",
+                             f"{next(iter(view.get('placed') or {}), free)} {card} · /move pass",
                 "defend": "Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · /move concede",
                 "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
                           + (cards((view.get("loss_options") or [[]])[0])),
                 "set_aside": "Set aside a troop card: /move aside 2",
                 "direction": "Choose the way round the table: /move direction left (or right)",
-                "place": ("Open a castle on your frontier with 1–5 cards: /move open "
-                          f"{3 * view['step']['frontier'] + 1} 5 2" if view.get("step", {}).get("kind") == "open"
-                          else "Answer with 1–5 cards: /move respond 4 2") if phase == "place" else None,
-                "give": "Hand 1–5 cards to your partner (keep one) and say who opens: /move give 5 2 partner leads"
-                        " (holding one card: /move give me leads)"}.get(phase)
+                "place": (f"Open a castle on your frontier with {up_to}: /move open {free} {card}"
+                          if step.get("kind") == "open" else f"Answer with {up_to}: /move respond {card}"),
+                "give": f"Hand 1–5 cards to your partner (keep one) and say who opens: /move give {card} partner "
+                        "leads" if len(hand) > 1 else "You hold one card: keep it and say who opens: /move give me "
+                        "leads (or: give partner leads)"}.get(phase)
         if hint:
             lines.append("Your move — " + hint)
     return lines

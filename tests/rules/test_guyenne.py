@@ -625,9 +625,9 @@ def test_reinforce_hint_names_one_of_the_viewers_own_castles():
     play(state, 2, "respond 2")
     play(state, 3, "pass")
     assert state.to_act() == [0]
-    assert "/move reinforce 2 2" in GAME.render_view(state.view(0))  # his castle 2, not castle 5 of the others
+    assert "/move reinforce 2 4" in GAME.render_view(state.view(0))  # his castle 2, not castle 5 of the others
     play(state, 0, "pass")
-    assert "/move reinforce 5 2" in GAME.render_view(state.view(1))
+    assert "/move reinforce 5 4" in GAME.render_view(state.view(1))
 
 
 def test_wrong_move_texts_get_an_example_of_the_same_move():
@@ -715,3 +715,26 @@ def test_team_member_sees_what_he_put_in_the_shared_discard_and_what_was_reveale
         changed |= world.mine[2] != e_two
         assert state.determinize(2, random.Random(s)).view(2) == state.view(2)
     assert changed
+
+
+def test_move_hints_use_the_viewers_cards_and_a_free_castle():
+    """The hint under a private view is a move that works: a card he holds, a castle not yet contested, and
+    'keeping one' only for a player with a second castle to play (A7; 7.1: a team member plays one)."""
+    state = duel(e_hand="4 4 3 A 2 2", f_hand="5 5 4 4 3 3")
+    assert "keeping one: /move open 1 4" in GAME.render_view(state.view(E))
+    play(state, E, "open 1 4")
+    assert "keeping one: /move respond 5" in GAME.render_view(state.view(F))
+    play(state, F, "respond 5")
+    text = GAME.render_view(state.view(F))
+    assert "/move open 2 5" in text and "keeping" not in text
+    state = teams()
+    state.phase, state.givers, state.leader = "open1", [], [0, 3]
+    state.hands = [ids("5 4 3"), ids("5 4 3"), ids("2 2 2"), ids("2 2 2")]
+    text = GAME.render_view(state.view(0))
+    assert "/move open 1 5" in text and "keeping" not in text
+    play(state, 0, "open 1 5")
+    play(state, 3, "respond 2")
+    assert "/move open 2 5" in GAME.render_view(state.view(1))
+    for case in (two_sets(), teams()):
+        seat = case.to_act()[0]
+        assert GAME.render_view(case.view(seat))  # direction / give hints render
