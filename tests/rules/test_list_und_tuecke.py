@@ -400,12 +400,14 @@ def test_evaluate_actions_is_exactly_apply_then_evaluate(n):
             actions = s.legal_actions(seat)
             predicted = s.evaluate_actions(seat, actions)
             assert None not in predicted  # the AI never needs to simulate
+            before = s.to_json()
             for action, value in zip(actions, predicted):
                 trial = s.clone()
                 events = trial.apply(seat, action)
                 assert value == trial.evaluate(seat), (action, s.to_json())
                 seen.update(e.kind for e in events)
                 seen.add((s.phase, s.trick_no == 14))
+            assert s.to_json() == before  # clones share lists the engine never changes in place
             s.apply(seat, rng.choice(actions))
     assert {"round_scored", "game_over", ("hide", False), ("pick", True)} <= seen
     assert "round_aborted" in seen or n == 4  # four players rarely end a round early; T4 below covers it
