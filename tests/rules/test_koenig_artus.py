@@ -395,3 +395,18 @@ def test_determinize_and_clone_leave_the_state_alone():
     world.apply(s.current, world.legal_actions(s.current)[0])
     s.clone().apply(s.current, s.legal_actions(s.current)[0])
     assert s.to_json() == before
+
+
+def test_a7_a_swap_may_be_deferred_too():
+    """[A7]: a sword-field decision from the last trick of a hand may be deferred also once all six are trump."""
+    s = last_trick_to_sword(3)
+    s.slots = slots_of("green", "red", "blue", "yellow", "purple", "black")
+    for p in [2, 0, 1]:
+        play(s, p, name(s.hands[p][0]))
+    assert s.phase == "trump" and s.to_act() == [1]
+    assert s.legal_actions(1)[-1] == {"type": "defer_trump_decision"} and len(s.legal_actions(1)) == 16
+    s.apply(1, {"type": "defer_trump_decision"})
+    assert s.hand_no == 2 and s.phase == "trump" and len(s.legal_actions(1)) == 15
+    s.apply(1, {"type": "swap_trump_tokens", "slots": [2, 5]})
+    assert [COLOURS[c] for c in s.slots] == ["green", "purple", "blue", "yellow", "red", "black"]
+    assert s.phase == "play" and s.to_act() == [(s.dealer + 1) % 3]
