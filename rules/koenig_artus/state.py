@@ -11,8 +11,7 @@ import random
 from itertools import combinations
 
 from rules.api import Event, IllegalAction, State, check_action_shape
-from rules.koenig_artus.cards import (COLOURS, KNIGHT, SHIELD, card_of, colour_of, full_deck, is_super, kind_of,
-                                      name, value_of)
+from rules.koenig_artus.cards import COLOURS, KNIGHT, SHIELD, card_of, full_deck, kind_of, name
 
 HAND = 8
 DEFAULT_TRACK = 27
@@ -38,23 +37,31 @@ def trick_winner(trick: list[list[int]], slots: list[int]) -> int:
 _WEIGHTS: dict[tuple[int, ...], list[float]] = {}
 
 
-def worth(seat: int, pos: list[int], slots: list[int], hand: list[int]) -> float:
-    """``evaluate`` before the end: 10 per field of lead over the best other pawn, plus the hand's strength (a
-    supertrump 2, a trump 1 + slot/6, another card value/22); the card weights are remembered per trump order."""
+def weights(slots: list[int]) -> list[float]:
+    """By card, its strength for ``evaluate``: a supertrump 2, a trump 1 + slot/6, another card value/22
+    (remembered per trump order)."""
     key = tuple(slots)
-    weights = _WEIGHTS.get(key)
-    if weights is None:
+    table = _WEIGHTS.get(key)
+    if table is None:
         rank = {c: k + 1 for k, c in enumerate(slots)}
-        weights = [0.0] * (SHIELD + 4)
+        table = [0.0] * (SHIELD + 4)
         for c in full_deck():
-            weights[c] = 2.0 if c >= KNIGHT else 1.0 + rank[c >> 4] / 6 if c >> 4 in rank else (c & 15) / 22
-        weights = _WEIGHTS.setdefault(key, weights)
-    mine = pos[seat]
-    best = max(p for s, p in enumerate(pos) if s != seat)
+            table[c] = 2.0 if c >= KNIGHT else 1.0 + rank[c >> 4] / 6 if c >> 4 in rank else (c & 15) / 22
+        table = _WEIGHTS.setdefault(key, table)
+    return table
+
+
+def lead(seat: int, pos: list[int]) -> int:
+    """Fields ahead of the best other pawn (negative when behind)."""
+    return pos[seat] - max(pos[:seat] + pos[seat + 1:])
+
+
+def worth(ahead: int, table: list[float], hand: list[int]) -> float:
+    """``evaluate`` before the end: 10 per field of lead plus the hand's strength."""
     strength = 0.0
     for c in hand:
-        strength += weights[c]
-    return 10.0 * (mine - best) + strength
+        strength += table[c]
+    return 10.0 * ahead + strength
 
 
 class ArtusState(State):
@@ -321,7 +328,7 @@ class ArtusState(State):
         """Lead on the track, plus the strength of the hand under the current trump order."""
         if self.winner is not None:
             return 1000.0 if self.winner == seat else -1000.0
-        return worth(seat, self.pos, self.slots, self.hands[seat])
+        return worth(lead(seat, self.pos), weights(self.slots), self.hands[seat])
 
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
         """``evaluate`` after each action without applying it; None where a new hand would be dealt."""
@@ -342,14 +349,15 @@ class ArtusState(State):
                     a, b = action["slots"]
                     after = slots[:]
                     after[a - 1], after[b - 1] = after[b - 1], after[a - 1]
-                values.append(worth(seat, pos, after, hand))
+                values.append(worth(lead(seat, pos), weights(after), hand))
             return values
         completes = len(self.trick) == self.n - 1
+        ahead, table = lead(seat, pos), weights(slots)
         for action in actions:
             c = card_of(action["card"])
             rest = [x for x in hand if x != c]
             if not completes:
-                values.append(worth(seat, pos, slots, rest))
+                values.append(worth(ahead, table, rest))
                 continue
             trick = self.trick + [[seat, c]]
             w = trick[trick_winner(trick, slots)][0]
@@ -363,7 +371,7 @@ class ArtusState(State):
             elif q not in self.swords and not rest and others_empty:
                 values.append(None)
             else:
-                values.append(worth(seat, after, slots, rest))
+                values.append(worth(lead(seat, after), table, rest))
         return values
 
     # ------------------------------------------------------------------ persistence
