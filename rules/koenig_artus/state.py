@@ -523,6 +523,8 @@ def _share_exactly(cards, needs, players, voids, draw):
         while need[p]:
             open_kinds = [k for k in range(7) if masks[p] >> k & 1 and kinds[k]]
             while True:
+                if not open_kinds:  # only if the voids contradict the real hands
+                    raise ValueError("the shown voids leave no deal")
                 r = int(draw() * sum(len(kinds[k]) for k in open_kinds))
                 for k in open_kinds:
                     if r < len(kinds[k]):
