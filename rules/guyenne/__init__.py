@@ -28,8 +28,9 @@ rules file leaves a gap for the engine:
   unspent cards (hand + deck), then a shared place (draw).
 - ``determinize`` re-deals each other army's unseen cards among its hand, deck, discard and face-down castle cards
   (and the viewer's own deck order), keeping in the discard the cards revealed since its last reshuffle (6: known
-  to all) and, for a team member, those he put there; a hero never revealed stays in its army's hands or face-down
-  cards, or after a concession of that army maybe in the discard, until a reshuffle (2.4).
+  to all) and, for a team member, those he put there and the cards he gave his partner while the partner holds them
+  or has them face down; a hero never revealed stays in its army's hands or face-down cards, or after a concession
+  of that army maybe in the discard, until a reshuffle (2.4).
 """
 from __future__ import annotations
 

@@ -99,6 +99,7 @@ class GuyenneState(State):
         s.seen = [[] for _ in range(armies)]  # cards revealed in a fight now in the army's discard
         s.mine = [[] for _ in range(num_players)]  # teams: unrevealed cards a member put in the shared discard
         s.hero_at = [0] * armies  # 0 the hero is in a hand or face down at a castle, 1 or in the discard, 2 anywhere
+        s.given = [[] for _ in range(num_players)]  # teams: cards a member gave that his partner holds or placed
         s.fights = []
         s.fight_index = 0
         s.rotation = []
@@ -426,6 +427,9 @@ class GuyenneState(State):
         self.hands[partner] = C.order(self.hands[partner] + cards)
         self.leader[army] = seat if who == "me" else partner
         self.givers.remove(seat)
+        self.given[seat] = self.given[seat] + cards  # 6: the giver knows them; the receiver has them in hand
+        if self.given[partner]:
+            self.given[partner] = [c for c in self.given[partner] if c not in cards]
         events = [Event("given", {"seat": seat, "to": partner, "count": len(cards), "leader": self.leader[army]}),
                   Event("given_cards", {"seat": seat, "to": partner, "cards": list(cards)}, (seat, partner))]
         if not self.givers:
@@ -725,6 +729,10 @@ class GuyenneState(State):
         for a in self.armies:
             if len(self.members[a]) == 2:  # teams alternate the drawer every round (7.1)
                 self.drawer[a] = 1 - self.drawer[a]
+                one, two = self.members[a]  # a gift placed is gone from what the giver can follow
+                for giver, holder in ((one, two), (two, one)):
+                    if self.given[giver]:
+                        self.given[giver] = [c for c in self.given[giver] if c in self.hands[holder]]
             events += self._refill(a)
         self.first = (self.first + 1) % len(self.members) if self.mode == "two_sets" else self.second
         self.round_no += 1
@@ -817,7 +825,7 @@ class GuyenneState(State):
     _FIELDS = ("level", "mode", "sides", "members", "army_of", "drawer", "leader", "givers", "first", "round_no",
                "castles", "hands", "decks", "discards", "removed", "reshuffles", "aside", "fight_index", "rotation",
                "step", "passes", "end", "six_winners", "phase", "direction", "steps", "step_index", "seen", "mine",
-               "hero_at")
+               "hero_at", "given")
 
     def to_json(self) -> dict:
         data = {key: _copy(getattr(self, key)) for key in self._FIELDS}
@@ -832,7 +840,7 @@ class GuyenneState(State):
         s = cls.__new__(cls)
         armies = len(data["members"])
         known = {"seen": [[] for _ in range(armies)], "mine": [[] for _ in data["army_of"]],
-                 "hero_at": [2] * armies}  # a game saved before they were kept: nothing known
+                 "hero_at": [2] * armies, "given": [[] for _ in data["army_of"]]}  # saved before they were kept
         for key in cls._FIELDS:
             setattr(s, key, _copy(data[key] if key in data else known[key]))
         s.fights = [_copy_fight(f) for f in data["fights"]]
@@ -858,7 +866,10 @@ class GuyenneState(State):
         s.reshuffles = self.reshuffles[:]
         s.aside = [a[:] for a in self.aside]
         s.seen = [c[:] for c in self.seen]
-        s.mine = [c[:] for c in self.mine] if self.mode == "teams" else self.mine  # else never changed: shared
+        if self.mode == "teams":
+            s.mine, s.given = [c[:] for c in self.mine], self.given[:]  # given: lists replaced, never changed
+        else:
+            s.mine, s.given = self.mine, self.given  # never changed without teams: shared
         s.hero_at = self.hero_at[:]
         s.fight_index, s.rotation, s.step, s.passes = self.fight_index, self.rotation[:], self.step, self.passes[:]
         s.end, s.six_winners, s.phase = self.end, self.six_winners, self.phase
@@ -905,12 +916,23 @@ class GuyenneState(State):
                 pool += world.hands[m]
             for f in hidden:
                 pool += f["cards"][a]
-            hero = world.hero_at[a] < 2 and "H" in pool
-            if hero:
-                pool.remove("H")
+            home = len(world.decks[a]) + len(unknown)  # where hands and face-down cards begin in the pool
+            pinned = []  # cards he gave his partner, still in the partner's hand or face down: stay there
+            if len(team) == 2:
+                if seat in team:
+                    held = set(pool[home:])
+                    pinned = [c for c in world.given[seat] if c in held]
+                else:
+                    for m in team:
+                        world.given[m] = []  # what the others follow of their gifts: not his to know
+            hero = world.hero_at[a] < 2 and "H" in pool and "H" not in pinned
+            for c in pinned + (["H"] if hero else []):
+                pool.remove(c)
             pool = shuffled(pool)
+            for c in pinned:
+                pool.insert(home + int(draw() * (len(pool) + 1 - home)), c)
             if hero:  # 0: in a hand or face down (after the deck and the discard), 1: or in the discard
-                lowest = len(world.decks[a]) + (len(unknown) if world.hero_at[a] == 0 else 0)
+                lowest = home if world.hero_at[a] == 0 else len(world.decks[a])
                 pool.insert(lowest + int(draw() * (len(pool) + 1 - lowest)), "H")
             at = len(world.decks[a])
             world.decks[a] = pool[:at]

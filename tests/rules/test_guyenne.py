@@ -738,3 +738,23 @@ def test_move_hints_use_the_viewers_cards_and_a_free_castle():
     for case in (two_sets(), teams()):
         seat = case.to_act()[0]
         assert GAME.render_view(case.view(seat))  # direction / give hints render
+
+
+def test_determinize_keeps_the_cards_a_member_gave_with_his_partner():
+    """6 / 7.1: the cards given to the partner are known to the giver; while the partner holds them or has them
+    face down at his castle, the giver's determinize leaves them there (the others' gifts it re-deals)."""
+    state = teams()
+    e1, e2 = 0, 2
+    state.hands[e1] = ids("H 5 4 3 2 2")
+    state.decks[0] = [c for c in C.ARMY if c not in state.hands[e1]]
+    play(state, e1, "give 5 2 partner leads")
+    gift = ids("5 2")
+    for s in range(20):
+        assert state.determinize(e1, random.Random(s)).hands[e2] == gift  # E2 held nothing before
+    play(state, 1, "give " + state.hands[1][0] + " me leads")
+    play(state, e2, "open 3 5")
+    for s in range(20):
+        world = state.determinize(e1, random.Random(s))
+        assert C.order(world.hands[e2] + world.fights[0]["cards"][0]) == gift  # which one went: unseen by E1
+        assert state.determinize(1, random.Random(s)).given[e1] == []  # the French do not know the gift
+    assert any(state.determinize(1, random.Random(s)).hands[e2] != gift[1:] for s in range(20))
