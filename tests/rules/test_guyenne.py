@@ -328,6 +328,7 @@ def test_g15_expert_setup():
     assert len(state.hands[e]) == 6 and "H" in state.hands[e] and len(state.decks[e]) == 11
     assert sorted(state.discards[e]) == sorted(ids("5 4 4 3 2")) and state.reshuffles == [2, 2]
     assert state.phase == "open1"
+    assert state.aside == [[], []]  # the picks live on only in the discards, where determinize re-deals them
 
 
 def test_expert_reshuffles_twice_then_draws_what_is_left():
