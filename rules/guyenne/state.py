@@ -722,7 +722,7 @@ class GuyenneState(State):
             for a in fight["pair"]:
                 self.discards[a].extend(fight["cards"][a])
                 if fight["revealed"][a]:
-                    self.seen[a].extend(fight["cards"][a])
+                    self.seen[a] = self.seen[a] + fight["cards"][a]  # a new list: clones share the old one
                 elif len(self.members[a]) == 2:
                     self.mine[fight["actors"][a]].extend(fight["cards"][a])
         self.fights = []
@@ -865,7 +865,7 @@ class GuyenneState(State):
         s.removed = [r[:] for r in self.removed]
         s.reshuffles = self.reshuffles[:]
         s.aside = [a[:] for a in self.aside]
-        s.seen = [c[:] for c in self.seen]
+        s.seen = self.seen[:]  # its lists are replaced, never changed
         if self.mode == "teams":
             s.mine, s.given = [c[:] for c in self.mine], self.given[:]  # given: lists replaced, never changed
         else:
@@ -907,10 +907,9 @@ class GuyenneState(State):
             hidden = [f for f in world.fights if f["cards"][a] and not f["revealed"][a] and f["actors"][a] != seat]
             known = world.seen[a] + world.mine[seat] if seat in team else world.seen[a]
             unknown = world.discards[a]
-            if known:
-                unknown = list(unknown)
-                for c in known:
-                    unknown.remove(c)
+            if known:  # card ids are unique within an army
+                known_set = set(known)
+                unknown = [c for c in unknown if c not in known_set]
             pool = world.decks[a] + unknown
             for m in hands:
                 pool += world.hands[m]
