@@ -31,7 +31,7 @@ def group_points(mine: list[bool]) -> int:
     return points
 
 
-_KIND_SUBSETS: dict[tuple, list[tuple[str, ...]]] = {}  # (hand, most) -> kind subsets
+_KIND_SUBSETS: dict[tuple, list[tuple[int, ...]]] = {}  # (kinds of a hand, most) -> positions of subsets
 
 
 class GuyenneState(State):
@@ -247,25 +247,25 @@ class GuyenneState(State):
 
     @staticmethod
     def _kind_subsets(cards: list[str], most: int) -> list[list[str]]:
-        """One subset per multiset of kinds (the first cards of each kind): equal cards play the same. Worked out
-        once per hand and size (the AI asks again and again while a hand stays the same)."""
-        key = (tuple(cards), most)
+        """One subset per multiset of kinds (the first cards of each kind): equal cards play the same. The subsets,
+        as positions in the hand, are worked out once per row of kinds and size: hands of other cards with the
+        same kinds (``H 5a 5b 3a`` and ``H 5c 5d 3b``) share them."""
+        kinds = "".join(card[0] for card in cards)
+        key = (kinds, most)
         found = _KIND_SUBSETS.get(key)
         if found is None:
-            runs: list[list[str]] = []
-            for card in cards:  # army order keeps each kind together
-                if runs and runs[-1][0][0] == card[0]:
-                    runs[-1].append(card)
+            runs: list[list[int]] = []
+            for i, kind in enumerate(kinds):  # army order keeps each kind together
+                if runs and kinds[runs[-1][0]] == kind:
+                    runs[-1].append(i)
                 else:
-                    runs.append([card])
+                    runs.append([i])
             found = []
             for counts in product(*(range(len(run) + 1) for run in runs)):
                 if 1 <= sum(counts) <= most:
-                    found.append(tuple(c for run, k in zip(runs, counts) for c in run[:k]))
-            if len(_KIND_SUBSETS) > 50000:
-                _KIND_SUBSETS.clear()
-            _KIND_SUBSETS[key] = found
-        return [list(t) for t in found]
+                    found.append(tuple(i for run, k in zip(runs, counts) for i in run[:k]))
+            _KIND_SUBSETS[key] = found  # at most 2^22 rows of kinds in all; far fewer ever occur
+        return [[cards[i] for i in t] for t in found]
 
     def _fight_at(self, castle: int) -> dict | None:
         return next((f for f in self.fights if f["castle"] == castle), None)
