@@ -90,7 +90,7 @@ class LuTState(State):
         self.piles = [[[] for _ in range(4)] for _ in range(self.n)]
         self.hidden = [None] * self.n
         self.points = [0] * self.n
-        self.trick, self.out_of_round, self.last_trick, self.aborted_by = [], [], None, None
+        self.trick, self.out_of_round = [], []  # last_trick and aborted_by stay on the board until the first card
         self.trick_no = 1
         self.leader = (self.dealer + 1) % self.n
         self.phase = "play"
@@ -278,6 +278,8 @@ class LuTState(State):
             allowed = "/".join(COLOURS[x] for x in sorted(colours))
             raise IllegalAction(f"The trick already has three colours ({allowed}): play one of those.")
         self.hands[seat] = [x for x in self.hands[seat] if x != c]  # a new list, as clones share hands
+        if not self.trick:
+            self.aborted_by = None  # shown from the early end until the next round's first card
         self.trick.append([seat, c])
         return [Event("card_played", {"seat": seat, "card": name(c), "trick": self.trick_no})] + self._after_card()
 

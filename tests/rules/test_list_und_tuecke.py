@@ -140,6 +140,13 @@ def test_t4_early_end_when_the_player_holds_only_the_fourth_colour():
     scored = [e for e in events if e.kind == "round_scored"][0].data
     assert scored["scores"] == [2, 0, 0, 0, 0]  # open R×2, G×1, nothing else: 2×1
     assert s.round_no == 2 and all(len(h) == 14 for h in s.hands)  # next round dealt, the hands were worthless
+    # the new round's board still says why the last one ended, and which trick was cut short, until its first card
+    board = GAME.render_view(s.view(None))
+    assert "{P4} could not play: the previous round ended early." in board
+    assert "Last trick was cut short: {P1} 🟥R3 · {P2} 🟩G3 · {P3} 🟨Y3" in board
+    play(s, s.leader, name(s.hands[s.leader][0]))
+    board = GAME.render_view(s.view(None))
+    assert "could not play" not in board and "cut short" not in board
 
 
 # ---------------------------------------------------------------- 7.2 scoring
