@@ -202,3 +202,14 @@ def check_action_shape(action: Any) -> dict:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("An action must be a dict with a 'type'.")
     return action
+
+
+def check_move(action: Any, seat: Any, players: int, over: bool) -> dict:
+    """What every engine's ``apply`` checks first: an action dict with a type, a seat of this game (not a bool),
+    a game still going. ``players`` and ``over`` are passed in because the hot path cannot afford to derive them."""
+    check_action_shape(action)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise IllegalAction("There is no such seat.")
+    if over:
+        raise IllegalAction("The game is over.")
+    return action

@@ -9,7 +9,7 @@ import random
 from functools import lru_cache
 from itertools import combinations, product
 
-from rules.api import Event, IllegalAction, State, check_action_shape
+from rules.api import Event, IllegalAction, State, check_move
 from rules.guyenne import cards as C
 
 CASTLES = 6
@@ -341,11 +341,7 @@ class GuyenneState(State):
 
     # ------------------------------------------------------------------ apply
     def apply(self, seat: int, action: dict) -> list[Event]:
-        check_action_shape(action)
-        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
-            raise IllegalAction("There is no such seat in this game.")
-        if self.phase == "over":
-            raise IllegalAction("The game is over.")
+        check_move(action, seat, self.num_players, self.phase == "over")
         if seat not in self.to_act():
             raise IllegalAction("It is not your turn.")
         kind = action["type"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from rules.api import Event, IllegalAction, State, check_action_shape, ranking_from_scores
+from rules.api import Event, IllegalAction, State, check_move, ranking_from_scores
 from rules.kardinal.geometry import (COLOURS, COURT, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
                                      NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key,
                                      xy)
@@ -191,11 +191,7 @@ class KardinalState(State):
                                          if s != self.cardinal]
 
     def apply(self, seat: int, action: dict) -> list[Event]:
-        check_action_shape(action)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise IllegalAction("There is no such seat.")
-        if self.phase == "over":
-            raise IllegalAction("The game is over.")
+        check_move(action, seat, self.n, self.phase == "over")
         if seat != self.current:
             raise IllegalAction(f"It is not your turn: waiting for {seat_name(self.current)}.")
         kind = action["type"]

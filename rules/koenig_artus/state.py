@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from rules.api import Event, IllegalAction, State, check_action_shape
+from rules.api import Event, IllegalAction, State, check_move
 from rules.koenig_artus.cards import COLOURS, KNIGHT, SHIELD, card_of, full_deck, kind_of, name
 
 HAND = 8
@@ -213,11 +213,7 @@ class ArtusState(State):
         return actions
 
     def apply(self, seat: int, action: dict) -> list[Event]:
-        check_action_shape(action)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise IllegalAction("There is no such seat.")
-        if self.phase == "over":
-            raise IllegalAction("The game is over.")
+        check_move(action, seat, self.n, self.phase == "over")
         if seat not in self.to_act():
             raise IllegalAction(f"It is not your turn: waiting for {{P{self.to_act()[0] + 1}}}.")
         kind = action["type"]

@@ -11,7 +11,7 @@ import random
 from itertools import combinations
 from math import comb
 
-from rules.api import Event, IllegalAction, State, check_action_shape, ranking_from_scores
+from rules.api import Event, IllegalAction, State, check_move, ranking_from_scores
 from rules.list_und_tuecke.cards import (COLOURS, HAND_SIZE, PICK_COUNT, REST_COUNT, colour_of, deck, name,
                                         parse_card, value_of)
 
@@ -240,11 +240,7 @@ class LuTState(State):
         return list(kept.values())
 
     def apply(self, seat: int, action: dict) -> list[Event]:
-        check_action_shape(action)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise IllegalAction("There is no such seat.")
-        if self.phase == "over":
-            raise IllegalAction("The game is over.")
+        check_move(action, seat, self.n, self.phase == "over")
         if seat not in self.to_act():
             raise IllegalAction(f"It is not your turn: waiting for {{P{self.to_act()[0] + 1}}}.")
         kind = action["type"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from rules.api import Event, IllegalAction, State, check_action_shape
+from rules.api import Event, IllegalAction, State, check_move
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
                                     SPADES_TRIO, SUITS, card_of, fits_on, name, noble_of, trio_key, trio_list)
 
@@ -297,11 +297,7 @@ class TroubadourState(State):
 
     # ------------------------------------------------------------------ apply
     def apply(self, seat: int, action: dict) -> list[Event]:
-        check_action_shape(action)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise IllegalAction("There is no such seat.")
-        if self.phase == "over":
-            raise IllegalAction("The game is over.")
+        check_move(action, seat, self.n, self.phase == "over")
         kind = action["type"]
         if self.phase == "select_trios":
             if kind != "choose_trio":
