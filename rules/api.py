@@ -197,6 +197,38 @@ def ranking_from_scores(scores: Iterable[float], higher_is_better: bool = True) 
     return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
 
 
+
+class TextGame(Game):
+    """A game whose chat text lives in two modules of its package, as every engine here does: ``notation``
+    (``parse``, ``format_action``) and ``render`` (``render``, ``describe_event``, ``describe_action``). A game
+    sets them, its ``summary`` and ``move_examples`` (said when a move is not text at all), and overrides only
+    what differs."""
+
+    notation: Any
+    render: Any
+    summary: str = ""
+    move_examples: str = ""
+
+    def parse_action(self, state: State, seat: int, text: str) -> dict:
+        if not isinstance(text, str):
+            raise IllegalAction(f"Type a move like {self.move_examples}.")
+        return self.notation.parse(state, seat, text)
+
+    def format_action(self, action: dict) -> str:
+        return self.notation.format_action(action)
+
+    def rules_summary(self) -> str:
+        return self.summary
+
+    def render_view(self, view: dict) -> str:
+        return self.render.render(view)
+
+    def describe_event(self, event: Event) -> str | None:
+        return self.render.describe_event(event)
+
+    def describe_action(self, action: dict) -> str:
+        return self.render.describe_action(action)
+
 def check_action_shape(action: Any) -> dict:
     """Reject anything that is not a dict with a string ``type`` (shared junk filter for engines)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):

@@ -34,7 +34,7 @@ rules file leaves a gap for the engine:
 """
 from __future__ import annotations
 
-from rules.api import Event, Game, IllegalAction, register
+from rules.api import IllegalAction, TextGame, register
 from rules.guyenne import notation, render
 from rules.guyenne.state import LEVELS, GuyenneState
 
@@ -76,12 +76,13 @@ two inner castles are adjacent; all six at a round's end wins.
 Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams/two_sets)"""
 
 
-class Guyenne(Game):
+class Guyenne(TextGame):
     name = "guyenne"
     title = "Guyenne"
     min_players = 2
     max_players = 4
     has_hidden_information = True
+    notation, render, summary = notation, render, SUMMARY
 
     def default_options(self) -> dict:
         return {"level": "basic", "mode": "duel"}
@@ -117,22 +118,10 @@ class Guyenne(Game):
         return GuyenneState.from_json(data)
 
     def parse_action(self, state, seat: int, text: str) -> dict:
-        return notation.parse(state, seat, text)
-
-    def format_action(self, action: dict) -> str:
-        return notation.format_action(action)
+        return notation.parse(state, seat, text)  # it answers a missing text with the list of moves
 
     def describe_action(self, action: dict) -> str:
         return notation.describe(action)
-
-    def rules_summary(self) -> str:
-        return SUMMARY
-
-    def render_view(self, view: dict) -> str:
-        return render.render(view)
-
-    def describe_event(self, event: Event) -> str | None:
-        return render.describe_event(event)
 
 
 register(Guyenne())

@@ -26,7 +26,7 @@ file leaves a gap for the engine:
 """
 from __future__ import annotations
 
-from rules.api import Event, Game, IllegalAction, register
+from rules.api import IllegalAction, TextGame, register
 from rules.kardinal import notation, render
 from rules.kardinal.state import KardinalState, new_state
 
@@ -65,12 +65,14 @@ In the grid `+` marks the sites where the player to move can build, `.` other si
 """
 
 
-class Kardinal(Game):
+class Kardinal(TextGame):
     name = "kardinal"
     title = "Kardinal"
     min_players = 2
     max_players = 4
     has_hidden_information = False
+    notation, render, summary = notation, render, SUMMARY
+    move_examples = "`M14 red house`, `cardinal N12` or `stay`"
 
     def default_options(self) -> dict:
         return {}
@@ -87,26 +89,6 @@ class Kardinal(Game):
 
     def from_json(self, data: dict) -> KardinalState:
         return KardinalState.from_json(data)
-
-    def parse_action(self, state, seat, text: str) -> dict:
-        if not isinstance(text, str):
-            raise IllegalAction("Type a move like `M14 red house`, `cardinal N12` or `stay`.")
-        return notation.parse(state, seat, text)
-
-    def format_action(self, action: dict) -> str:
-        return notation.format_action(action)
-
-    def rules_summary(self) -> str:
-        return SUMMARY
-
-    def render_view(self, view: dict) -> str:
-        return render.render(view)
-
-    def describe_event(self, event: Event) -> str | None:
-        return render.describe_event(event)
-
-    def describe_action(self, action: dict) -> str:
-        return render.describe_action(action)
 
 
 GAME = register(Kardinal())

@@ -16,7 +16,7 @@ Implements ../shared/rules/koenig_artus.md exactly. Options: ``track`` (King Art
 """
 from __future__ import annotations
 
-from rules.api import Event, Game, IllegalAction, register
+from rules.api import IllegalAction, TextGame, register
 from rules.koenig_artus import notation, render
 from rules.koenig_artus.state import DEFAULT_SWORDS, DEFAULT_TRACK, ArtusState
 
@@ -45,12 +45,14 @@ Options when opening a table: /new koenig_artus track=27 swords=3,7,11,15,19,23
 """
 
 
-class KoenigArtus(Game):
+class KoenigArtus(TextGame):
     name = "koenig_artus"
     title = "König Artus Tafelrunde"
     min_players = 2
     max_players = 6
     has_hidden_information = True
+    notation, render, summary = notation, render, SUMMARY
+    move_examples = "`red-7`, `trump green` or `swap 1 6`"
 
     def default_options(self) -> dict:
         return {"track": DEFAULT_TRACK, "swords": list(DEFAULT_SWORDS)}
@@ -83,26 +85,6 @@ class KoenigArtus(Game):
 
     def from_json(self, data: dict) -> ArtusState:
         return ArtusState.from_json(data)
-
-    def parse_action(self, state, seat, text: str) -> dict:
-        if not isinstance(text, str):
-            raise IllegalAction("Type a move like `red-7`, `trump green` or `swap 1 6`.")
-        return notation.parse(state, seat, text)
-
-    def format_action(self, action: dict) -> str:
-        return notation.format_action(action)
-
-    def rules_summary(self) -> str:
-        return SUMMARY
-
-    def render_view(self, view: dict) -> str:
-        return render.render(view)
-
-    def describe_event(self, event: Event) -> str | None:
-        return render.describe_event(event)
-
-    def describe_action(self, action: dict) -> str:
-        return render.describe_action(action)
 
 
 GAME = register(KoenigArtus())

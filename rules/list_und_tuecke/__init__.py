@@ -12,7 +12,7 @@ Implements ../shared/rules/mit_list_und_tuecke.md exactly. Decisions where the r
 """
 from __future__ import annotations
 
-from rules.api import Event, Game, IllegalAction, register
+from rules.api import IllegalAction, TextGame, register
 from rules.list_und_tuecke import notation, render
 from rules.list_und_tuecke.state import LuTState
 
@@ -42,12 +42,14 @@ How to play here (buttons, or /move with):
 """
 
 
-class ListUndTuecke(Game):
+class ListUndTuecke(TextGame):
     name = "list_und_tuecke"
     title = "Mit List und Tücke"
     min_players = 4
     max_players = 6
     has_hidden_information = True
+    notation, render, summary = notation, render, SUMMARY
+    move_examples = "`R14`, `pick R14 R10` or `hide B Y`"
 
     def default_options(self) -> dict:
         return {}
@@ -63,26 +65,6 @@ class ListUndTuecke(Game):
 
     def from_json(self, data: dict) -> LuTState:
         return LuTState.from_json(data)
-
-    def parse_action(self, state, seat, text: str) -> dict:
-        if not isinstance(text, str):
-            raise IllegalAction("Type a move like `R14`, `pick R14 R10` or `hide B Y`.")
-        return notation.parse(state, seat, text)
-
-    def format_action(self, action: dict) -> str:
-        return notation.format_action(action)
-
-    def rules_summary(self) -> str:
-        return SUMMARY
-
-    def render_view(self, view: dict) -> str:
-        return render.render(view)
-
-    def describe_event(self, event: Event) -> str | None:
-        return render.describe_event(event)
-
-    def describe_action(self, action: dict) -> str:
-        return render.describe_action(action)
 
 
 GAME = register(ListUndTuecke())

@@ -44,7 +44,7 @@ A35). Decisions where the rules file leaves a gap for the engine:
 """
 from __future__ import annotations
 
-from rules.api import Event, Game, IllegalAction, register
+from rules.api import IllegalAction, TextGame, register
 from rules.troubadour import notation, render
 from rules.troubadour.state import TIEBREAKS, TroubadourState, new_state
 
@@ -81,12 +81,13 @@ Villages show ▒ for face-down cards. Options: /new troubadour trio_tiebreak=di
 """
 
 
-class Troubadour(Game):
+class Troubadour(TextGame):
     name = "troubadour"
     title = "Troubadour"
     min_players = 2
     max_players = 4
     has_hidden_information = True
+    notation, render, summary = notation, render, SUMMARY
 
     def default_options(self) -> dict:
         return {"trio_tiebreak": "rps", "max_rounds": 0}
@@ -122,23 +123,8 @@ class Troubadour(Game):
 
     def parse_action(self, state, seat, text: str) -> dict:
         if not isinstance(text, str):
-            raise IllegalAction(notation.expected(state))
+            raise IllegalAction(notation.expected(state))  # an example fitted to the position
         return notation.parse(state, seat, text)
-
-    def format_action(self, action: dict) -> str:
-        return notation.format_action(action)
-
-    def rules_summary(self) -> str:
-        return SUMMARY
-
-    def render_view(self, view: dict) -> str:
-        return render.render(view)
-
-    def describe_event(self, event: Event) -> str | None:
-        return render.describe_event(event)
-
-    def describe_action(self, action: dict) -> str:
-        return render.describe_action(action)
 
 
 GAME = register(Troubadour())
