@@ -197,7 +197,6 @@ def ranking_from_scores(scores: Iterable[float], higher_is_better: bool = True) 
     return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
 
 
-
 class TextGame(Game):
     """A game whose chat text lives in two modules of its package, as every engine here does: ``notation``
     (``parse``, ``format_action``) and ``render`` (``render``, ``describe_event``, ``describe_action``). A game
@@ -228,6 +227,7 @@ class TextGame(Game):
 
     def describe_action(self, action: dict) -> str:
         return self.render.describe_action(action)
+
 
 def check_action_shape(action: Any) -> dict:
     """Reject anything that is not a dict with a string ``type`` (shared junk filter for engines)."""
