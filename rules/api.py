@@ -8,7 +8,7 @@ Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
 ``get_game``, ``GAMES``) a game may override a few presentation hooks with
 defaults here (``rules_summary``, ``render_view``, ``describe_event``,
 ``configurations``, ``has_hidden_information``, ``State.evaluate``,
-``State.evaluate_actions``, ``State.ai_actions``, ``State.teams``): the bot
+``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.teams``): the bot
 and the AI use them, and they never change what is legal.
 """
 from __future__ import annotations
@@ -103,6 +103,13 @@ class State:
         the engine can tell without applying it; None means "simulate that one". Only a shortcut for the AI: it
         must agree exactly with applying the action and evaluating."""
         return [None] * len(actions)
+
+    def ai_values(self, seat: int, actions: list[dict], rng: random.Random) -> list[float] | None:
+        """What ``evaluate_actions`` would give for ``actions`` in a ``determinize(seat, rng)``, where the engine
+        can draw just the few hidden cards those values depend on instead of a whole world; None (the default):
+        the AI determinizes. Only a shortcut for the AI: the result may depend on nothing but what ``seat``
+        knows and ``rng``."""
+        return None
 
     def ai_actions(self, seat: int) -> list[dict]:
         """The actions the greedy AI weighs: ``legal_actions`` with one action kept of every group that plays the

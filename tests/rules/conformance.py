@@ -80,8 +80,9 @@ def check_roundtrips(game: Game, state: State) -> None:
 
 
 def check_all_actions_apply(game: Game, state: State) -> None:
-    """Every legal action applies; where the engine predicts its value (``evaluate_actions``) it is exact; the
-    AI's shortlist (``ai_actions``) is made of legal actions only."""
+    """Every legal action applies (on a clone, leaving the state as it was); where the engine predicts its value
+    (``evaluate_actions``) it is exact; the AI's shortlist (``ai_actions``) is made of legal actions only."""
+    before = dump(state)
     for seat in state.to_act():
         actions = state.legal_actions(seat)
         shortlist = state.ai_actions(seat)
@@ -95,6 +96,7 @@ def check_all_actions_apply(game: Game, state: State) -> None:
             check_events(trial, events)
             if value is not None:
                 assert value == trial.evaluate(seat), f"evaluate_actions is wrong for {action}"
+    assert dump(state) == before, "playing out a clone changed the state it was cloned from"
 
 
 def check_events(state: State, events: list[Event]) -> None:
@@ -151,6 +153,26 @@ def check_junk_rejected(game: Game, state: State) -> None:
             except IllegalAction as e:
                 assert str(e).strip()
             assert dump(state) == before
+
+
+def check_ai_values(state: State, rng: random.Random) -> bool:
+    """Where an engine takes the AI's shortcut (``ai_values``), it gives a value for every action and depends on
+    nothing but what the seat knows: the same in any determinization for that seat. Returns whether it did."""
+    taken = False
+    for seat in state.to_act():
+        actions = state.ai_actions(seat)
+        seed = rng.random()
+        original = dump(state)
+        values = state.ai_values(seat, copy.deepcopy(actions), random.Random(seed))
+        assert dump(state) == original, "ai_values must not change the state"
+        if values is None:
+            continue
+        taken = True
+        assert len(values) == len(actions) and None not in values
+        world = state.determinize(seat, rng)
+        assert world.ai_values(seat, copy.deepcopy(actions), random.Random(seed)) == values, \
+            f"ai_values for seat {seat} depends on what he cannot know"
+    return taken
 
 
 def check_no_leak(state: State, rng: random.Random) -> bool:

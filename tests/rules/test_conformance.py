@@ -28,6 +28,7 @@ def test_thorough_playout(name, n, options):
         kit.check_all_actions_apply(game, before)
         kit.check_junk_rejected(game, before)
         redrew.append(kit.check_no_leak(before, rng))
+        kit.check_ai_values(before, rng)
         kit.check_events(after, events)
         replay.append((seat, action, kit.dump(after)))
 
