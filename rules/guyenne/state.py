@@ -278,6 +278,16 @@ class GuyenneState(State):
         a = self.army_of[seat]
         return [f["castle"] for f in self.fights if f["actors"][a] == seat and len(f["cards"][a]) < MAX_AT_CASTLE]
 
+    def _has_room(self, seat: int) -> bool:
+        """Whether ``_room(seat)`` is not empty."""
+        if not self.hands[seat]:
+            return False
+        a = self.army_of[seat]
+        for f in self.fights:
+            if f["actors"][a] == seat and len(f["cards"][a]) < MAX_AT_CASTLE:
+                return True
+        return False
+
     def legal_actions(self, seat: int) -> list[dict]:
         return self._actions(seat, self._subsets)
 
@@ -394,7 +404,7 @@ class GuyenneState(State):
         pick = next((c for c in left if isinstance(k, str) and c[0] == k), None)
         if pick is None:
             raise IllegalAction("Set aside one of your troops (not the hero): 5, 4, 3, T, 2 or A.")
-        self.aside[army].append(pick)
+        self.aside[army] = self.aside[army] + [pick]  # a new list: clones share the old one
         events = [Event("set_aside", {"seat": seat, "count": len(self.aside[army])}),
                   Event("set_aside_card", {"seat": seat, "card": pick}, (seat,))]
         if all(len(a) == 5 for a in self.aside):
@@ -571,7 +581,7 @@ class GuyenneState(State):
                 self.fight_index = 0
                 return events + self._resolve()
             actor = self.rotation[self.step]
-            if self._room(actor):
+            if self._has_room(actor):
                 return events
             events += self._passed(actor, auto=True)
         return events
@@ -647,7 +657,7 @@ class GuyenneState(State):
     def total(fight: dict, p: int, cards: list[str] | None = None) -> int:
         defending = fight["roles"][p] == "defend"
         against = fight["controller"] is not None and fight["controller"] != p
-        return sum(C.value(c, defending, against) for c in (fight["cards"][p] if cards is None else cards))
+        return sum(map(_CARD_WORTH[defending, against].__getitem__, fight["cards"][p] if cards is None else cards))
 
     def _outcome(self, fight: dict) -> list[Event]:
         fight["outcome"] = True
@@ -716,7 +726,7 @@ class GuyenneState(State):
             return events + [Event("game_over", {"reason": "six", "winners": winners, "scores": self.scores()})]
         for fight in self.fights:
             for a in fight["pair"]:
-                self.discards[a].extend(fight["cards"][a])
+                self.discards[a] = self.discards[a] + fight["cards"][a]  # a new list: clones share the old one
                 if fight["revealed"][a]:
                     self.seen[a] = self.seen[a] + fight["cards"][a]  # a new list: clones share the old one
                 elif len(self.members[a]) == 2:
@@ -747,13 +757,15 @@ class GuyenneState(State):
         p = self.members[a][self.drawer[a]]
         drawn: list[str] = []
         reshuffled = False
-        while self.army_hand(a) + len(drawn) < HAND:
-            if self.decks[a]:
-                drawn.append(self.decks[a].pop())
+        wanted = HAND - self.army_hand(a)
+        deck = self.decks[a] = self.decks[a][:]  # its own copy to draw from: clones share the old one
+        while len(drawn) < wanted:
+            if deck:
+                drawn.append(deck.pop())
             elif self.reshuffles[a] > 0 and self.discards[a]:
-                self.decks[a] = self.discards[a]
+                deck = self.decks[a] = self.discards[a][:]
                 self.discards[a] = []
-                self.rng.shuffle(self.decks[a])
+                self.rng.shuffle(deck)
                 self.reshuffles[a] -= 1
                 self.seen[a] = []
                 if len(self.members[a]) == 2:
@@ -855,12 +867,11 @@ class GuyenneState(State):
         s.army_of = self.army_of
         s.drawer, s.leader, s.givers = self.drawer[:], self.leader[:], self.givers[:]
         s.castles = self.castles[:]
-        s.hands = [h[:] for h in self.hands]
-        s.decks = [d[:] for d in self.decks]
-        s.discards = [d[:] for d in self.discards]
-        s.removed = [r[:] for r in self.removed]
+        # hands, decks, discards, removed and aside cards: each list is replaced, never changed in place (a deck
+        # is copied before a draw), so the lists are shared
+        s.hands, s.decks, s.discards = self.hands[:], self.decks[:], self.discards[:]
+        s.removed, s.aside = self.removed[:], self.aside[:]
         s.reshuffles = self.reshuffles[:]
-        s.aside = [a[:] for a in self.aside]
         s.seen = self.seen[:]  # its lists are replaced, never changed
         if self.mode == "teams":
             s.mine, s.given = [c[:] for c in self.mine], self.given[:]  # given: lists replaced, never changed
@@ -945,6 +956,65 @@ class GuyenneState(State):
                 f["cards"][a] = C.order(pool[at:k])
         return world
 
+    def ai_values(self, seat: int, actions: list[dict], rng: random.Random) -> list[float] | None:
+        """Until a fight is fought, an action's value depends on the hidden cards of the fights of ``seat``'s
+        own army only: draw just the opponents' cards there, not a whole world (the AI's costliest step). Not
+        with teams (a partner's face-down cards would need drawing too), nor where an action must be played
+        out (a pass or a last card that ends the reinforcements)."""
+        if self.mode == "teams" or self.phase not in _UNFOUGHT:
+            return None
+        values = self._sketch(seat, rng).evaluate_actions(seat, actions)
+        return None if None in values else values
+
+    def _sketch(self, seat: int, rng: random.Random) -> "GuyenneState":
+        """A shallow copy, only for ``evaluate_actions`` (it shares every list but the fights it changes): where
+        ``seat``'s army faces unrevealed cards, they are drawn as ``determinize`` deals them, from all the cards
+        of that army ``seat`` cannot place, taken in army order so that where they really lie changes nothing."""
+        world = GuyenneState.__new__(GuyenneState)
+        world.__dict__.update(self.__dict__)
+        mine = self.army_of[seat]
+        drawn_at: dict[int, list[int]] = {}  # opponent army -> indices of the fights where his cards are drawn
+        for i, f in enumerate(self.fights):
+            if "outcome" not in f and mine in f["pair"]:
+                a = self.rival(f, mine)
+                if f["cards"][a] and not f["revealed"][a]:
+                    drawn_at.setdefault(a, []).append(i)
+        if not drawn_at:
+            return world
+        world.fights = self.fights[:]
+        for a, indices in drawn_at.items():
+            known = self.seen[a]
+            if known:
+                known = set(known)
+                unknown = [c for c in self.discards[a] if c not in known]
+            else:
+                unknown = self.discards[a]
+            pool = self.decks[a] + unknown
+            for m in self.members[a]:
+                pool += self.hands[m]
+            for f in self.fights:
+                if f["cards"][a] and not f["revealed"][a]:
+                    pool += f["cards"][a]
+            pool = C.order(pool)
+            sizes = [len(self.fights[i]["cards"][a]) for i in indices]
+            wanted = sum(sizes)
+            draw = rng.random
+            slot = wanted  # the hero's place among the drawn cards; wanted: not drawn, or drawn like the rest
+            if self.hero_at[a] < 2 and pool[0] == "H":  # as in determinize: somewhere past the deck (and discard)
+                lowest = len(self.decks[a]) + (len(unknown) if self.hero_at[a] == 0 else 0)
+                slot = int(draw() * (len(pool) - lowest))
+                del pool[0]
+            drawn = [pool.pop(int(draw() * len(pool))) for _ in range(wanted - (slot < wanted))]
+            if slot < wanted:
+                drawn.insert(slot, "H")
+            start = 0
+            for i, size in zip(indices, sizes):
+                fight = world.fights[i] = self.fights[i].copy()
+                fight["cards"] = fight["cards"][:]
+                fight["cards"][a] = C.order(drawn[start:start + size])
+                start += size
+        return world
+
     # ------------------------------------------------------------------ the AI's view of a position
     def evaluate(self, seat: int) -> float:
         return self._value(seat, None, [])
@@ -972,8 +1042,7 @@ class GuyenneState(State):
         """Army ``a``'s castle points ahead of its best opponent."""
         if self.end == "six":
             return float(self.points(a) - max(self.points(o) for o in self.armies if o != a))
-        points = _castle_points(self.mode == "two_sets", len(self.members), tuple(self.castles))
-        return float(points[a] - max(p for o, p in enumerate(points) if o != a))
+        return _castle_leads(self.mode == "two_sets", len(self.members), tuple(self.castles))[a]
 
     def _imagined_fight(self, castle: int) -> dict:
         controller = self.castles[castle - 1]
@@ -1014,108 +1083,119 @@ class GuyenneState(State):
         """Placements, gifts, passes and the direction change nothing but the imagined fights, unless the
         reinforcements end at once (then the fights are fought: simulate those). A card's worth at a castle depends
         on its kind only, and an action's value on the castle, how that fight then leans and how many cards it
-        takes: each worked out once."""
-        out: list[float | None] = []
-        mine = self.army_of[seat]
+        takes: each worked out once. Which cards a loss takes changes only how many are left: one trial per
+        count. A fight decided, or the last set-aside pick (it deals), is simulated."""
         phase = self.phase
+        if phase == "losses":
+            return self._loss_values(seat, actions)
+        if phase == "defend" or phase == "over":
+            return [None] * len(actions)
+        mine = self.army_of[seat]
         base = self._base(mine)
+        if phase == "set_aside":  # only the very last pick deals the armies
+            if sum(5 - len(a) for a in self.aside) == 1:
+                return [None] * len(actions)
+            return [self._value(seat, None, [], base)] * len(actions)
         # what every action shares: each open fight's lean as it stands, the opponent's strength there
         open_fights = [f for f in self.fights if "outcome" not in f and mine in f["pair"]]
         standing = []
-        at: dict = {}  # castle -> [new fight?, own hero there?, own total, opponent's strength, lean on a tie, worth]
+        at: dict = {}  # castle -> (own hero there?, own total, opponent's strength, lean on a tie, card worth)
         for f in open_fights:
             theirs = self._strength(f, self.rival(f, mine))
-            standing.append(self._lean(f, mine, f["cards"][mine], theirs))
-            at[f["castle"]] = self._castle_odds(f, mine, theirs)
+            odds = at[f["castle"]] = self._castle_odds(f, mine, theirs)
+            strong = 100 if odds[0] else odds[1]  # as _lean_of, like the actions below
+            standing.append(0.4 if strong > theirs else (odds[3] if strong == theirs else -0.4))
         kept = self.army_hand(mine) + len(self.decks[mine])
         seen: dict[tuple, float] = {}
-        calm: dict[tuple, bool] = {}
-        all_calm = phase in ("open1", "respond1", "open2", "direction") or \
-            phase == "place" and self.step_index < len(self.steps) - 1
-        calm_reinforce = all_calm or phase == "reinforce" and any(self._room(s) for s in self.rotation if s != seat)
-        respond_castle = None
-        picks_left = sum(5 - len(a) for a in self.aside) if phase == "set_aside" else 0
+
+        def value_of(castle: int | None, lean: float | None, count: int) -> float:
+            """The value with ``count`` cards added at ``castle`` (None: nowhere), that fight then leaning
+            ``lean``: the same order of sums as _value, so exactly equal."""
+            key = (castle, lean, count)
+            found = seen.get(key)
+            if found is None:
+                found = base
+                for f, was in zip(open_fights, standing):
+                    found += lean if f["castle"] == castle else was
+                if castle is not None and castle not in at:  # opened now
+                    found += lean
+                found = seen[key] = found + 0.03 * (kept - count)
+            return found
+
+        if phase == "give" or phase == "direction":  # nothing placed yet, no card spent
+            return [value_of(None, None, 0)] * len(actions)
+        all_calm = phase != "reinforce" and (phase != "place" or self.step_index < len(self.steps) - 1) and \
+            phase != "respond2"
+        if phase == "reinforce":
+            calm_cards = any(self._has_room(s) for s in self.rotation if s != seat)
+            respond_castle = None
+        else:
+            calm_cards = all_calm
+            respond_castle = self._respond_castle() if phase == "respond1" or phase == "respond2" or \
+                phase == "place" and self.steps[self.step_index][0] == "respond" else None
+        quiet: dict[tuple, bool] = {}
+        opened: list[float | None] = [None] * (MAX_AT_CASTLE + 1)  # by number of cards
+        out: list[float | None] = []
         for action in actions:
-            kind = action.get("type")
-            if kind == "pass" or kind == "give" or kind == "direction":
-                castle, added = None, ()
-                if kind == "pass" and not all_calm:
-                    quiet = calm.get(("pass",))
-                    if quiet is None:
-                        quiet = calm[("pass",)] = self._quiet_after(seat, action)
-                    if not quiet:
-                        out.append(None)
-                        continue
-            elif kind == "open" or kind == "respond" or kind == "reinforce":
-                added = action["cards"]
-                if kind == "respond":
-                    if respond_castle is None:
-                        respond_castle = self._respond_castle()
-                    castle = respond_castle
-                else:
-                    castle = action["castle"]
-                if not (all_calm or kind == "reinforce" and calm_reinforce):
-                    probe = (kind, castle, len(added))  # all it depends on
-                    quiet = calm.get(probe)
-                    if quiet is None:
-                        quiet = calm[probe] = self._quiet_after(seat, action)
-                    if not quiet:
-                        out.append(None)
-                        continue
-            elif kind == "lose":  # which cards go changes no count and no fight still open: only how many
-                key = ("lose", len(action["cards"]))
-                if key not in seen:
-                    trial = self.clone()
-                    try:
-                        trial.apply(seat, action)
-                    except IllegalAction:  # not possible here: let the caller find out
-                        out.append(None)
-                        continue
-                    seen[key] = trial.evaluate(seat)
-                out.append(seen[key])
+            added = action.get("cards")
+            if added is None:  # the pass
+                if not all_calm and not self._quiet_after(seat, action):
+                    out.append(None)
+                    continue
+                out.append(value_of(None, None, 0))
                 continue
-            elif kind == "set_aside" and picks_left > 1:  # only the very last pick deals the armies
-                if ("aside",) not in seen:
-                    seen[("aside",)] = self._value(seat, None, [], base)
-                out.append(seen[("aside",)])
+            castle = action.get("castle") or respond_castle
+            count = len(added)
+            if not calm_cards:
+                probe = (castle, count)  # all it depends on
+                calm = quiet.get(probe)
+                if calm is None:
+                    calm = quiet[probe] = self._quiet_after(seat, action)
+                if not calm:
+                    out.append(None)
+                    continue
+            odds = at.get(castle)
+            if odds is None:  # a castle opened now: nobody else there yet, and any card (worth 2 at least, a hero
+                value = opened[count]  # 100) beats nothing, as in _lean_of against 0: the same at any new castle
+                if value is None:
+                    value = opened[count] = value_of(castle, 0.4, count)
+                out.append(value)
                 continue
-            else:
-                out.append(None)
-                continue
-            if castle is None:
-                lean = None
-                new = False
-            else:
-                odds = at.get(castle)
-                if odds is None:  # a castle opened now: nobody else there yet, and any card (worth 2 at least,
-                    new, lean = True, 0.4  # a hero 100) beats nothing, as in _lean_of against 0
-                else:
-                    new, hero, strong, theirs, tie, worth = odds
-                    if hero or "H" in added:
-                        strong = 100
-                    else:
-                        for c in added:
-                            strong += worth[c[0]]
-                    lean = 0.4 if strong > theirs else (tie if strong == theirs else -0.4)
-            key = (castle, lean, len(added))
-            value = seen.get(key)
+            hero, strong, theirs, tie, worth, memo = odds
+            strong = 100 if hero or "H" in added else strong + sum(map(worth, added))
+            slot = (0 if strong > theirs else (7 if strong == theirs else 14)) + count  # lean 0.4, on a tie, -0.4
+            value = memo[slot]
             if value is None:
-                value = base
-                for f, was in zip(open_fights, standing):  # the same order of sums as _value: exactly equal
-                    value += lean if f["castle"] == castle else was
-                if new:
-                    value += lean
-                value = seen[key] = value + 0.03 * (kept - len(added))
+                value = memo[slot] = value_of(castle, 0.4 if slot < 7 else (tie if slot < 14 else -0.4), count)
             out.append(value)
         return out
 
+    def _loss_values(self, seat: int, actions: list[dict]) -> list[float | None]:
+        """Which cards a loss takes changes no count and no fight still open: one trial per number of cards."""
+        seen: dict[int, float | None] = {}
+        out = []
+        for action in actions:
+            count = len(action["cards"])
+            if count not in seen:
+                trial = self.clone()
+                try:
+                    trial.apply(seat, action)
+                    seen[count] = trial.evaluate(seat)
+                except IllegalAction:  # not possible here: let the caller find out
+                    out.append(None)
+                    continue
+            out.append(seen[count])
+        return out
+
     def _castle_odds(self, f: dict, mine: int, theirs: int) -> tuple:
-        """What an action's value at open fight ``f`` needs: not opened now, own hero there, own total, the
-        opponent's strength, the lean on equal strength (as ``_lean_of``), each card kind's combat value there."""
+        """What an action's value at open fight ``f`` needs: own hero there, own total, the opponent's strength,
+        the lean on equal strength (as ``_lean_of``), each card's combat value there (a lookup), and room to
+        remember the values worked out."""
         defending = f["roles"][mine] == "defend"
         against = f["controller"] is not None and f["controller"] != mine
         tie = 0.4 if defending else (-0.4 if f["roles"][self.rival(f, mine)] == "defend" else 0.0)
-        return (False, "H" in f["cards"][mine], self.total(f, mine), theirs, tie, _WORTH[defending, against])
+        return ("H" in f["cards"][mine], self.total(f, mine), theirs, tie,
+                _CARD_WORTH[defending, against].__getitem__, [None] * 21)  # 21: values by lean and card count
 
     def _quiet_after(self, seat: int, action: dict) -> bool:
         """True when applying ``action`` leaves someone to reinforce (so no fight is fought yet): the same walk
@@ -1129,7 +1209,7 @@ class GuyenneState(State):
 
         def room(s: int) -> bool:
             if s != seat:
-                return bool(self._room(s))
+                return self._has_room(s)
             if len(self.hands[seat]) - spent <= 0:
                 return False
             return any((f["actors"][army] == seat or f["castle"] == castle) and
@@ -1171,8 +1251,10 @@ def _lines(two_sets: bool, armies: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+_UNFOUGHT = ("set_aside", "direction", "place", "open1", "respond1", "open2", "respond2", "reinforce")
 _WORTH = {(defending, against): {k: C.value(k, defending, against) for k in C.KINDS}
           for defending in (False, True) for against in (False, True)}  # each kind's combat value in each role
+_CARD_WORTH = {role: {card: worth[card[0]] for card in C.ARMY} for role, worth in _WORTH.items()}  # per card id
 _POINTS: dict[tuple, tuple[int, ...]] = {}
 
 
@@ -1186,6 +1268,22 @@ def _castle_points(two_sets: bool, armies: int, castles: tuple) -> tuple[int, ..
         if len(_POINTS) > 100000:
             _POINTS.clear()
         _POINTS[key] = found
+    return found
+
+
+_LEADS: dict[tuple, tuple[float, ...]] = {}
+
+
+def _castle_leads(two_sets: bool, armies: int, castles: tuple) -> tuple[float, ...]:
+    """Every army's castle score ahead of its best opponent, remembered like ``_castle_points``."""
+    key = (two_sets, armies, castles)
+    found = _LEADS.get(key)
+    if found is None:
+        points = _castle_points(two_sets, armies, castles)
+        found = tuple(float(p - max(q for o, q in enumerate(points) if o != a)) for a, p in enumerate(points))
+        if len(_LEADS) > 100000:
+            _LEADS.clear()
+        _LEADS[key] = found
     return found
 
 
@@ -1212,5 +1310,5 @@ def _clone_fight(f: dict) -> dict:
     out = f.copy()
     out["actors"] = f["actors"][:]
     out["revealed"] = f["revealed"][:]
-    out["cards"] = [c[:] for c in f["cards"]]
+    out["cards"] = f["cards"][:]  # each army's list is replaced, never changed in place: shared
     return out

@@ -759,3 +759,36 @@ def test_determinize_keeps_the_cards_a_member_gave_with_his_partner():
         assert C.order(world.hands[e2] + world.fights[0]["cards"][0]) == gift  # which one went: unseen by E1
         assert state.determinize(1, random.Random(s)).given[e1] == []  # the French do not know the gift
     assert any(state.determinize(1, random.Random(s)).hands[e2] != gift[1:] for s in range(20))
+
+
+def test_ai_values_draw_the_opponents_cards_as_determinize_deals_them():
+    """The AI's shortcut draws only the opponent's face-down cards at the seat's own fights; they must follow
+    the same law as in a whole determinization: here E's two cards at castle 1 come from his four in hand, two
+    face down and his deck, and his unplayed hero is one of the six in hand or face down."""
+    state = duel(e_hand="H 5 4 3 2 2", f_hand="5 4 3 2 2 2")
+    play(state, E, "open 1 5 4")
+    counts: dict[str, dict[str, int]] = {"sketch": {}, "determinize": {}}
+    draws = 3000
+    for s in range(draws):
+        for way, world in (("sketch", state._sketch(F, random.Random(s))),
+                           ("determinize", state.determinize(F, random.Random(s)))):
+            for card in world.fights[0]["cards"][E]:
+                counts[way][card[0]] = counts[way].get(card[0], 0) + 1
+    assert state.fights[0]["cards"][E] == ids("5 4")  # the real cards stay where they are
+    for kind in set(counts["sketch"]) | set(counts["determinize"]):
+        sketched, dealt = counts["sketch"].get(kind, 0) / draws, counts["determinize"].get(kind, 0) / draws
+        assert abs(sketched - dealt) < 0.04, (kind, sketched, dealt)
+    assert abs(counts["sketch"]["H"] / draws - 2 / 6) < 0.03  # the hero: one of six places, two of them here
+
+
+def test_ai_values_where_nothing_is_hidden_and_where_the_ai_needs_a_whole_world():
+    """With no face-down card of the opponent at the seat's fights the shortcut is exactly evaluate_actions;
+    a fight to decide, losses to choose and teams (a partner's face-down cards) go to a whole determinization."""
+    state = duel(castles=[None, E, None, None, None, None], e_hand="5 4 3 2 2 2", f_hand="5 4 3 2 2 2")
+    actions = state.ai_actions(E)
+    assert state.ai_values(E, actions, random.Random(1)) == state.evaluate_actions(E, actions)
+    round_of(state, 1, "5 4", "3", 2, "5", "3 2")
+    assert state.phase == "defend" and state.ai_values(E, state.ai_actions(E), random.Random(1)) is None
+    teams = GAME.new_game(4, seed=3, options={"mode": "teams"})
+    seat = teams.to_act()[0]
+    assert teams.ai_values(seat, teams.ai_actions(seat), random.Random(1)) is None
