@@ -349,6 +349,14 @@ class GuyenneState(State):
         top = max(C.PRINTED[c[0]] for c in mine)
         return [s for s in (subsets_of or self._subsets)(mine, len(mine)) if sum(C.PRINTED[c[0]] for c in s) >= top]
 
+    @staticmethod
+    def _is_loss_option(chosen, mine: list[str], top: int) -> bool:
+        """Whether ``chosen`` is one of ``_loss_options`` (some of ``mine`` in their order, worth ``top``), without
+        listing them all."""
+        return isinstance(chosen, list) and bool(chosen) and all(isinstance(c, str) for c in chosen) and \
+            len(set(chosen)) == len(chosen) and all(c in mine for c in chosen) and chosen == C.order(chosen) and \
+            sum(C.PRINTED[c[0]] for c in chosen) >= top
+
     # ------------------------------------------------------------------ apply
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_move(action, seat, self.num_players, self.phase == "over")
@@ -683,9 +691,8 @@ class GuyenneState(State):
         elif winner is not None:
             loser = self.rival(fight, winner)
             fight["winner"] = winner
-            options = self._loss_options(loser)
-            if len(options) == 1:
-                events += self._remove(loser, fight, options[0])
+            if len(fight["cards"][loser]) == 1:  # his only card is his only choice (two give two choices at least)
+                events += self._remove(loser, fight, list(fight["cards"][loser]))
             else:
                 self.phase = "losses"
         return events
@@ -706,9 +713,9 @@ class GuyenneState(State):
         self._check_fields(action, {"cards"})
         fight = self.fights[self.fight_index]
         chosen = action["cards"]
-        if not isinstance(chosen, list) or chosen not in self._loss_options(self.army_of[seat]):
-            mine = fight["cards"][self.army_of[seat]]
-            top = max(C.PRINTED[c[0]] for c in mine)
+        mine = fight["cards"][self.army_of[seat]]
+        top = max(C.PRINTED[c[0]] for c in mine)
+        if not self._is_loss_option(chosen, mine, top):
             raise IllegalAction(f"Remove your strongest card there, or cards worth at least {top} together "
                                 f"(from: {' '.join(mine)}).")
         events = self._remove(self.army_of[seat], fight, chosen)
@@ -963,6 +970,9 @@ class GuyenneState(State):
         out (a pass or a last card that ends the reinforcements)."""
         if self.mode == "teams" or self.phase not in _UNFOUGHT:
             return None
+        if self.phase == "reinforce" and not (any(self._has_room(s) for s in self.rotation if s != seat) and
+                                              self._quiet_after(seat, {"type": "pass"})):
+            return None  # a pass, or a card, could end the reinforcements: no need to draw first
         values = self._sketch(seat, rng).evaluate_actions(seat, actions)
         return None if None in values else values
 

@@ -792,3 +792,25 @@ def test_ai_values_where_nothing_is_hidden_and_where_the_ai_needs_a_whole_world(
     teams = GAME.new_game(4, seed=3, options={"mode": "teams"})
     seat = teams.to_act()[0]
     assert teams.ai_values(seat, teams.ai_actions(seat), random.Random(1)) is None
+
+
+def test_a_loss_is_checked_exactly_as_the_listed_loss_options():
+    """The check of a chosen loss (without listing every option) accepts exactly the options ``lose`` offers:
+    some of the cards there, in their order, worth the strongest of them (4.3.1, A23)."""
+    from itertools import permutations
+    for kinds in ("5", "5 2", "4 3 T", "H 2 A", "5 4 3 2 A", "T A 2"):
+        mine = ids(kinds)
+        state = duel(level="advanced")
+        state.fights = [{"cards": [mine, []]}]
+        state.fight_index = 0
+        options = state._loss_options(E)
+        top = max(C.PRINTED[c[0]] for c in mine)
+        tried = 0
+        for size in range(len(mine) + 1):
+            for chosen in permutations(mine, size):
+                tried += 1
+                assert state._is_loss_option(list(chosen), mine, top) == (list(chosen) in options), chosen
+        assert tried > len(options)
+    assert not GuyenneState._is_loss_option(["5a", "5a"], ids("5 5"), 5)
+    assert not GuyenneState._is_loss_option("5a", ids("5"), 5)
+    assert not GuyenneState._is_loss_option(["5a", 3], ids("5 3"), 5)
