@@ -45,30 +45,28 @@ class GreedyPlayer(Player):
             raise IllegalAction("No legal action for this seat.")
         if len(actions) == 1:
             return actions[0]
-        values: list[float | None] | None = state.ai_values(seat, actions, self.rng)  # an engine's shortcut
+        values = state.ai_values(seat, actions, self.rng)  # an engine's shortcut, when it has one
+        world = None
         if values is None:
             world = state.determinize(seat, self.rng)
-            values = [self._played_out(world, seat, action) if value is None else value
-                      for action, value in zip(actions, world.evaluate_actions(seat, actions))]
+            values = world.evaluate_actions(seat, actions)
         best: list[dict] = []
         best_value = float("-inf")
         for action, value in zip(actions, values):
-            if value is None:  # legal in the real state, not in the world it was tried in: skip it
-                continue
+            if value is None:  # play it out in the world
+                if world is None:
+                    world = state.determinize(seat, self.rng)
+                trial = world.clone()
+                try:
+                    trial.apply(seat, action)
+                except IllegalAction:  # legal in the real state, not in this world: skip it
+                    continue
+                value = trial.evaluate(seat)
             if value > best_value:
                 best, best_value = [action], value
             elif value == best_value:
                 best.append(action)
         return self.rng.choice(best or actions)
-
-    @staticmethod
-    def _played_out(world: State, seat: int, action: dict) -> float | None:
-        trial = world.clone()
-        try:
-            trial.apply(seat, action)
-        except IllegalAction:
-            return None
-        return trial.evaluate(seat)
 
 
 LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer}
