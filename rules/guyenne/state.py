@@ -1182,7 +1182,7 @@ class GuyenneState(State):
 
     def _loss_values(self, seat: int, actions: list[dict]) -> list[float | None]:
         """Which cards a loss takes changes no count and no fight still open: one trial per number of cards."""
-        seen: dict[int, float | None] = {}
+        seen: dict[int, float] = {}
         out = []
         for action in actions:
             count = len(action["cards"])
