@@ -621,14 +621,18 @@ class Service(LeagueCommands):
 
     @answers_errors
     async def choices(self, user: UserRef, game_id: int | None = None) -> list[tuple[str, str]]:
-        """(label, notation) of every legal action of ``user`` now — the console's numbered menu."""
+        """(label, notation) of every legal action of ``user`` now — the console's numbered menu; actions that read
+        the same (Guyenne's answer ``5 4`` with either 5) are offered once."""
         async with self._uow() as uow:
             live = await self._active(uow, None, user, game_id)
             seat_row = live.seat_of(user)
             if seat_row is None:
                 return []
             game = live.game
-            return [(game.describe_action(a), game.format_action(a)) for a in live.state.legal_actions(seat_row.seat)]
+            menu: dict[str, str] = {}
+            for action in live.state.legal_actions(seat_row.seat):
+                menu.setdefault(game.describe_action(action), game.format_action(action))
+            return list(menu.items())
 
     @answers_errors
     async def press(self, user: UserRef, data: str, chat: ChatRef | None = None,

@@ -62,6 +62,7 @@ async def test_a_person_plays_a_whole_game_against_ai(tmp_path, name):
                 out = await press_once(service, gid)
             else:
                 choices = await service.choices(ALICE, game_id=gid)
+                assert len({label for label, _ in choices}) == len(choices), "the menu offers a move twice"
                 out = await service.act(CHAT, ALICE, choices[0][1], game_id=gid) if choices else []
             assert not [m for m in out if m.kind == "error"], [m.text for m in out]
             seen += out
