@@ -917,18 +917,7 @@ class GuyenneState(State):
                 if len(world.decks[a]) > 1:
                     world.decks[a] = shuffled(world.decks[a])
                 continue
-            hands = [m for m in team if m != seat]
-            hidden = [f for f in world.fights if f["cards"][a] and not f["revealed"][a] and f["actors"][a] != seat]
-            known = world.seen[a] + world.mine[seat] if seat in team else world.seen[a]
-            unknown = world.discards[a]
-            if known:  # card ids are unique within an army
-                known_set = set(known)
-                unknown = [c for c in unknown if c not in known_set]
-            pool = world.decks[a] + unknown
-            for m in hands:
-                pool += world.hands[m]
-            for f in hidden:
-                pool += f["cards"][a]
+            known, unknown, hands, hidden, pool = world._unseen(a, seat)
             home = len(world.decks[a]) + len(unknown)  # where hands and face-down cards begin in the pool
             pinned = []  # cards he gave his partner, still in the partner's hand or face down: stay there
             if len(team) == 2:
@@ -963,6 +952,25 @@ class GuyenneState(State):
                 f["cards"][a] = C.order(pool[at:k])
         return world
 
+    def _unseen(self, a: int, seat: int | None) -> tuple[list[str], list[str], list[int], list[dict], list[str]]:
+        """Army ``a``'s cards that ``seat`` cannot place: (the discard cards he knows, the other discard cards,
+        the members whose hands he cannot see, the fights where he did not place its face-down cards, and all
+        those cards: the deck, the unknown discard, those hands, those face-down cards, in that order)."""
+        team = self.members[a]
+        hands = [m for m in team if m != seat]
+        hidden = [f for f in self.fights if f["cards"][a] and not f["revealed"][a] and f["actors"][a] != seat]
+        known = self.seen[a] + self.mine[seat] if seat in team else self.seen[a]
+        unknown = self.discards[a]
+        if known:  # card ids are unique within an army
+            known_set = set(known)
+            unknown = [c for c in unknown if c not in known_set]
+        pool = self.decks[a] + unknown
+        for m in hands:
+            pool += self.hands[m]
+        for f in hidden:
+            pool += f["cards"][a]
+        return known, unknown, hands, hidden, pool
+
     def ai_values(self, seat: int, actions: list[dict], rng: random.Random) -> list[float] | None:
         """Until a fight is fought, an action's value depends on the hidden cards of the fights of ``seat``'s
         own army only: draw just the opponents' cards there, not a whole world (the AI's costliest step). Not
@@ -993,18 +1001,7 @@ class GuyenneState(State):
             return world
         world.fights = self.fights[:]
         for a, indices in drawn_at.items():
-            known = self.seen[a]
-            if known:
-                known = set(known)
-                unknown = [c for c in self.discards[a] if c not in known]
-            else:
-                unknown = self.discards[a]
-            pool = self.decks[a] + unknown
-            for m in self.members[a]:
-                pool += self.hands[m]
-            for f in self.fights:
-                if f["cards"][a] and not f["revealed"][a]:
-                    pool += f["cards"][a]
+            _, unknown, _, _, pool = self._unseen(a, seat)
             pool = C.order(pool)
             sizes = [len(self.fights[i]["cards"][a]) for i in indices]
             wanted = sum(sizes)
@@ -1116,21 +1113,16 @@ class GuyenneState(State):
             strong = 100 if odds[0] else odds[1]  # as _lean_of, like the actions below
             standing.append(0.4 if strong > theirs else (odds[3] if strong == theirs else -0.4))
         kept = self.army_hand(mine) + len(self.decks[mine])
-        seen: dict[tuple, float] = {}
 
         def value_of(castle: int | None, lean: float | None, count: int) -> float:
             """The value with ``count`` cards added at ``castle`` (None: nowhere), that fight then leaning
-            ``lean``: the same order of sums as _value, so exactly equal."""
-            key = (castle, lean, count)
-            found = seen.get(key)
-            if found is None:
-                found = base
-                for f, was in zip(open_fights, standing):
-                    found += lean if f["castle"] == castle else was
-                if castle is not None and castle not in at:  # opened now
-                    found += lean
-                found = seen[key] = found + 0.03 * (kept - count)
-            return found
+            ``lean``: the same order of sums as _value, so exactly equal. The loop below remembers it."""
+            value = base
+            for f, was in zip(open_fights, standing):
+                value += lean if f["castle"] == castle else was
+            if castle is not None and castle not in at:  # opened now
+                value += lean
+            return value + 0.03 * (kept - count)
 
         if phase == "give" or phase == "direction":  # nothing placed yet, no card spent
             return [value_of(None, None, 0)] * len(actions)
@@ -1265,36 +1257,17 @@ _UNFOUGHT = ("set_aside", "direction", "place", "open1", "respond1", "open2", "r
 _WORTH = {(defending, against): {k: C.value(k, defending, against) for k in C.KINDS}
           for defending in (False, True) for against in (False, True)}  # each kind's combat value in each role
 _CARD_WORTH = {role: {card: worth[card[0]] for card in C.ARMY} for role, worth in _WORTH.items()}  # per card id
-_POINTS: dict[tuple, tuple[int, ...]] = {}
-
-
+@lru_cache(maxsize=100000)
 def _castle_points(two_sets: bool, armies: int, castles: tuple) -> tuple[int, ...]:
     """Every army's castle score (5.2 on its line) for one control pattern, remembered: it changes rarely."""
-    key = (two_sets, armies, castles)
-    found = _POINTS.get(key)
-    if found is None:
-        found = tuple(group_points([castles[k - 1] == a for k in line]) for a, line in
-                      enumerate(_lines(two_sets, armies)))
-        if len(_POINTS) > 100000:
-            _POINTS.clear()
-        _POINTS[key] = found
-    return found
+    return tuple(group_points([castles[k - 1] == a for k in line]) for a, line in enumerate(_lines(two_sets, armies)))
 
 
-_LEADS: dict[tuple, tuple[float, ...]] = {}
-
-
+@lru_cache(maxsize=100000)
 def _castle_leads(two_sets: bool, armies: int, castles: tuple) -> tuple[float, ...]:
     """Every army's castle score ahead of its best opponent, remembered like ``_castle_points``."""
-    key = (two_sets, armies, castles)
-    found = _LEADS.get(key)
-    if found is None:
-        points = _castle_points(two_sets, armies, castles)
-        found = tuple(float(p - max(q for o, q in enumerate(points) if o != a)) for a, p in enumerate(points))
-        if len(_LEADS) > 100000:
-            _LEADS.clear()
-        _LEADS[key] = found
-    return found
+    points = _castle_points(two_sets, armies, castles)
+    return tuple(float(p - max(q for o, q in enumerate(points) if o != a)) for a, p in enumerate(points))
 
 
 def _copy(value):
