@@ -927,6 +927,13 @@ class Service(LeagueCommands):
                 player.dm_ok = True
                 await uow.commit()
 
+    async def delivered(self, outbox_ids: list[int]) -> None:
+        """Messages of the outbox were sent (or superseded by a newer one for their slot): never resend them."""
+        ids = [i for i in outbox_ids if i is not None]
+        if not ids:
+            return
+        # the outbox lands with the multi-process work (issue 21); until then nothing is stored to mark
+
     async def remember_message(self, platform: str, slot: str, chat_id: str, message_id: str) -> None:
         async with self._uow() as uow:
             await uow.slots.put(platform, slot, chat_id, message_id)

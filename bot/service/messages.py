@@ -56,8 +56,9 @@ class Message:
     - ``user`` only: private to that person (their DM).
     - both: an answer to ``user``'s own command in ``chat`` (Discord: ephemeral; Telegram: a reply).
 
-    ``slot`` names the message this one replaces (``lobby:12``, ``board:12``, ``hand:12``): adapters edit the
-    message they last sent for the slot, or post a new one when ``fresh`` is set or there is none.
+    ``slot`` names the message this one replaces (``lobby:12``, ``board:12``, ``hand:12``, ``turn:12``): adapters
+    edit the message they last sent for the slot, or post a new one when ``fresh`` or ``ping`` is set or there is
+    none. A newer message for a slot supersedes an older one not yet sent (delivery coalesces by slot).
     """
 
     text: str
@@ -72,6 +73,9 @@ class Message:
     image_name: str | None = None
     menu: Menu | None = None
     picture: tuple | None = None  # (game, view, names) still to be drawn into ``image`` by the service
+    ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
+    mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
+    outbox_id: int | None = None  # the stored outbox row: ``Service.delivered([id])`` once sent or superseded
 
     @property
     def is_private(self) -> bool:
