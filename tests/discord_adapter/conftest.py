@@ -17,8 +17,8 @@ ALICE_ID, BOB_ID, CAROL_ID, MOD_ID = 1001, 1002, 1003, 1009
 
 
 class Harness:
-    def __init__(self, tmp_path):
-        self.url = f"sqlite+aiosqlite:///{tmp_path}/discord.db"
+    def __init__(self, database_url):
+        self.url = database_url
         self.api = FakeDiscord()
         self.alice = self.api.add_user(ALICE_ID, "Alice")
         self.bob = self.api.add_user(BOB_ID, "Bob")
@@ -85,10 +85,10 @@ class Harness:
 
 
 @pytest.fixture
-async def dc(tmp_path):
+async def dc(database_url):
     errors = ErrorRecords()
     logging.getLogger().addHandler(errors)
-    harness = Harness(tmp_path)
+    harness = Harness(database_url)
     await harness.start_bot()
     try:
         yield harness

@@ -25,8 +25,8 @@ class ErrorRecords(logging.Handler):
 
 
 class Harness:
-    def __init__(self, tmp_path):
-        self.url = f"sqlite+aiosqlite:///{tmp_path}/telegram.db"
+    def __init__(self, database_url):
+        self.url = database_url
         self.api = FakeBotApi()
         self.app = None
         self.service = None
@@ -77,10 +77,10 @@ class Harness:
 
 
 @pytest.fixture
-async def tg(tmp_path):
+async def tg(database_url):
     errors = ErrorRecords()
     logging.getLogger().addHandler(errors)
-    harness = Harness(tmp_path)
+    harness = Harness(database_url)
     await harness.start_bot()
     try:
         yield harness
