@@ -42,6 +42,7 @@ class ServiceBase:
         from bot.service.lobby import LOBBY_LIMITS
 
         self.lobby_limits = LOBBY_LIMITS
+        self.flood = None  # a FloodGuard where people command it (the chat platforms); tests and the console play fast
 
     # ------------------------------------------------------------------ references
     def _uow(self, readonly: bool = False) -> UnitOfWork:
