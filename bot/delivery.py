@@ -129,7 +129,8 @@ class Delivery:
     def submit(self, messages: Iterable[Message], meta: dict | None = None) -> None:
         """Queue messages (in order) for their chats; returns at once. ``meta`` goes with each to ``send``."""
         if self._closed:
-            raise RuntimeError(f"{self.name} is closed")
+            log.warning("%s is closed: %d messages not queued", self.name, len(list(messages)))
+            return
         for message in messages:
             key = self._chat_key(message)
             slot = self._slot_key(message)
@@ -214,7 +215,8 @@ class Delivery:
                     entry.busy = False
                     if entry.attempts < self.max_attempts:
                         self.retries += 1
-                        log.info("%s: %s waits %.2f s (attempt %d)", self.name, key, wait.seconds, entry.attempts)
+                        log.info("%s: %s waits %.2f s (attempt %d): %s", self.name, key, wait.seconds, entry.attempts,
+                                 wait)
                         await self.sleep(wait.seconds)
                         continue
                     self.dropped += 1
