@@ -59,6 +59,19 @@ COMMANDS = [
 ]
 
 
+def _counted(handler):
+    """Counts the updates being handled, so tests and the bench can wait until all is quiet."""
+    async def wrapper(self, update, context):
+        self.busy += 1
+        try:
+            return await handler(self, update, context)
+        finally:
+            self.busy -= 1
+    wrapper.__name__ = handler.__name__
+    wrapper.__doc__ = handler.__doc__
+    return wrapper
+
+
 def _seconds(value) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
@@ -71,6 +84,7 @@ class TelegramAdapter:
         self.latest_message: dict[str, int] = {}  # group id → newest message id seen there
         self.moved: dict[str, str] = {}  # old group id → its supergroup's id
         self._locks: dict[str, asyncio.Lock] = {}
+        self.busy = 0  # updates being handled (tests and the bench wait for 0)
         self._group_budget = GROUP_BUDGET.scaled(pace_scale)
         self._private_budget = PRIVATE_BUDGET.scaled(pace_scale)
         self.delivery = Delivery(self._send, on_delivered=service.delivered, chat_key=default_chat_key,
@@ -126,6 +140,7 @@ class TelegramAdapter:
                 meta["reply_to"] = reply_to
             self.delivery.submit([message], meta)
 
+    @_counted
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
         if message is None or update.effective_user is None:
@@ -209,6 +224,7 @@ class TelegramAdapter:
             out += [m for m in await self.service.show_private(user, game_id=game_id) if m.kind == "hand"]
         return self._asked(out, ping=False)
 
+    @_counted
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Plain text in the private chat is a move; in a group it only counts toward scrolling."""
         self._seen(update)
@@ -217,6 +233,7 @@ class TelegramAdapter:
                 out = await self.service.act(None, self.user_ref(update), update.effective_message.text)
             self.submit(out)
 
+    @_counted
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer first: the query is answered before anything is delivered, with the verdict as a toast when the
         service gives it within ``verdict_wait``; the messages are queued after the answer."""
@@ -262,6 +279,7 @@ class TelegramAdapter:
             return "📬 Your hand is in our private chat.", out
         return "", out
 
+    @_counted
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
         if message is None:

@@ -1,6 +1,7 @@
 """The Telegram harness: the real python-telegram-bot Application polling a fake Bot API over HTTP."""
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -50,8 +51,16 @@ class Harness:
         await self.service.close()
 
     async def idle(self) -> None:
-        """Wait until every queued message was delivered."""
-        await self.adapter.delivery.idle(30)
+        """Wait until no update is pending or being handled and every queued message was delivered."""
+        for _ in range(3000):
+            await self.adapter.delivery.idle(30)
+            if self.adapter.busy == 0 and self.app.update_queue.empty() and \
+                    not [u for u in self.api.updates if u["update_id"] >= self.api.next_offset]:
+                await asyncio.sleep(0.02)
+                if self.adapter.busy == 0 and self.adapter.delivery.pending() == 0:
+                    return
+            await asyncio.sleep(0.01)
+        raise AssertionError("the bot did not become idle")
 
     def snapshot(self) -> dict:
         return {(c, m["message_id"]): m.get("edited", 0) for c in self.api.chats for m in self.api.bot_messages(c)}

@@ -58,6 +58,7 @@ class FakeBotApi:
         self.queries: dict[str, float] = {}  # callback query id → when it was made
         self.blocked: set[int] = set()  # users who blocked the bot
         self.updates: list[dict] = []
+        self.next_offset = 0  # the bot confirmed every update below this
         self.update_ids = itertools.count(1)
         self.message_ids: dict[int, itertools.count] = {}
         self.chats: dict[int, dict] = {}  # chat id → Chat object
@@ -162,6 +163,7 @@ class FakeBotApi:
 
     async def api_getUpdates(self, p):
         offset = int(p.get("offset") or 0)
+        self.next_offset = max(self.next_offset, offset)
         timeout = float(p.get("timeout") or 0)
         deadline = time.monotonic() + timeout
         while True:
