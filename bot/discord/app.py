@@ -92,7 +92,8 @@ class DiscordAdapter:
         """A slash command: acknowledge at once (only the caller sees the 'thinking'), run, deliver."""
         self.busy += 1
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            if not await self._acknowledge(interaction, ephemeral=True, thinking=True):
+                return
             chat, user = self.chat_ref(interaction), self.user_ref(interaction.user)
             if chat is None and guild_only:
                 out = [Message("Games are played in a server channel; use this command there. Here I send your "
@@ -117,11 +118,23 @@ class DiscordAdapter:
     async def _component(self, interaction: discord.Interaction, call, hand_here: bool = False) -> None:
         self.busy += 1
         try:
-            await interaction.response.defer()  # the clicked message changes (or not) below
+            if not await self._acknowledge(interaction):  # the clicked message changes (or not) below
+                return
             out = await call(self.chat_ref(interaction), self.user_ref(interaction.user))
             await self.deliver(out, interaction, hand_here=hand_here)
         finally:
             self.busy -= 1
+
+    @staticmethod
+    async def _acknowledge(interaction: discord.Interaction, **kwargs) -> bool:
+        """Defer first, before any work. An interaction Discord no longer knows (10062: it came too late, the
+        person already saw "did not respond") is not acted on."""
+        try:
+            await interaction.response.defer(**kwargs)
+            return True
+        except discord.NotFound as error:
+            log.warning("an interaction expired before it was acknowledged: %s", error)
+            return False
 
     async def on_unknown_component(self, interaction: discord.Interaction) -> None:
         """A component whose id is none of ours (forged, or from another bot's era): answer, change nothing."""
