@@ -56,6 +56,7 @@ class FakeBotApi:
         self.refused: list[tuple[float, int, str]] = []  # the same, answered with 429
         self.sends: list[dict] = []  # every new message: chat, message_id, method, notify, mentions
         self.queries: dict[str, float] = {}  # callback query id → when it was made
+        self.answered_at: dict[str, float] = {}  # callback query id → when it was answered
         self.blocked: set[int] = set()  # users who blocked the bot
         self.updates: list[dict] = []
         self.next_offset = 0  # the bot confirmed every update below this
@@ -340,6 +341,7 @@ class FakeBotApi:
         if made is None or query in self.answers or self.clock() - made > self.callback_ttl:
             raise ApiError(400, TOO_OLD)
         self.answers[query] = p
+        self.answered_at[query] = self.clock()
         return True
 
     # ------------------------------------------------------------------ what users do
