@@ -230,7 +230,7 @@ class DiscordAdapter:
             return message.text, discord.AllowedMentions.none()
         people = [discord.Object(int(u.id)) for u in message.mentions]
         named = " ".join(f"<@{u.id}>" for u in message.mentions)
-        return f"{named} {message.text}", discord.AllowedMentions(everyone=False, roles=False, users=people,
+        return f"{message.text} {named}", discord.AllowedMentions(everyone=False, roles=False, users=people,
                                                                   replied_user=False)
 
     async def _deliver_one(self, message: Message) -> None:
@@ -260,14 +260,16 @@ class DiscordAdapter:
         else:
             sent = await channel.send(embed=payload["embed"], view=view, files=_files(message),
                                       allowed_mentions=allowed)
-        if known is not None and (message.ping or message.is_private):
+        retired = known is not None and (message.ping or message.is_private)
+        if retired:
             await self._retire(channel, known)
         if message.is_private and message.kind == "hand":
             await self.service.dm_delivered(message.user)
         if slot_key:
             await self.service.remember_message(PLATFORM, slot_key, str(channel.id), str(sent.id))
         if not message.is_private:
-            self.seen[channel.id] += 1
+            if not retired:  # a message that replaced (deleted) its predecessor pushes nothing up
+                self.seen[channel.id] += 1
             self.posted_at[sent.id] = self.seen[channel.id]
 
     @staticmethod

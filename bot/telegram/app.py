@@ -83,6 +83,7 @@ class TelegramAdapter:
         self.verdict_wait = verdict_wait
         self.latest_message: dict[str, int] = {}  # group id → newest message id seen there
         self.moved: dict[str, str] = {}  # old group id → its supergroup's id
+        self.removed: dict[str, set[int]] = {}  # group id → our messages deleted there (they push nothing up)
         self._locks: dict[str, asyncio.Lock] = {}
         self.busy = 0  # updates being handled (tests and the bench wait for 0)
         self._group_budget = GROUP_BUDGET.scaled(pace_scale)
@@ -285,9 +286,15 @@ class TelegramAdapter:
         if message is None:
             return
         if message.migrate_to_chat_id:
-            await self._moved_to(message.chat.id, message.migrate_to_chat_id)
+            old, new = message.chat.id, message.migrate_to_chat_id
         elif message.migrate_from_chat_id:
-            await self._moved_to(message.migrate_from_chat_id, message.chat.id)
+            old, new = message.migrate_from_chat_id, message.chat.id
+        else:
+            return
+        # the new chat's first commands wait until its games have moved (updates run concurrently)
+        async with self._locks.setdefault(str(new), asyncio.Lock()):
+            async with self._locks.setdefault(str(old), asyncio.Lock()):
+                await self._moved_to(old, new)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("update failed: %s", context.error, exc_info=context.error)
@@ -398,7 +405,8 @@ class TelegramAdapter:
                 known = None
         sent = await self._post(chat_id, text, markup, message, meta, pace)
         if known is not None and renew and (message.ping or message.is_private):
-            await self._retire(known[0], known[1], pace)
+            if await self._retire(known[0], known[1], pace) and not message.is_private:
+                self.removed.setdefault(str(known[0]), set()).add(known[1])
         if message.is_private and message.kind == "hand":
             await self.service.dm_delivered(message.user)
         if slot_key:
@@ -437,12 +445,12 @@ class TelegramAdapter:
                 kwargs.pop("reply_parameters", None)
         raise BadRequest("the chat keeps moving")
 
-    async def _retire(self, chat_id: int, message_id: int, pace) -> None:
-        """The previous message of a slot, now that a newer one notified: deleted, or cut to one line."""
+    async def _retire(self, chat_id: int, message_id: int, pace) -> bool:
+        """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line."""
         bot = self.app.bot
         try:
             await bot.delete_message(chat_id, message_id)
-            return
+            return True
         except (BadRequest, Forbidden) as error:
             log.info("could not delete an old message (%s): cutting it down instead", error)
         try:
@@ -456,9 +464,12 @@ class TelegramAdapter:
                                                    reply_markup=None)
                 except BadRequest:
                     pass
+        return False
 
     def _scrolled_away(self, chat_id: int, message_id: int) -> bool:
-        return self.latest_message.get(str(chat_id), message_id) - message_id > REPOST_AFTER
+        latest = self.latest_message.get(str(chat_id), message_id)
+        gone = sum(1 for m in self.removed.get(str(chat_id), ()) if message_id < m <= latest)
+        return latest - message_id - gone > REPOST_AFTER
 
     def _deep_link(self, message: Message) -> list[list[InlineKeyboardButton]]:
         """Lobbies and 'open a private chat' notes carry the link that opens the private chat."""
