@@ -70,6 +70,7 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
             await client.close()
         if app is not None:
             await app.updater.stop()
+            await app.bot_data["adapter"].close()
             await app.stop()
             await app.shutdown()
         await service.close()

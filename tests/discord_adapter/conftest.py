@@ -60,6 +60,16 @@ class Harness:
     async def settle(self, record) -> None:
         """Wait until the interaction was acknowledged and the bot has finished handling it."""
         await self.wait_for(lambda: record.callback is not None and self.bot.adapter.busy == 0)
+        await self.idle()
+
+    async def idle(self) -> None:
+        """Wait until no interaction is being handled and every queued message was delivered."""
+        for _ in range(1000):
+            await self.bot.adapter.delivery.idle(30)
+            await asyncio.sleep(0.01)
+            if self.bot.adapter.busy == 0 and self.bot.adapter.delivery.pending() == 0:
+                return
+        raise AssertionError("the bot did not become idle")
 
     async def slash(self, person, name, **options):
         record = await self.api.slash(person, name, **options)
