@@ -14,16 +14,26 @@ class StaleVersion(Exception):
     """Another writer changed the game since it was read: nothing was written."""
 
 
+async def insert_if_absent(session: AsyncSession, model, **values) -> None:
+    """INSERT … ON CONFLICT DO NOTHING: of two processes creating the same row at once, one wins, neither fails."""
+    dialect = session.bind.dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    await session.execute(dialect_insert(model.__table__).values(**values).on_conflict_do_nothing())
+
+
 class Players:
     def __init__(self, session: AsyncSession):
         self.session = session
 
     async def get_or_create(self, platform: str, external_id: str, name: str) -> Player:
         player = await self.find(platform, external_id)
-        if player is None:
-            player = Player(platform=platform, external_id=external_id, name=name)
-            self.session.add(player)
-            await self.session.flush()
+        if player is None:  # two first commands of one person at once must not collide
+            await insert_if_absent(self.session, Player, platform=platform, external_id=external_id, name=name,
+                                   created_at=utcnow())
+            player = await self.find(platform, external_id)
         elif name and player.name != name:
             player.name = name
         return player
@@ -43,9 +53,9 @@ class Chats:
     async def get_or_create(self, platform: str, external_id: str, league: str, title: str | None) -> Chat:
         chat = await self.find(platform, external_id)
         if chat is None:
-            chat = Chat(platform=platform, external_id=external_id, league=league, title=title, settings={})
-            self.session.add(chat)
-            await self.session.flush()
+            await insert_if_absent(self.session, Chat, platform=platform, external_id=external_id, league=league,
+                                   title=title, settings={})
+            chat = await self.find(platform, external_id)
         elif title and chat.title != title:
             chat.title = title
         return chat

@@ -100,6 +100,10 @@ class ChatCommands:
             if player is None:
                 return []
             player.dm_ok = False
+            for live in self._live_games.values():
+                seat = live.seat_of(user)
+                if seat is not None:
+                    seat.dm_ok = False
             row = await uow.games.get(game_id) if game_id is not None else None
             if row is None:
                 await uow.commit()
@@ -111,7 +115,7 @@ class ChatCommands:
             uow.session.add(MessageSlot(platform=user.platform, slot=marker, chat_external_id="", message_id="-"))
             chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
             out = [Message(f"⚠ I cannot send private messages to {user.name}. " + _dm_remedy(user.platform),
-                           chat=chat_ref, game_id=row.id, kind="notice", mentions=[user])]
+                           chat=chat_ref, game_id=row.id, kind="dm_failed", mentions=[user])]
             await uow.outbox.add(self.outbox_rows(out))
             try:
                 await uow.commit()

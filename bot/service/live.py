@@ -25,6 +25,7 @@ class LiveSeat:
     name: str
     ai_level: str | None
     resigned: bool
+    dm_ok: bool | None = None  # private messages reach this person (None: not known yet)
 
     @property
     def is_ai(self) -> bool:
@@ -91,7 +92,7 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_events: list
         user = UserRef(s.player.platform, s.player.external_id, s.player.name) if s.player else None
         seats.append(LiveSeat(s.seat, s.player_id, user, seat_name(s.player.name if s.player else None,
                                                                      s.resigned, s.position, s.seat),
-                              s.ai_level, s.resigned))
+                              s.ai_level, s.resigned, s.player.dm_ok if s.player else None))
     live = LiveGame(id=row.id, game=game, chat=chat, chat_db_id=chat_row.id, created_by=row.created_by,
                     seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),
                     seats=seats, moves=move_count, settings=effective(chat_row.settings),

@@ -63,7 +63,7 @@ class DeliveryCommands:
     async def delivered(self, outbox_ids: list[str]) -> None:
         """Messages of the outbox were sent (or superseded by a newer one for their slot): never resend them.
         Marks are written together a moment later, one statement for many messages."""
-        self._sent.extend(i for i in outbox_ids if i)
+        self._sent.extend(str(i) for i in outbox_ids if i)
         if self._sent and (self._sent_flush is None or self._sent_flush.done()):
             self._sent_flush = asyncio.create_task(self._flush_sent())
 

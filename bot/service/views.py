@@ -98,11 +98,12 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
 
 
 def turn_message(live: LiveGame, state: State) -> Message:
-    """The group's one short line naming whose turn it is (replaced, not a stream); it pings those people."""
+    """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
+    and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
     people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
     text = f"🔔 #{live.id} {live.game.title}: your turn, " + ", ".join(p.name for p in people) + "."
     return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
-                   mentions=[p.user for p in people])
+                   mentions=[p.user for p in people if p.dm_ok is False])
 
 
 def picker_buttons(live: LiveGame, version: int, level: picker.PickerLevel, path: str) -> list[list[Button]]:

@@ -335,7 +335,7 @@ class TelegramAdapter:
         user = message.user
         out = []
         for m in await self.service.dm_failed(user, message.game_id):
-            if m.chat is not None and m.kind == "notice":
+            if m.chat is not None and m.kind == "dm_failed":
                 m = Message(f"⚠ I cannot send private messages to {user.name}: the private chat with me is not "
                             f"open, or I was blocked. {user.name}, open it with the button below and press "
                             f"Start (unblock me first if you blocked me) — your hand comes right after.",
@@ -361,7 +361,7 @@ class TelegramAdapter:
     def _notifies(message: Message) -> bool:
         """Pings notify (the person to act; in a group only when it names someone), and so do results and
         notices; everything else is sent silently."""
-        if message.kind in ("result", "notice", "dm_needed"):
+        if message.kind in ("result", "notice", "dm_needed", "dm_failed"):
             return True
         if message.is_private:
             return message.ping

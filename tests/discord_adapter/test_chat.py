@@ -121,8 +121,6 @@ async def test_the_fake_is_strict_like_discord(dc):
     assert record.callback is None  # answered too late: 10062, nothing shown
 
 
-@pytest.mark.xfail(reason="needs service: after /abort or the end, each seat's hand slot gets a final message "
-                          "without buttons", strict=False)
 async def test_after_abort_the_pickers_in_dms_lose_their_buttons(dc):
     await two_player_game(dc)
     await dc.slash(dc.mod, "abort")
@@ -130,8 +128,6 @@ async def test_after_abort_the_pickers_in_dms_lose_their_buttons(dc):
         assert latest_picker(dc, person) is None
 
 
-@pytest.mark.xfail(reason="needs service: the 'cannot send private messages' notice once per game's channel, "
-                          "not once per person ever", strict=False)
 async def test_closed_dms_are_told_in_each_games_channel(dc):
     api = dc.api
     api.closed_dms.add(int(dc.bob["id"]))
@@ -144,8 +140,6 @@ async def test_closed_dms_are_told_in_each_games_channel(dc):
     assert len(notices) == 2
 
 
-@pytest.mark.xfail(reason="needs service: ping=True on the hand of whoever's turn begins; a public turn:<game> "
-                          "ping with mentions for those whose DMs are closed", strict=False)
 async def test_exactly_one_notification_per_turn_change_to_the_person_to_act(dc):
     api = dc.api
     api.closed_dms.add(int(dc.bob["id"]))  # Bob plays from ephemerals: mentioned in the channel instead

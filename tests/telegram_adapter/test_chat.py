@@ -211,8 +211,6 @@ async def test_the_fake_is_strict_like_telegram(tg):
     assert SCALE < 1
 
 
-@pytest.mark.xfail(reason="needs service: ping=True on the hand of the person whose turn begins "
-                          "(and on a turn:<game> line for the group)", strict=False)
 async def test_exactly_one_notifying_message_per_turn_change_to_the_person_to_act(tg):
     await two_player_game(tg)
     api = tg.api
