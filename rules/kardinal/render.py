@@ -5,6 +5,7 @@ from rules.api import Event
 from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
 
 MARK = dict(zip(COLOURS, MARKS))
+CARDINAL = "☩"  # the Cardinal on the grid: not a letter, so it never reads as column K
 
 
 def seat(s: int | None) -> str:
@@ -20,7 +21,7 @@ def _xy(text: str) -> tuple[int, int]:
 
 
 def grid(view: dict) -> list[str]:
-    """The town, top row first: ``rH`` a red house, ``DT``/``DN`` the Dom, ``K`` the Cardinal, ``+`` a site where the
+    """The town, top row first: ``rH`` a red house, ``DT``/``DN`` the Dom, ``☩`` the Cardinal, ``+`` a site where the
     player to move can build, ``.`` any other building site."""
     cells: dict[tuple[int, int], str] = {}
     t, n = view["dom"]
@@ -34,7 +35,7 @@ def grid(view: dict) -> list[str]:
     for s in view["sites"]:
         cells[_xy(s)] = "+" if s in buildable else "."
     if view["cardinal"]:
-        cells[_xy(view["cardinal"])] = "K"
+        cells[_xy(view["cardinal"])] = CARDINAL
     xs = [p[0] for p in cells]
     ys = [p[1] for p in cells]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
@@ -73,7 +74,7 @@ def render(view: dict) -> str:
     lines += grid(view)
     lines.append("```")
     plus = f"+ {seat(view['current'])} can build here · . other site" if phase == "build" else ". site"
-    lines.append(f"DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · K Cardinal · {plus}")
+    lines.append(f"DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · ☩ Cardinal · {plus}")
     for p, cs in enumerate(view["colours"]):
         own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in cs)
         lines.append(f"{seat(p)} {own} · stones {_stones(view['stones'][p])} · score {view['scores'][p]}")
@@ -131,7 +132,8 @@ def describe_event(event: Event) -> str | None:
     kind = event.kind
     if kind == "built":
         where = "+".join(d["cells"])
-        got = (" and takes " + " ".join(MARK[c] for c in d["stones"])) if d["stones"] else ""
+        got = (": +" + " ".join(MARK[c] for c in d["stones"]) + (" stone" if len(d["stones"]) == 1 else " stones")) \
+            if d["stones"] else ""
         return f"{seat(d['seat'])} builds a {colour(d['color'])} {d['kind']} at {where}{got}."
     if kind == "bonus_stone":
         return f"{seat(d['seat'])} takes a free {colour(d['color'])} stone."

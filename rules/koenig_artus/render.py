@@ -107,8 +107,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "trick_won":
         return f"{seat(d['seat'])} wins the trick: pawn {d['from']} → {d['to']}."
     if kind == "decision_due":
-        return f"{seat(d['seat'])} is on a sword field and " + ("swaps two tokens." if d["swap"] else
-                                                                "chooses a trump colour.")
+        return f"{seat(d['seat'])} is on a sword field: " + ("two trump tokens to swap." if d["swap"] else
+                                                             "a trump colour to choose.")
     if kind == "decision_deferred":
         return f"{seat(d['seat'])} will decide after the next deal."
     if kind == "trump_chosen":

@@ -17,6 +17,10 @@ def cards(texts) -> str:
     return " ".join(card(t) for t in texts)
 
 
+def _pts(n: int) -> str:
+    return f"{n} pt" + ("" if n == 1 else "s")
+
+
 def _piles(view: dict, p: int) -> str:
     opened = view["open_piles"][p]
     parts = [f"{COLOUR_MARKS[c]}{c}×{len(opened[c])}" for c in COLOURS if c in opened]
@@ -51,7 +55,7 @@ def render(view: dict) -> str:
     width = 4
     for p in range(n):
         marker = "▶" if p in view["to_act"] else " "
-        lines.append(f"{marker}{seat(p):<{width}} {_piles(view, p)} | {view['round_points'][p]} pts, "
+        lines.append(f"{marker}{seat(p):<{width}} {_piles(view, p)} | {_pts(view['round_points'][p])}, "
                      f"total {view['totals'][p]} | {view['hand_counts'][p]} in hand")
     lines.append("```")
     if view["out_of_round"]:
@@ -109,8 +113,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "card_played":
         return f"{seat(d['seat'])} plays {card(d['card'])}."
     if kind == "trick_resolved":
-        low = "all trump" if d["low"] is None else f"low {seat(d['low'])}"
-        return f"Trump {d['trump']}: high {seat(d['high'])} picks {d['pick']}, {low}."
+        low = "all trump, nobody is low" if d["low"] is None else f"{seat(d['low'])} is low"
+        return f"trump {d['trump']}: {seat(d['high'])} is high and picks {d['pick']}, {low}."
     if kind == "cards_picked":
         return f"{seat(d['seat'])} takes {cards(d['cards'])}."
     if kind == "cards_received":
@@ -120,6 +124,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "colors_hidden":
         how = " (automatically, last trick)" if d.get("auto") else ""
         return f"{seat(d['seat'])} hides {' and '.join(d['colors'])}{how}."
+    if kind == "next_leader":
+        return f"{seat(d['seat'])} leads the next trick."
     if kind == "round_aborted":
         return f"{seat(d['seat'])} cannot play any of the trick's three colours: round {d['round']} ends early."
     if kind == "round_scored":

@@ -41,6 +41,11 @@ def castles_line(castles: list) -> str:
     return " ".join(parts)
 
 
+def castle_word(code: str) -> str:
+    """``7H`` → ``♥ castle``."""
+    return f"{SYMBOL[code[-1]]} castle"
+
+
 def village_line(k: int, cards: list) -> str:
     return f"V{k} " + (" ".join(c(x) for x in cards) if cards else "· (empty)")
 
@@ -214,7 +219,7 @@ def describe_event(event: Event) -> str | None:
     if k == "turn_order":
         return f"Round {d['round']}: " + " → ".join(seat(s) for s in d["order"])
     if k == "turn_started":
-        return None
+        return f"{who}'s turn."
     if k == "turn_ended":
         return f"{who}'s turn ends" + (" (nothing more to do)." if d["auto"] else ".")
     if k == "round_started":
@@ -229,10 +234,10 @@ def describe_event(event: Event) -> str | None:
             return f"{who} uses Q♥+K♥ and names {c(d['named'])}."
         if d["noble"] == "JC":
             return f"{who} flips with J♣ until a card fits."
-        return None
+        return f"{who} uses " + " ".join(noble(x) for x in d["noble"].split("+")) + "."
     if k == "built_castle":
         src = "the waste" if d["from"] == "waste" else d["from"]
-        return f"{who} builds {c(d['card'])} from {src} onto a castle."
+        return f"{who} builds {c(d['card'])} on the {castle_word(d['card'])} from {src}."
     if k == "built_village":
         src = "the waste" if d["from"] == "waste" else d["from"]
         return f"{who} moves " + " ".join(c(x) for x in d["cards"]) + f" from {src} to V{d['to']}."
