@@ -161,6 +161,10 @@ class Game:
         """A screen or two on the rules and how to play them here (the /rules text)."""
         return self.title
 
+    def help_text(self) -> str:
+        """A few lines on how to play this game here (the /help text inside a game); default: the rules summary."""
+        return self.rules_summary()
+
     def render_view(self, view: dict) -> str:
         """Chat text of a view (public or private): compact, whose turn, what may be done."""
         return json.dumps(view, ensure_ascii=False)
@@ -172,6 +176,14 @@ class Game:
     def describe_action(self, action: dict) -> str:
         """A label for a button (default: the notation)."""
         return self.format_action(action)
+
+    def describe_choice(self, key: str, value: Any) -> str:
+        """A label for one step of the move picker: the value of one parameter of an action (``key`` its name,
+        ``"type"`` the kind of action) or one item of a list parameter, in the symbols the board uses
+        (``J♠``, not ``JS``). Default: the action type in words, any other value as it is."""
+        if key == "type":
+            return str(value).replace("_", " ").capitalize()
+        return str(value)
 
 
 GAMES: dict[str, Game] = {}
@@ -234,6 +246,15 @@ class TextGame(Game):
 
     def describe_action(self, action: dict) -> str:
         return self.render.describe_action(action)
+
+    def describe_choice(self, key: str, value: Any) -> str:
+        describe = getattr(self.render, "describe_choice", None)
+        label = describe(key, value) if describe is not None else None
+        return label if label is not None else super().describe_choice(key, value)
+
+    def help_text(self) -> str:
+        """A short how-to-play for /help in a game (the render module's ``HELP``), else the rules summary."""
+        return getattr(self.render, "HELP", "") or self.rules_summary()
 
 
 def check_action_shape(action: Any) -> dict:

@@ -220,3 +220,25 @@ def describe_event(event: Event) -> str | None:
         return "Game over: " + " – ".join(str(int(s)) for s in d["scores"]) + (
             " (all six castles)" if d["reason"] == "six" else "")
     return None
+
+
+TYPE_CHOICES = {"open": "Open a castle", "respond": "Answer", "reinforce": "Reinforce", "pass": "Pass",
+                "reveal": "Reveal", "concede": "Concede", "lose": "Lose", "set_aside": "Set aside",
+                "give": "Give cards", "direction": "Direction"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    """A picker step as the board shows it: cards by kind (``5``, not ``5a``), ``Castle 3``."""
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key == "cards":
+        return C.label(value)
+    if key == "card":
+        return C.NAMES.get(value, value)
+    if key == "castle":
+        return f"Castle {value}"
+    if key == "way":
+        return "left ↺" if value == "left" else "right ↻"
+    if key == "leader":
+        return "I lead" if value == "me" else "partner leads"
+    return None

@@ -169,3 +169,18 @@ def describe_action(action: dict) -> str:
     if kind == "pass_turn":
         return "Pass"
     return str(kind)
+
+
+TYPE_CHOICES = {"build": "Build", "bonus_stone": "Free stone", "place_cardinal": "Place the Cardinal",
+                "move_cardinal": "Move the Cardinal", "end_turn": "Leave the Cardinal", "pass_turn": "Pass"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key == "building":
+        parts = value.split()
+        return f"{MARK.get(parts[0], '')} {parts[0]} {parts[1]}" + (f" + {parts[2]}" if len(parts) > 2 else "")
+    if key == "color":
+        return colour(value)
+    return None

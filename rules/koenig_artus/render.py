@@ -131,3 +131,19 @@ def describe_action(action: dict) -> str:
     if kind == "defer_trump_decision":
         return "Decide after the deal"
     return str(kind)
+
+
+TYPE_CHOICES = {"play_card": "Play a card", "choose_trump": "Choose a trump", "swap_trump_tokens": "Swap tokens",
+                "defer_trump_decision": "Decide after the deal"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key == "card":
+        return card(value)
+    if key == "color":
+        return colour(value)
+    if key == "slots":
+        return f"slot {value}"
+    return None

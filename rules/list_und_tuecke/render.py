@@ -140,7 +140,20 @@ def describe_action(action: dict) -> str:
     if kind == "play_card":
         return "Play " + card(action["card"])
     if kind == "pick_cards":
-        return "Take " + " ".join(action["cards"])
+        return "Take " + cards(action["cards"])
     if kind == "hide_colors":
         return "Hide " + " ".join(COLOUR_MARKS[c] + c for c in action["colors"])
     return str(kind)
+
+
+TYPE_CHOICES = {"play_card": "Play a card", "pick_cards": "Take cards", "hide_colors": "Hide colours"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key in ("card", "cards"):
+        return card(value)
+    if key == "colors":
+        return COLOUR_MARKS[value] + value
+    return None

@@ -299,3 +299,35 @@ def describe_action(action: dict) -> str:
     if t == "end_turn":
         return "End turn"
     return str(t)
+
+
+TYPE_CHOICES = {"choose_trio": "Choose a trio", "choose_tiebreak_noble": "Tie-break noble", "standard_flip": "Flip",
+                "extra_flip": "Extra flip (♣)", "hearts_queen_king_flip": "Q♥K♥ flip to a named card",
+                "build_castle": "Build a castle", "build_village": "Build on a village",
+                "hearts_jack_move": "J♥ move a card", "hearts_queen_reveal": "Q♥ turn a card",
+                "hearts_queen_ace": "The ace Q♥ turned", "spade_jack_attack": "J♠ clear a village",
+                "spade_queen_attack": "Q♠ take village tops", "spade_trio_attack": "J♠Q♠K♠ destroy a castle",
+                "end_turn": "End turn"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    """A picker step in the board's symbols: nobles ``J♠``, cards ``7♥``, villages ``V3``, players ``P2``."""
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key in ("nobles", "noble"):
+        return noble(value)
+    if key in ("card", "named_card"):
+        return c(value)
+    if key == "village":
+        return f"V{value}"
+    if key == "destination":
+        return "castle" if value == "castle" else f"V{value}"
+    if key == "position":
+        return f"card {value + 1} from the bottom"
+    if key == "suit":
+        return f"{SYMBOL[value]} castle"
+    if key == "start_castle":
+        return "start its castle" if value else "keep it in the village"
+    if key == "club_jack":
+        return "with J♣ (until a fit)" if value else "1 card"
+    return None
