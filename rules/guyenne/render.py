@@ -7,6 +7,13 @@ from rules.guyenne import cards as C
 MARK = {"E": "🟥", "F": "🟦"}
 
 
+HELP = """Guyenne in short: two armies fight for six castles over several rounds.
+Each round the first player opens a castle with 1–5 cards face down, the other answers there, then the second castle;
+then reinforce or pass. Fights: higher total wins; a hero wins outright; a defender reveals or concedes.
+The menu asks the castle first, then your cards one by one (`done` when the set is complete). Cards: H hero,
+T trebuchet, A archer, numbers are their strength."""
+
+
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
 
@@ -93,7 +100,10 @@ def render(view: dict) -> str:
         for fight in view["last_fights"]:
             who = "tie" if fight["winner"] is None else f"{names[fight['winner']]} wins"
             lines.append(f"Last round, castle {fight['castle']}: {who}" + (" (conceded)" if fight["conceded"] else ""))
-    for a in armies:
+    if view["viewer"] is not None:  # your own view: the armies in one line (`board` shows all)
+        lines.append("Points " + " · ".join(f"{names[a]} {view['points'][a]}" for a in armies) + " · hands " +
+                     " · ".join("+".join(str(view["hand_counts"][m]) for m in view["members"][a]) for a in armies))
+    for a in armies if view["viewer"] is None else ():
         hands = " + ".join(str(view["hand_counts"][m]) for m in view["members"][a])
         line = (f"{names[a]}: hand {hands} · deck {view['deck_counts'][a]} · discard {view['discard_counts'][a]} · "
                 f"reshuffles left {view['reshuffles_left'][a]} · points {view['points'][a]}")

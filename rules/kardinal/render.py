@@ -8,6 +8,11 @@ MARK = dict(zip(COLOURS, MARKS))
 CARDINAL = "☩"  # the Cardinal on the grid: not a letter, so it never reads as column K
 
 
+HELP = """Kardinal in short: build one building each turn next to the town (a `+` site), never next to the same shape
+or colour, never the shape or colour just built; every coloured building you touch gives you a stone.
+Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building."""
+
+
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
 

@@ -5,6 +5,13 @@ from rules.api import Event
 from rules.list_und_tuecke.cards import COLOUR_MARKS, COLOURS
 
 
+HELP = """Mit List und Tücke in short: the first card of a trick sets its trump colour; play any card, but a trick holds
+at most three colours. The highest trump picks 2 cards of the trick (3 with 5–6 players); the lowest card of
+another colour takes the rest and leads next. Your piles score: the two largest open piles multiplied, divided by
+your other cards. Holding all four colours, you hide two. The menu lists the cards you may play; when you pick,
+choose one card, then the next."""
+
+
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
 
@@ -15,6 +22,18 @@ def card(text: str) -> str:
 
 def cards(texts) -> str:
     return " ".join(card(t) for t in texts)
+
+
+def score_table(view: dict) -> list[str]:
+    """The running score per round: ``{P1}  R1 12 · R2 4 · total 16``, best total first."""
+    rows = view["round_scores"]
+    n = view["players"]
+    order = sorted(range(n), key=lambda p: (-view["totals"][p], p))
+    lines = ["Scores by round:"]
+    for p in order:
+        lines.append(f"  P{p + 1} {seat(p)}: " + " · ".join(f"R{k + 1} {r[p]}" for k, r in enumerate(rows)) +
+                     f" · total {view['totals'][p]}")
+    return lines
 
 
 def _pts(n: int) -> str:
@@ -55,17 +74,19 @@ def render(view: dict) -> str:
     width = 4
     for p in range(n):
         marker = "▶" if p in view["to_act"] else " "
-        lines.append(f"{marker}{seat(p):<{width}} {_piles(view, p)} | {_pts(view['round_points'][p])}, "
+        lines.append(f"{marker}P{p + 1} {seat(p):<{width}} {_piles(view, p)} | {_pts(view['round_points'][p])}, "
                      f"total {view['totals'][p]} | {view['hand_counts'][p]} in hand")
     lines.append("```")
     if view["out_of_round"]:
         lines.append("Out of this round: " + cards(view["out_of_round"]))
     if view["aborted_by"] is not None and view["phase"] != "over":
         lines.append(f"{seat(view['aborted_by'])} could not play: the previous round ended early.")
-    if view["round_scores"]:
-        last_scores = view["round_scores"][-1]
-        lines.append(f"Round {len(view['round_scores'])} scored: " +
-                     ", ".join(f"{seat(p)} {last_scores[p]}" for p in range(n)))
+    if view["round_scores"] and viewer is None:
+        lines += score_table(view)
+    elif view["round_scores"]:
+        lines.append("Totals after " + f"{len(view['round_scores'])} round" + ("s" if len(view["round_scores"]) > 1
+                                                                             else "") + ": " +
+                     " · ".join(f"{seat(p)} {view['totals'][p]}" for p in range(n)) + " (`board`: per round)")
     phase = view["phase"]
     if phase == "over":
         order = sorted(range(n), key=lambda p: (view["ranking"][p], p))

@@ -14,6 +14,12 @@ NOBLE_POWER = {
 STATUS = {"used": "used", "ready": "usable", "later": "after the flip", "idle": "not now", "protects": "protects"}
 
 
+HELP = """Troubadour in short: build four castles (A→10 per suit) before anyone else.
+Each round: pick 3 nobles in secret (the menu asks one noble, then the next). Then on your turn: flip, build
+from the waste or a village top onto a castle (up by suit) or onto a village (down, alternating colours), use each
+of your nobles once, and end the turn. ▒ is a face-down card. `board` shows every player's table."""
+
+
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
 
@@ -68,6 +74,17 @@ def player_block(view: dict, p: int) -> list[str]:
     return lines
 
 
+def rival_line(view: dict, p: int) -> str:
+    """Another player in one line (the private view): castles, stock, waste top and the village tops."""
+    s = view["seats"][p]
+    trios = view.get("trios") or []
+    head = f"P{p + 1} {seat(p)}" + (f" · trio {trio(trios[p])}" if trios and trios[p] else "")
+    tops = " ".join(f"V{k + 1} {c(v[-1]) if v else '·'}" for k, v in enumerate(s["villages"]))
+    turn = view.get("turn")
+    return ("▶ " if turn and turn["seat"] == p else "") + head + f" · castles {castles_line(s['castles'])} " \
+        f"({s['castle_cards']}/40) · stock {s['stock']} · tops {tops}"
+
+
 def _list(items: list[str], limit: int = 12) -> str:
     shown = items[:limit]
     return ", ".join(shown) + (f" … (+{len(items) - limit})" if len(items) > limit else "")
@@ -78,7 +95,7 @@ def options_lines(view: dict) -> list[str]:
     o = view["options"]
     p = turn["seat"]
     who = "You" if view.get("viewer") == p else seat(p)
-    lines = [f"{who} may now (/move …):"]
+    lines = [f"{who} may now:"]
     if turn["pending_ace"]:
         a = turn["pending_ace"]
         lines.append(f"  Q♥ revealed {c(a['card'])} in V{a['village']}: `ace castle` starts its castle, "
@@ -146,10 +163,11 @@ def render(view: dict) -> str:
     if phase == "turn":
         head += f" · {seat(view['current'])} to play"
     lines = [head]
-    if phase == "turn" and view.get("order"):
+    viewer = view.get("viewer")
+    if phase == "turn" and view.get("order") and viewer is None:
         lines.append("Order: " + " → ".join(seat(s) for s in view["order"]))
-    for p in range(n):
-        lines += player_block(view, p)
+    for p in range(n):  # your own view: your table in full, the others in a line each (`board` shows all)
+        lines += player_block(view, p) if viewer is None or p == viewer else [rival_line(view, p)]
     if view.get("tiebreak_log") and phase in ("tiebreak", "turn"):
         for e in view["tiebreak_log"]:
             if e["method"] == "die":
@@ -158,7 +176,6 @@ def render(view: dict) -> str:
                 res = "draw" if e["first"] is None else f"{seat(e['first'])} plays first"
                 lines.append("✊ " + " vs ".join(f"{seat(s)} {noble(x)}" for s, x in zip(e["seats"], e["nobles"]))
                              + f": {res}")
-    viewer = view.get("viewer")
     if phase == "select_trios":
         mine = view.get("my_trio")
         if mine:
