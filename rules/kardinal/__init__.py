@@ -49,8 +49,8 @@ If you cannot build, you pass automatically; with nothing left you are skipped.
 
 For each coloured building your new building touches you take a point stone of that colour (while that colour's
 supply lasts). The start player also takes one free stone of any colour after his first building and then must
-put the Cardinal on a building site. Whoever builds may then move the Cardinal to another site (or leave
-it): every player moves it after his own building; a player who passes does not touch it.
+put the Cardinal on a building site. After you have built you may move the Cardinal to another site (or
+leave it) — so each player, AI or not, may move it after his own building; a player who passes does not.
 
 The game ends when nobody can build. Score: your stones, plus all leftover stones of your own colour(s) in the
 supply, plus your best colour once more (counted double). Tie: most own buildings touching the Dom.
