@@ -305,7 +305,7 @@ async def test_typed_moves_bad_input_and_autocomplete(dc):
     await dc.settle(moves)
     assert moves.choices and all(" — " in c["name"] for c in moves.choices)
     nonsense = await dc.slash(mover, "move", notation="banana")
-    assert dc.answers(nonsense)[0].startswith("Play a card like `red-7`")
+    assert dc.answers(nonsense)[0].startswith("Play a card like `R7`")
     before = board(dc)["edits"]
     typed = await dc.slash(mover, "move", notation=moves.choices[0]["value"])
     assert dc.answers(typed) == [] and board(dc)["edits"] > before
