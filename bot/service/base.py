@@ -17,7 +17,7 @@ from storage import Database, UnitOfWork
 from storage.models import Chat, GameRow, Seat
 from bot.service import lifecycle
 from bot.service.errors import ServiceError, game_number
-from bot.service.live import LiveGame, load_live, seat_name
+from bot.service.live import LOG_KEPT, LiveGame, load_live, seat_name
 from bot.service.messages import ChatRef, UserRef
 
 
@@ -161,7 +161,7 @@ class ServiceBase:
         if row is None or row.status != "active":
             return None
         chat_row = await uow.chats.get(row.chat_id)
-        recent = [m.events for m in await uow.games.last_moves(row.id, 12)]
+        recent = await uow.games.last_moves(row.id, LOG_KEPT)
         live = load_live(row, chat_row, self.chat_ref(chat_row), await uow.games.move_count(row.id), recent,
                          await uow.timers.seats_with_timers(row.id))
         self._live_games[game_id] = live

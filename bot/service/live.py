@@ -14,7 +14,8 @@ from rules.api import Event, Game, State
 from bot.service.chat_settings import DEFAULT_SETTINGS, effective
 from bot.service.messages import ChatRef, UserRef
 
-RECENT_LINES = 6
+RECENT_LINES = 3  # the public board's header: the last public events (each person is told all of them in their own message)
+LOG_KEPT = 400  # recent moves kept, so each person is told everything since their previous turn
 
 
 @dataclass
@@ -49,6 +50,7 @@ class LiveGame:
     timer_seats: set[int] = field(default_factory=set)
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     view_hashes: dict[int, str] = field(default_factory=dict)
+    log: deque = field(default_factory=lambda: deque(maxlen=LOG_KEPT))  # (seq, seat, [Event]) of recent moves
 
     @property
     def names(self) -> list[str]:
@@ -64,6 +66,10 @@ class LiveGame:
 
     def humans(self) -> list[LiveSeat]:
         return [s for s in self.seats if not s.is_ai]
+
+    def remember(self, seq: int, seat: int | None, events: list[Event]) -> None:
+        self.log.append((seq, seat, events))
+        self.remember_public(events)
 
     def remember_public(self, events: list[Event]) -> None:
         for event in events:
@@ -83,7 +89,7 @@ def seat_name(player_name: str | None, resigned: bool, position: int, seat: int 
     return f"🤖 AI {(seat if seat is not None else position) + 1}"
 
 
-def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_events: list[list[dict]],
+def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
               timer_seats: set[int]) -> LiveGame:
     """Build the picture from the stored rows (game with seats and players, chat, recent move events)."""
     game = rules.get_game(row.game)
@@ -97,6 +103,6 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_events: list
                     seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),
                     seats=seats, moves=move_count, settings=effective(chat_row.settings),
                     timer_seats=timer_seats)
-    for events in recent_events:
-        live.remember_public([Event.from_json(e) for e in events])
+    for move in recent_moves:  # rows of the move log, oldest first
+        live.remember(move.seq, move.seat, [Event.from_json(e) for e in move.events])
     return live

@@ -262,11 +262,16 @@ def narrate(game: Game, events: Iterable[Any], viewer: int | None, names: Sequen
 def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]]], viewer: int,
                     names: Sequence[str]) -> list[str]:
     """What ``viewer`` has not seen since its previous move: ``log`` is the game's moves as ``(seq, seat, events)``
-    in order; the events after the viewer's last own move (its own move's events included, so the viewer reads
-    what its move caused) are narrated."""
+    in order; the events after the viewer's last own move are narrated, and of that move what the viewer learnt
+    privately."""
     last = max((k for k, (_, seat, _) in enumerate(log) if seat == viewer), default=-1)
-    chosen = log[last:] if last >= 0 else log
-    return narrate(game, [(seq, e) for seq, _, events in chosen for e in events], viewer, names)
+    if last < 0:
+        return narrate(game, [(seq, e) for seq, _, events in log for e in events], viewer, names)
+    own_seq, _, own_events = log[last]
+    # of the viewer's own move, only what it learnt privately (the move itself it made, and saw answered)
+    told = [(own_seq, e) for e in own_events if e.audience is not None]
+    told += [(seq, e) for seq, _, events in log[last + 1:] for e in events]
+    return narrate(game, told, viewer, names)
 
 
 # ---------------------------------------------------------------------------------------------------- results

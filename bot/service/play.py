@@ -13,9 +13,9 @@ from rules.ai import make_player
 from rules.api import IllegalAction, State
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, write_one
-from bot.service import lifecycle, picker, views
+from bot.service import lifecycle, narration, picker, views
 from bot.service.errors import ServiceError, answers_errors, game_number
-from bot.service.live import LiveGame, LiveSeat
+from bot.service.live import LOG_KEPT, LiveGame, LiveSeat, load_live
 from bot.service.messages import ChatRef, Message, UserRef
 
 AI_STEP_CAP = 5000
@@ -166,8 +166,8 @@ class PlayCommands:
         """
         over = work.is_over()
         before = [] if started else live.state.to_act()
-        for _, _, events, _ in batch:
-            live.remember_public(events)
+        for i, (seat, _, events, _) in enumerate(batch):
+            live.remember(live.moves + i, seat, events)
         new_version = live.version + 1
         messages = (notes or []) + self._change_messages(live, work, new_version, batch, actor, before, started)
         write = MoveWrite(
@@ -222,7 +222,10 @@ class PlayCommands:
                     and s.seat not in turn_came:
                 continue
             live.view_hashes[s.seat] = digest
-            message = views.private_message(live, s, state, version, private_lines.get(s.seat, []), self.pictures)
+            lines = private_lines.get(s.seat, [])
+            if s.seat in turn_came:  # their turn: everything they may know that happened since their last one
+                lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names)
+            message = views.private_message(live, s, state, version, lines, self.pictures)
             message.ping = s.seat in turn_came
             out.append(message)
         humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
@@ -240,9 +243,7 @@ class PlayCommands:
         row = await uow.games.get(live.id)
         row.result = result
         lines = [f"🏆 Game #{live.id} is over."]
-        for seat in sorted(range(len(names)), key=lambda s: (ranking[s], s)):
-            lines.append(f"{ranking[seat]}. {names[seat]} — {scores[seat]:g}" +
-                         (" (resigned)" if seat in resigned else ""))
+        lines += narration.final_result_lines(live.game, scores, ranking, names, resigned=resigned)
         out = [Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")]
         out.extend(await self.rate_finished(uow, row, state, live.chat))
         return out
@@ -338,8 +339,7 @@ class PlayCommands:
                 live = await self.fresh_live(uow, row.id)
                 return [views.board_message(live, live.state, self.pictures, fresh=True)]
             chat_row = await uow.chats.get(row.chat_id)
-            recent = [m.events for m in await uow.games.last_moves(row.id, 12)]
-            from bot.service.live import load_live
+            recent = await uow.games.last_moves(row.id, LOG_KEPT)
             live = load_live(row, chat_row, self.chat_ref(chat_row), 0, recent, set())
             return [views.board_message(live, live.state, self.pictures, fresh=True)]
 

@@ -83,7 +83,7 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
     head = [f"#{live.id} {live.game.title} — your view (seat {seat + 1})"]
     if note:
         head.append(note)
-    head.extend(lines[-8:])
+    head.extend(lines)
     buttons: list[list[Button]] = []
     menu = None
     if seat in state.to_act() and not state.is_over():

@@ -85,7 +85,11 @@ def test_condensed_runs_and_since_last_turn():
     assert narrate(game, events, 0, ["You", "AI 2"]) == ["AI 2 builds 3 castle cards: A♥ A♣ 2♥."]
     assert narrate(game, events, 1, ["Ann", "AI 2"]) == ["You build 3 castle cards: A♥ A♣ 2♥."]
     log = [(0, 0, [Event("turn_ended", {"seat": 0, "auto": False})]), (1, 1, events)]
-    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
+    # the viewer's own public move is not told back to them; what came after it is
+    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Bob builds 3 castle cards: A♥ A♣ 2♥."]
+    private = Event("turn_ended", {"seat": 0, "auto": False}, (0,))  # what the viewer's own move told only them
+    assert since_last_turn(game, [(0, 0, [private]), (1, 1, events)], 0, ["Ann", "Bob"]) == [
+        "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
 
 
 def test_final_result_sorted_with_shared_places_and_the_tie_rule():
