@@ -1,12 +1,16 @@
 """Kardinal: the town on its lettered grid — buildings in their colours with a shape icon and colour letter, the
-Dom, the Cardinal, the sites where the player to move can build — then everyone's colours, stones and score."""
+Dom, the Cardinal (a cross, not a letter: K is a column), the sites where the player to move can build, the last
+building framed — then everyone's colours, stones and score."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, seat_name, seat_tag, title
+from bot.render.boards.common import chip, player, seat_tag, title
 from bot.render.canvas import COLOURS, INK, LETTERS, MUTED, WHITE, Canvas
 from rules.kardinal.geometry import col_label, parse_label, xy
 
 DOM = (150, 146, 140)
+GROUND = (238, 232, 218)
+DOT = (190, 180, 160)
+CARDINAL_MARK = "✝"
 CARDINAL = (150, 20, 60)
 SITE = (120, 170, 120)
 MAX_CELL = 56
@@ -43,7 +47,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
     left, top = 56, 70
     canvas = Canvas(height=top + 30 + rows * size + 120 + 44 * n)
     title(canvas, "Kardinal", "game over" if view["phase"] == "over" else
-          f"{seat_name(names, view['current'])} to play")
+          f"{player(names, view['current'])} to play")
 
     def box_of(label: str):
         x, y = xy(parse_label(label))
@@ -58,7 +62,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
     for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
         canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), max(11, min(16, size // 3)),
                     fill=MUTED, anchor="rm")
-    canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=(238, 232, 218))
+    canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=GROUND)
 
     buildable = set(view.get("build_sites") or [])
     for site in view["sites"]:
@@ -69,7 +73,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
                         anchor="mm")
         else:
             canvas.draw.ellipse(((x0 + x1) / 2 - 3, (y0 + y1) / 2 - 3, (x0 + x1) / 2 + 3, (y0 + y1) / 2 + 3),
-                                fill=(190, 180, 160))
+                                fill=DOT)
         canvas.mark(f"site:{site}", (x0, y0, x1, y1))
 
     for label, kind, text in ((view["dom"][0], "tower", "DT"), (view["dom"][1], "house", "DN")):
@@ -79,7 +83,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((box[0] + 3, box[1] + 1), text, small, bold=True, fill=WHITE)
         canvas.mark(f"cell:{label}", box)
 
-    for piece in view["pieces"]:
+    last = view.get("last_built")
+    for number, piece in enumerate(view["pieces"]):
         colour = COLOURS[piece["color"]]
         boxes = [box_of(c) for c in piece["cells"]]
         whole = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
@@ -89,16 +94,20 @@ def draw(view: dict, names: list[str]) -> Canvas:
         for c, b in zip(piece["cells"], boxes):
             canvas.mark(f"cell:{c}", b)
         canvas.text((whole[0] + 4, whole[1] + 2), LETTERS[piece["color"]], small, bold=True,
-                    fill=INK if sum(colour) > 500 else WHITE)
+                    fill=INK if sum(colour) > 500 else WHITE, ground=colour)
+        if last and number == len(view["pieces"]) - 1 and (last["kind"], last["color"]) == \
+                (piece["kind"], piece["color"]):  # the last action: the building just built
+            canvas.frame(whole, pad=1, width=4, radius=4)
+            canvas.mark("last_built", whole)
 
     if view.get("cardinal"):
         x0, y0, x1, y1 = box_of(view["cardinal"])
-        canvas.pawn("cardinal", (x0 + x1) // 2, (y0 + y1) // 2, max(8, size // 2 - 6), CARDINAL, "K")
+        canvas.pawn("cardinal", (x0 + x1) // 2, (y0 + y1) // 2, max(8, size // 2 - 6), CARDINAL, CARDINAL_MARK,
+                    size=max(12, size // 2))
 
     y = top + 24 + rows * size + 16
-    canvas.text((24, y), "⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · K the Cardinal", 14, fill=MUTED)
+    canvas.text((24, y), f"⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · {CARDINAL_MARK} the Cardinal", 14, fill=MUTED)
     y += 26
-    last = view.get("last_built")
     if last:
         canvas.text((24, y), f"Last built: {last['color']} {last['kind']} — next not {last['color']}, "
                              f"not a {last['kind']}", 16)

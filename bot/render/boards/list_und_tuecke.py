@@ -2,7 +2,7 @@
 and — in a private picture — the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, finish, seat_name, seat_tag, title
+from bot.render.boards.common import chip, finish, player, seat_tag, title
 from bot.render.canvas import COLOURS, MUTED, PANEL, Canvas
 
 COLOUR = {"R": COLOURS["red"], "G": COLOURS["green"], "B": COLOURS["blue"], "Y": COLOURS["yellow"]}
@@ -24,7 +24,7 @@ def private_part(view: dict) -> dict:
 def draw_hand(part: dict, names: list[str]) -> Canvas:
     """The viewer's hand (playable cards raised and marked) with the trump and the own hidden piles."""
     canvas = Canvas(height=250)
-    title(canvas, f"Your hand — {seat_name(names, part['viewer'])}")
+    title(canvas, f"Your hand — {player(names, part['viewer'])}")
     x = 20
     if part["trump"]:
         canvas.text((canvas.width - 110, 20), "Trump", 16, bold=True)
@@ -71,9 +71,10 @@ def draw(view: dict, names: list[str]) -> Canvas:
         tag = ""
         if not label and view["phase"] == "pick":
             tag = "▲ high" if seat == view.get("high") else ("▼ low" if seat == view.get("low") else "")
-        _card(canvas, f"trick:{i}", x, y + 38, card, w=62, h=88, highlight=bool(tag),
-              dim=bool(label))
-        canvas.text((x + 31, y + 132), (tag + " " if tag else "") + seat_name(names, seat)[:9], 13, anchor="ma")
+        box = _card(canvas, f"trick:{i}", x, y + 38, card, w=62, h=88, highlight=bool(tag), dim=bool(label))
+        if not label and not tag and i == len(shown) - 1:  # the last action: the card just played
+            canvas.frame(box)
+        canvas.text((x + 31, y + 132), (tag + " " if tag else "") + player(names, seat, 10), 13, anchor="ma")
         x += 78
     if label:
         canvas.text((x + 6, y + 70), label, 16, fill=MUTED)
@@ -110,7 +111,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
 
     if view["phase"] == "over" and view.get("ranking"):
         order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
-        canvas.text((20, y), "Final: " + ", ".join(f"{view['ranking'][p]}. {seat_name(names, p)} "
+        canvas.text((20, y), "Final: " + ", ".join(f"{view['ranking'][p]}. {player(names, p)} "
                                                    f"{view['totals'][p]}" for p in order), 18, bold=True)
         y += 32
     canvas.crop_height(y + 10)
