@@ -1,8 +1,19 @@
-"""Board pictures: time to draw and encode one PNG, and its size, per game, public and private views, over
-states taken from random playouts."""
+"""Board pictures: time to draw and encode one PNG (``boards.picture``, as the service sends it), and its size, per
+game, public and private views, over states taken from random playouts; then the throughput of the process pool
+(``bot.render.pool.PicturePool``) at 1 and 2 workers.
+
+The process first warms its caches of pieces (texts, cards, pawns) with ``boards.warm()`` on other states, as each
+pool worker does once when it starts; the states measured are different ones.
+
+    python -m bench.pictures                       # every game, 30 states each, pool at 1 and 2 workers
+    python -m bench.pictures kardinal --profile    # where one game's time goes
+"""
 from __future__ import annotations
 
 import argparse
+import asyncio
+import cProfile
+import pstats
 import random
 import statistics
 import time
@@ -11,7 +22,7 @@ from bot.render import boards
 from rules import GAMES
 from rules.ai import RandomPlayer
 
-NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank"]
+NAMES = ["Alice", "🤖 AI 2", "Carol", "🤖 Dave", "Eve", "Frank"]
 
 
 def sample_views(name: str, states: int, seed: int = 1) -> list[tuple[str, dict]]:
@@ -34,36 +45,88 @@ def sample_views(name: str, states: int, seed: int = 1) -> list[tuple[str, dict]
     return views
 
 
-def bench_game(name: str, states: int) -> dict:
-    boards.draw(name, sample_views(name, 1)[0][1], NAMES).png()  # fonts loaded once, not counted
+def bench_game(name: str, views: list[tuple[str, dict]]) -> dict:
     times: dict[str, list[float]] = {"public": [], "private": []}
+    cpu: list[float] = []
     sizes: list[int] = []
-    for kind, view in sample_views(name, states):
+    for kind, view in views:
         if not boards.wants_picture(name, view):  # e.g. Kardinal has nothing private: no hand picture
             continue
-        start = time.perf_counter()
-        png = boards.draw(name, view, NAMES).png()
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        png = boards.picture(name, view, NAMES)
         times[kind].append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
         sizes.append(len(png))
     every = times["public"] + times["private"]
     return {"game": name, "images": len(every),
             "p50_ms": statistics.median(every) * 1000, "max_ms": max(every) * 1000,
-            "public_ms": statistics.mean(times["public"]) * 1000,
-            "private_ms": statistics.mean(times["private"]) * 1000 if times["private"] else float("nan"),
+            "cpu_p50_ms": statistics.median(cpu) * 1000, "cpu_max_ms": max(cpu) * 1000,
+            "public_ms": statistics.median(times["public"]) * 1000,
+            "private_ms": statistics.median(times["private"]) * 1000 if times["private"] else float("nan"),
             "mean_kb": statistics.mean(sizes) / 1024, "max_kb": max(sizes) / 1024}
 
 
+async def pool_throughput(workers: int, jobs: list[tuple[str, dict]]) -> float:
+    """Pictures a second through a warm pool of ``workers`` processes, all jobs distinct (no result reused)."""
+    from bot.render.pool import PicturePool
+
+    pool = PicturePool(workers, kept=0)
+    try:
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in pool.start()))
+        await asyncio.gather(*(pool.draw(g, v, NAMES) for g, v in jobs[:4 * workers]))  # every worker busy once
+        rest = jobs[4 * workers:]
+        start = time.perf_counter()
+        drawn = await asyncio.gather(*(pool.draw(g, v, NAMES) for g, v in rest))
+        elapsed = time.perf_counter() - start
+        assert all(png is not None for png in drawn)
+        return len(rest) / elapsed
+    finally:
+        await pool.aclose()
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", default=[g for g in sorted(GAMES) if boards.has_picture(g)])
-    parser.add_argument("--states", type=int, default=30, help="random states per game (2 images each)")
+    parser.add_argument("--states", type=int, default=30, help="random states per game (2 views each)")
+    parser.add_argument("--pool", type=int, default=240, help="pictures drawn through the pool per worker count "
+                                                              "(0: skip the pool)")
+    parser.add_argument("--workers", type=int, nargs="*", default=[1, 2])
+    parser.add_argument("--profile", action="store_true", help="print where the time of drawing goes")
     args = parser.parse_args(argv)
-    print(f"{'game':<16} {'images':>6} {'p50 ms':>7} {'max ms':>7} {'public':>7} {'private':>8} {'mean KB':>8} "
-          f"{'max KB':>7}")
+
+    start = time.perf_counter()
+    boards.warm(args.games)
+    print(f"warm-up: {time.perf_counter() - start:.2f} s (once per process)")
+    views = {name: sample_views(name, args.states) for name in args.games}
+    print("wall time, then the CPU time of the drawing thread (what the machine's other work does not inflate)")
+    print(f"{'game':<16} {'images':>6} {'p50 ms':>7} {'max ms':>7} {'cpu p50':>8} {'cpu max':>8} {'public':>7} "
+          f"{'private':>8} {'mean KB':>8} {'max KB':>7}")
+    profile = cProfile.Profile() if args.profile else None
     for name in args.games:
-        r = bench_game(name, args.states)
-        print(f"{r['game']:<16} {r['images']:>6} {r['p50_ms']:>7.1f} {r['max_ms']:>7.1f} {r['public_ms']:>7.1f} "
-              f"{r['private_ms']:>8.1f} {r['mean_kb']:>8.1f} {r['max_kb']:>7.1f}")
+        if profile:
+            profile.enable()
+        r = bench_game(name, views[name])
+        if profile:
+            profile.disable()
+        print(f"{r['game']:<16} {r['images']:>6} {r['p50_ms']:>7.2f} {r['max_ms']:>7.2f} {r['cpu_p50_ms']:>8.2f} "
+              f"{r['cpu_max_ms']:>8.2f} {r['public_ms']:>7.2f} {r['private_ms']:>8.2f} {r['mean_kb']:>8.1f} "
+              f"{r['max_kb']:>7.1f}")
+    if profile:
+        pstats.Stats(profile).sort_stats("tottime").print_stats(14)
+    if args.pool:
+        from bot.render.pool import picture_digest
+
+        distinct = {}  # no picture twice: none comes from the pool's LRU
+        for name in args.games:
+            for _, view in views[name]:
+                if boards.wants_picture(name, view):
+                    distinct.setdefault(picture_digest(name, view, NAMES), (name, view))
+        jobs = list(distinct.values())
+        random.Random(0).shuffle(jobs)
+        jobs = jobs[:args.pool]
+        for workers in args.workers:
+            rate = asyncio.run(pool_throughput(workers, jobs))
+            print(f"pool, {workers} worker{'s' if workers > 1 else ''}: {rate:7.0f} pictures/s")
 
 
 if __name__ == "__main__":
