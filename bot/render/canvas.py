@@ -265,7 +265,7 @@ def _space(size: int, bold: bool) -> int:
 
 
 @lru_cache(maxsize=2048)
-def _levels(fg: int, bg: int) -> tuple[list[int], list[int]]:
+def _levels(fg: int, bg: int) -> tuple[bytes, bytes]:
     """Lookup tables coverage → palette index (ground, three blends, ink) and coverage → mask."""
     steps = [ink(_blend(rgb(fg), rgb(bg), t)) for t in STEPS]
     lut, mask = [], []
@@ -273,7 +273,16 @@ def _levels(fg: int, bg: int) -> tuple[list[int], list[int]]:
         level = min(4, (a + 31) // 64)
         lut.append([bg, *steps, fg][level])
         mask.append(255 if level else 0)
-    return lut, mask
+    return bytes(lut), bytes(mask)
+
+
+def _lookup(image: Image.Image, table: bytes, mode: str) -> Image.Image:
+    """``image`` (L) through a 256-entry table, as an image of ``mode``."""
+    if np is not None:
+        data = np.frombuffer(table, dtype=np.uint8)[np.frombuffer(image.tobytes(), dtype=np.uint8)].tobytes()
+    else:  # pragma: no cover
+        data = image.point(list(table)).tobytes()
+    return Image.frombytes(mode, image.size, data)
 
 
 _SPRITES: OrderedDict[tuple, tuple] = OrderedDict()
@@ -298,8 +307,7 @@ def _text_sprite(text: str, size: int, bold: bool, fg: int, bg: int):
         if alpha is None:
             return None
         lut, mask = _levels(fg, bg)
-        picture = Image.frombytes("P", alpha.size, alpha.point(lut).tobytes())
-        return picture, alpha.point(mask).convert("1")
+        return _lookup(alpha, lut, "P"), _lookup(alpha, mask, "L").convert("1")
 
     return _sprite(("text", text, size, bold, fg, bg), make)
 
@@ -409,11 +417,13 @@ class Canvas:
     def panel(self, box: Box, fill=PANEL, outline=None, radius: int = 10) -> None:
         self.draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=3 if outline else 1)
 
-    def frame(self, box: Box, colour=LAST, width: int = 4, pad: int = 4, radius: int = 10) -> None:
-        """A frame around ``box``: what the last action changed."""
+    def frame(self, box: Box, colour=LAST, width: int = 4, pad: int = 4, radius: int = 10,
+              name: str = "last") -> None:
+        """A frame around ``box`` (recorded as ``name``, its outer edge): what the last action changed."""
         x0, y0, x1, y1 = box
-        self.draw.rounded_rectangle((x0 - pad, y0 - pad, x1 + pad, y1 + pad), radius=radius, outline=colour,
-                                    width=width)
+        outer = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+        self.draw.rounded_rectangle(outer, radius=radius, outline=colour, width=width)
+        self.mark(name, outer)
 
     # ------------------------------------------------------------------ pieces, drawn once and pasted
     def piece(self, key: tuple, w: int, h: int, draw_piece, shape: str = "round", radius: int = 8) -> tuple:

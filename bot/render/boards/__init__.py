@@ -56,7 +56,7 @@ def draw(game: str, view: dict, names: list[str]) -> Canvas:
     return module.draw(view, names)
 
 
-def warm(games: list[str] | None = None, states: int = 4, seed: int = 7) -> int:
+def warm(games: list[str] | None = None, states: int = 10, seed: int = 7) -> int:
     """Draw a few pictures of each game from short random playouts, so the pieces every picture repeats (texts,
     cards, pawns) are in this process's caches before the first real one. Returns how many were drawn."""
     import random

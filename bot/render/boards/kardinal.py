@@ -4,7 +4,7 @@ building framed — then everyone's colours, stones and score."""
 from __future__ import annotations
 
 from bot.render.boards.common import chip, player, seat_tag, title
-from bot.render.canvas import COLOURS, INK, LETTERS, MUTED, WHITE, Canvas
+from bot.render.canvas import BACKGROUND, COLOURS, INK, LETTERS, MUTED, WHITE, Canvas
 from rules.kardinal.geometry import col_label, parse_label, xy
 
 DOM = (150, 146, 140)
@@ -55,32 +55,53 @@ def draw(view: dict, names: list[str]) -> Canvas:
         by = top + 24 + (y_hi - y) * size  # north (higher rows) at the top
         return bx, by, bx + size, by + size
 
-    small = max(10, size // 4)
-    for i, x in enumerate(range(x_lo, x_hi + 1)):
-        canvas.text((left + i * size + size // 2, top), col_label(x), max(11, min(16, size // 3)), fill=MUTED,
-                    anchor="ma")
-    for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
-        canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), max(11, min(16, size // 3)),
-                    fill=MUTED, anchor="rm")
-    canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=GROUND)
+    small = max(11, size // 3)
+    label_size = max(11, min(16, size // 3))
+
+    def draw_grid(c: Canvas) -> None:  # the fixed board: column letters, row numbers, the ground
+        for i, x in enumerate(range(x_lo, x_hi + 1)):
+            c.text((left + i * size + size // 2, 0), col_label(x), label_size, fill=MUTED, anchor="ma",
+                   ground=BACKGROUND)
+        for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
+            c.text((left - 8, 24 + j * size + size // 2), str(y + 13), label_size, fill=MUTED, anchor="rm",
+                   ground=BACKGROUND)
+        c.draw.rectangle((left, 24, left + cols * size, 24 + rows * size), fill=GROUND)
+
+    grid_w, grid_h = left + cols * size + 1, 24 + rows * size + 1
+    canvas.paste(canvas.piece(("kardinal-grid", x_lo, x_hi, y_lo, y_hi, size), grid_w, grid_h, draw_grid,
+                              shape="rect"), 0, top)
+
+    def draw_site(c: Canvas, buildable: bool) -> None:
+        c.draw.rectangle((0, 0, size, size), fill=GROUND)
+        if buildable:
+            c.draw.rectangle((3, 3, size - 3, size - 3), outline=SITE, width=3)
+            c.text((size // 2, size // 2), "+", max(12, size // 2), bold=True, fill=SITE, anchor="mm", ground=GROUND)
+        else:
+            c.draw.ellipse((size / 2 - 3, size / 2 - 3, size / 2 + 3, size / 2 + 3), fill=DOT)
 
     buildable = set(view.get("build_sites") or [])
     for site in view["sites"]:
         x0, y0, x1, y1 = box_of(site)
-        if site in buildable:
-            canvas.draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=SITE, width=3)
-            canvas.text(((x0 + x1) // 2, (y0 + y1) // 2), "+", max(12, size // 2), bold=True, fill=SITE,
-                        anchor="mm")
-        else:
-            canvas.draw.ellipse(((x0 + x1) / 2 - 3, (y0 + y1) / 2 - 3, (x0 + x1) / 2 + 3, (y0 + y1) / 2 + 3),
-                                fill=DOT)
+        can = site in buildable
+        canvas.paste(canvas.piece(("kardinal-site", size, can), size, size, lambda c: draw_site(c, can),
+                                  shape="rect"), x0, y0)
         canvas.mark(f"site:{site}", (x0, y0, x1, y1))
+
+    def building(box, kind: str, colour, letter: str, width: int = 2):
+        """A building (or the Dom's part) as a piece: its colour, its shape's icon, its colour's letter."""
+        w, h = box[2] - box[0], box[3] - box[1]
+
+        def draw_building(c: Canvas) -> None:
+            c.draw.rectangle((0, 0, w - 2, h - 2), fill=colour, outline=INK, width=width)
+            _icon(c, kind, (-1, -1, w - 1, h - 1), colour)
+            c.text((3, 1), letter, small, bold=True, fill=INK if sum(colour) > 500 else WHITE, ground=colour)
+
+        canvas.paste(canvas.piece(("kardinal-building", kind, colour, letter, w, h, small), w - 1, h - 1,
+                                  draw_building, shape="rect"), box[0] + 1, box[1] + 1)
 
     for label, kind, text in ((view["dom"][0], "tower", "DT"), (view["dom"][1], "house", "DN")):
         box = box_of(label)
-        canvas.draw.rectangle(box, fill=DOM, outline=INK, width=2)
-        _icon(canvas, kind, box, DOM)
-        canvas.text((box[0] + 3, box[1] + 1), text, small, bold=True, fill=WHITE)
+        building(box, kind, DOM, text)
         canvas.mark(f"cell:{label}", box)
 
     last = view.get("last_built")
@@ -88,13 +109,9 @@ def draw(view: dict, names: list[str]) -> Canvas:
         colour = COLOURS[piece["color"]]
         boxes = [box_of(c) for c in piece["cells"]]
         whole = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-        canvas.draw.rectangle((whole[0] + 1, whole[1] + 1, whole[2] - 1, whole[3] - 1), fill=colour, outline=INK,
-                              width=2)
-        _icon(canvas, piece["kind"], whole, colour)
+        building(whole, piece["kind"], colour, LETTERS[piece["color"]])
         for c, b in zip(piece["cells"], boxes):
             canvas.mark(f"cell:{c}", b)
-        canvas.text((whole[0] + 4, whole[1] + 2), LETTERS[piece["color"]], small, bold=True,
-                    fill=INK if sum(colour) > 500 else WHITE, ground=colour)
         if last and number == len(view["pieces"]) - 1 and (last["kind"], last["color"]) == \
                 (piece["kind"], piece["color"]):  # the last action: the building just built
             canvas.frame(whole, pad=1, width=4, radius=4)

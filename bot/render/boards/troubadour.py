@@ -50,6 +50,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
     for p, seat in enumerate(view["seats"]):
         height = heights[p]
         canvas.panel((14, y, canvas.width - 14, y + height))
+        canvas.mark(f"panel:{p}", (14, y, canvas.width - 14, y + height))
         acting = p in view["to_act"]
         right = seat_tag(canvas, f"seat:{p}", 26, y + 8, p, names, acting=acting)
         canvas.text((right + 14, y + 11), f"stock {seat['stock']} · waste {seat['waste']} · "
@@ -75,7 +76,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
         # villages V1–V5, fanned downward: backs for the face-down cards
         for v, village in enumerate(seat["villages"]):
             x = 346 + v * (CARD_W + 8)
-            canvas.text((x + CARD_W // 2, label), f"V{v + 1}", 13, bold=True, fill=MUTED, anchor="ma", ground=PANEL)
+            canvas.mark(f"village-label:{p}:{v}", canvas.text((x + CARD_W // 2, label), f"V{v + 1}", 13, bold=True,
+                                                             fill=MUTED, anchor="ma", ground=PANEL, measure=True))
             if not village:
                 _slot(canvas, f"village:{p}:{v}", x, cards, "empty")
                 continue
