@@ -167,20 +167,27 @@ def draw(view: dict, names: list[str]) -> Canvas:
         owner = view["castles"][k - 1]
         fill = NEUTRAL if owner is None else SIDE[view["sides"][owner]]
         box = (x, row_y, x + TILE_W, row_y + TILE_H)
-        canvas.draw.rounded_rectangle(box, radius=12, fill=fill, outline=INK, width=3 if k in fights else 1)
-        canvas.mark(f"castle:{k}", box)
-        ink = text_colour_on(fill)
-        canvas.text((x + 10, row_y + 6), str(k), 22, bold=True, fill=ink)
         label = "neutral" if owner is None else view["sides"][owner]
-        canvas.text((x + TILE_W - 10, row_y + 10), label, 15, bold=True, fill=ink, anchor="ra")
-        cx, cy = x + TILE_W // 2, row_y + TILE_H // 2 + 10
-        if owner is None:  # across: nobody's
-            canvas.draw.line((cx - 34, cy, cx + 34, cy), fill=ink, width=6)
-        else:  # the arrow points at the player who holds it
-            sign = -1 if owner == top else 1
-            canvas.draw.line((cx, cy - sign * 30, cx, cy + sign * 18), fill=ink, width=7)
-            canvas.draw.polygon([(cx - 16, cy + sign * 14), (cx + 16, cy + sign * 14), (cx, cy + sign * 38)],
-                                fill=ink)
+        sign = 0 if owner is None else -1 if owner == top else 1  # the arrow points at the player who holds it
+
+        def draw_castle(c: Canvas, k=k, fill=fill, label=label, sign=sign, thick=k in fights) -> None:
+            c.draw.rounded_rectangle((0, 0, TILE_W, TILE_H), radius=12, fill=fill, outline=INK,
+                                     width=3 if thick else 1)
+            ink = text_colour_on(fill)
+            c.text((10, 6), str(k), 22, bold=True, fill=ink, ground=fill)
+            c.text((TILE_W - 10, 10), label, 15, bold=True, fill=ink, anchor="ra", ground=fill)
+            cx, cy = TILE_W // 2, TILE_H // 2 + 10
+            if not sign:  # across: nobody's
+                c.draw.line((cx - 34, cy, cx + 34, cy), fill=ink, width=6)
+            else:
+                c.draw.line((cx, cy - sign * 30, cx, cy + sign * 18), fill=ink, width=7)
+                c.draw.polygon([(cx - 16, cy + sign * 14), (cx + 16, cy + sign * 14), (cx, cy + sign * 38)], fill=ink)
+
+        canvas.paste(canvas.piece(("guyenne-castle", k, fill, label, sign, k in fights), TILE_W + 1, TILE_H + 1,
+                                  draw_castle, radius=12), x, row_y)
+        canvas.mark(f"castle:{k}", box)
+        if sign:
+            cx, cy = x + TILE_W // 2, row_y + TILE_H // 2 + 10
             canvas.mark(f"arrow:{k}", (cx - 16, min(cy + sign * 14, cy + sign * 38), cx + 16,
                                        max(cy + sign * 14, cy + sign * 38)))
         fight = fights.get(k)

@@ -63,22 +63,30 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
 def draw(view: dict, names: list[str]) -> Canvas:
     n = view["players"]
     rows = view["track"] // PER_ROW + 1
-    canvas = Canvas(height=64 + rows * (FIELD + GAP) + 420 + 40 * ((n + 1) // 2))
+    canvas = Canvas(height=64 + rows * (FIELD + GAP) + 340 + 40 * ((n + 1) // 2))
     title(canvas, "König Artus", f"hand {view['hand_no']} · trick {view['trick_no']}/8 · stack {view['stack']}")
 
-    # the track: 0 is the start, ``track`` is King Arthur
+    # the track: 0 is the start, ``track`` is King Arthur — one piece per track and sword fields
     swords = set(view["swords"])
+    top = field_box(0)[1]
+
+    def draw_track(c: Canvas) -> None:
+        for field in range(view["track"] + 1):
+            x0, y0, x1, y1 = field_box(field)
+            box = (x0, y0 - top, x1, y1 - top)
+            fill = ARTHUR_FIELD if field == view["track"] else SWORD_FIELD if field in swords else WHITE
+            c.draw.rounded_rectangle(box, radius=8, fill=fill, outline=(90, 80, 70), width=2)
+            if field == view["track"]:
+                c.text((box[2] - 6, box[1] + 2), "♔", 28, bold=True, anchor="ra", ground=fill)
+            else:
+                c.text((box[0] + 5, box[1] + 3), "Start" if field == 0 else str(field), 15, fill=MUTED, ground=fill)
+            if field in swords:
+                c.text((box[2] - 5, box[1] + 2), "⚔", 18, anchor="ra", ground=fill)
+
+    canvas.paste(canvas.piece(("artus-track", view["track"], tuple(sorted(swords))), canvas.width,
+                              rows * (FIELD + GAP), draw_track, shape="rect"), 0, top)
     for field in range(view["track"] + 1):
-        box = field_box(field)
-        fill = ARTHUR_FIELD if field == view["track"] else SWORD_FIELD if field in swords else WHITE
-        canvas.draw.rounded_rectangle(box, radius=8, fill=fill, outline=(90, 80, 70), width=2)
-        if field == view["track"]:
-            canvas.text((box[2] - 6, box[1] + 2), "♔", 28, bold=True, anchor="ra", ground=fill)
-        else:
-            canvas.text((box[0] + 5, box[1] + 3), "Start" if field == 0 else str(field), 15, fill=MUTED, ground=fill)
-        if field in swords:
-            canvas.text((box[2] - 5, box[1] + 2), "⚔", 18, anchor="ra", ground=fill)
-        canvas.mark(f"field:{field}", box)
+        canvas.mark(f"field:{field}", field_box(field))
     by_field: dict[int, list[int]] = {}
     for seat, pos in enumerate(view["pos"]):
         by_field.setdefault(min(pos, view["track"]), []).append(seat)
@@ -90,26 +98,26 @@ def draw(view: dict, names: list[str]) -> Canvas:
             canvas.pawn(f"pawn:{seat}", cx, cy, PAWN_R, seat_colour(seat), str(seat + 1), size=22)
     y = 64 + rows * (FIELD + GAP) + 8
 
-    # trump ladder
-    canvas.text((24, y), "Trumps, weakest → strongest", 18, bold=True)
-    x = 24
+    # the trump ladder, right of the trick
+    tx = 584
+    canvas.text((tx, y + 8), "Trumps, weakest → strongest", 17, bold=True)
+    x = tx
     if view["slots"]:
         for k, colour in enumerate(view["slots"]):
-            x = chip(canvas, f"slot:{k}", x, y + 30, COLOURS[colour], LETTERS[colour], size=40)
+            x = chip(canvas, f"slot:{k}", x, y + 36, COLOURS[colour], LETTERS[colour], size=40)
             if k + 1 < len(view["slots"]):
-                canvas.text((x, y + 38), "<", 20, fill=MUTED)
+                canvas.text((x, y + 44), "<", 20, fill=MUTED)
                 x += 18
     else:
-        canvas.text((x, y + 38), "no trump yet — knights and shields beat everything", 16, fill=MUTED)
+        canvas.text((x, y + 36), "no trump yet — knights and", 15, fill=MUTED)
+        canvas.text((x, y + 56), "shields beat everything", 15, fill=MUTED)
     if view["free_tokens"]:
-        fx = canvas.width - 24 - 34 * len(view["free_tokens"])
-        canvas.text((fx, y), "not yet trump", 14, fill=MUTED)
+        canvas.text((tx, y + 96), "not yet trump", 14, fill=MUTED)
         for k, colour in enumerate(view["free_tokens"]):
-            chip(canvas, f"free:{colour}", fx + 34 * k, y + 34, COLOURS[colour], LETTERS[colour], size=28)
-    y += 86
+            chip(canvas, f"free:{colour}", tx + 34 * k, y + 118, COLOURS[colour], LETTERS[colour], size=28)
 
     # the trick (or the last one, dimmed)
-    canvas.panel((14, y, canvas.width - 14, y + 160))
+    canvas.panel((14, y, 570, y + 160))
     shown, label = view["trick"], "Trick" + (f" · led {view['led']}" if view.get("led") else "")
     last = view.get("last_trick")
     dim = False
