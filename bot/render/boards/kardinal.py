@@ -13,7 +13,7 @@ DOT = (190, 180, 160)
 CARDINAL_MARK = "✝"
 CARDINAL = (150, 20, 60)
 SITE = (120, 170, 120)
-MAX_CELL = 56
+MAX_CELL = 52
 
 
 def _icon(canvas: Canvas, kind: str, box, colour) -> None:
@@ -58,18 +58,14 @@ def draw(view: dict, names: list[str]) -> Canvas:
     small = max(11, size // 3)
     label_size = max(11, min(16, size // 3))
 
-    def draw_grid(c: Canvas) -> None:  # the fixed board: column letters, row numbers, the ground
-        for i, x in enumerate(range(x_lo, x_hi + 1)):
-            c.text((left + i * size + size // 2, 0), col_label(x), label_size, fill=MUTED, anchor="ma",
-                   ground=BACKGROUND)
-        for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
-            c.text((left - 8, 24 + j * size + size // 2), str(y + 13), label_size, fill=MUTED, anchor="rm",
-                   ground=BACKGROUND)
-        c.draw.rectangle((left, 24, left + cols * size, 24 + rows * size), fill=GROUND)
-
-    grid_w, grid_h = left + cols * size + 1, 24 + rows * size + 1
-    canvas.paste(canvas.piece(("kardinal-grid", x_lo, x_hi, y_lo, y_hi, size), grid_w, grid_h, draw_grid,
-                              shape="rect"), 0, top)
+    # the board: column letters, row numbers (each a cached text), the ground
+    for i, x in enumerate(range(x_lo, x_hi + 1)):
+        canvas.text((left + i * size + size // 2, top), col_label(x), label_size, fill=MUTED, anchor="ma",
+                    ground=BACKGROUND)
+    for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
+        canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), label_size, fill=MUTED, anchor="rm",
+                    ground=BACKGROUND)
+    canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=GROUND)
 
     def draw_site(c: Canvas, buildable: bool) -> None:
         c.draw.rectangle((0, 0, size, size), fill=GROUND)
@@ -93,7 +89,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
 
         def draw_building(c: Canvas) -> None:
             c.draw.rectangle((0, 0, w - 2, h - 2), fill=colour, outline=INK, width=width)
-            _icon(c, kind, (-1, -1, w - 1, h - 1), colour)
+            _icon(c, kind, (-1, 5, w - 1, h + 3), colour)  # a little low: the letter sits top left
             c.text((3, 1), letter, small, bold=True, fill=INK if sum(colour) > 500 else WHITE, ground=colour)
 
         canvas.paste(canvas.piece(("kardinal-building", kind, colour, letter, w, h, small), w - 1, h - 1,
@@ -122,13 +118,19 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.pawn("cardinal", (x0 + x1) // 2, (y0 + y1) // 2, max(8, size // 2 - 6), CARDINAL, CARDINAL_MARK,
                     size=max(12, size // 2))
 
-    y = top + 24 + rows * size + 16
-    canvas.text((24, y), f"⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · {CARDINAL_MARK} the Cardinal", 14, fill=MUTED)
-    y += 26
+    y = top + 24 + rows * size + 12
+    canvas.text((24, y), f"⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · "
+                         f"{CARDINAL_MARK} the Cardinal", 14, fill=MUTED)
+    y += 24
     if last:
-        canvas.text((24, y), f"Last built: {last['color']} {last['kind']} — next not {last['color']}, "
-                             f"not a {last['kind']}", 16)
-        y += 28
+        canvas.text((24, y + 3), f"Last built: {last['color']} {last['kind']} — next not {last['color']}, "
+                                 f"not a {last['kind']}", 16)
+    x = canvas.width - 24 - 30 * len(view["stone_supply"])  # the stone supply, right of the last building
+    canvas.text((x - 8, y + 5), "Stone supply", 15, fill=MUTED, anchor="ra")
+    for colour, count in view["stone_supply"].items():
+        chip(canvas, f"supply:{colour}", x, y, COLOURS[colour], str(count), size=24)
+        x += 30
+    y += 34
     for p in range(n):
         right = seat_tag(canvas, f"seat:{p}", 24, y, p, names, acting=p in view["to_act"])
         x = max(right + 12, 280)
@@ -140,13 +142,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
                 chip(canvas, f"stones:{p}:{colour}", x, y + 3, COLOURS[colour], str(count), size=22)
                 x += 28
         canvas.text((canvas.width - 24, y + 2), f"score {view['scores'][p]}", 18, bold=True, anchor="ra")
-        y += 40
-    x = 24
-    canvas.text((x, y + 4), "Stone supply", 15, fill=MUTED)
-    x = 140
-    for colour, count in view["stone_supply"].items():
-        chip(canvas, f"supply:{colour}", x, y + 2, COLOURS[colour], str(count), size=24)
-        x += 30
-    y += 40
+        y += 34
+    y += 4
     canvas.crop_height(y)
     return canvas
