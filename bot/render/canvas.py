@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import os
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 from functools import lru_cache
@@ -240,9 +241,10 @@ def _seen(text: str, size: int, bold: bool) -> bool:
     key = (text, size, bold)
     if key in _SEEN:
         return True
-    _SEEN[key] = None
-    if len(_SEEN) > SPRITES_KEPT:
-        _SEEN.popitem(last=False)
+    with _SPRITES_LOCK:
+        _SEEN[key] = None
+        while len(_SEEN) > SPRITES_KEPT:
+            _SEEN.popitem(last=False)
     return False
 
 
@@ -287,17 +289,23 @@ def _lookup(image: Image.Image, table: bytes, mode: str) -> Image.Image:
 
 _SPRITES: OrderedDict[tuple, tuple] = OrderedDict()
 SPRITES_KEPT = 12000
+_SPRITES_LOCK = threading.Lock()
 
 
 def _sprite(key: tuple, make):
     """A drawn piece from the cache of this process (least recently used dropped past ``SPRITES_KEPT``)."""
     hit = _SPRITES.get(key)
     if hit is not None:
-        _SPRITES.move_to_end(key)
+        try:
+            _SPRITES.move_to_end(key)
+        except KeyError:  # dropped by another thread meanwhile: it is still a good piece
+            pass
         return hit
-    hit = _SPRITES[key] = make()
-    if len(_SPRITES) > SPRITES_KEPT:
-        _SPRITES.popitem(last=False)
+    hit = make()
+    with _SPRITES_LOCK:
+        _SPRITES[key] = hit
+        while len(_SPRITES) > SPRITES_KEPT:
+            _SPRITES.popitem(last=False)
     return hit
 
 

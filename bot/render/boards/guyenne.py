@@ -7,7 +7,7 @@ in the duel, the team game and the two-set game alike, always with his seat numb
 side, so there the number tells them apart, as in the text)."""
 from __future__ import annotations
 
-from bot.render.boards.common import finish, player, seat_name, seat_tag, title  # noqa: F401
+from bot.render.boards.common import finish, player, seat_name, seat_tag, title
 from bot.render.canvas import COLOURS, INK, MUTED, WHITE, Canvas, text_colour_on
 
 SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
