@@ -43,7 +43,8 @@ def picture_key(game: str, view: dict, names: list[str]) -> list:
     """What a picture depends on: a hand picture only on the private part of the view, so it is drawn again
     only when that changes."""
     module = _module(game)
-    shown = module.private_part(view) if view.get("viewer") is not None else view
+    private = view.get("viewer") is not None and hasattr(module, "private_part")
+    shown = module.private_part(view) if private else view
     return [game, shown, names]
 
 
