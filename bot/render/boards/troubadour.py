@@ -10,7 +10,7 @@ CARD_W, CARD_H = 54, 74
 FAN_STEP = 24
 FAN_MAX = 170  # the longest fan drawn: steps shrink past it
 CASTLE_SUITS = "SHDC"  # the castles' order in the view (as the text writes them)
-HEAD = 58  # from a panel's top to its cards
+HEAD = 62  # from a panel's top to its cards
 LIGHT_RED = _blend(SUIT_RED, PANEL, 0.5)
 
 
@@ -57,16 +57,16 @@ def draw(view: dict, names: list[str]) -> Canvas:
                                            f"{seat.get('castle_cards', int(view['scores'][p]))}/40 castle cards",
                     15, fill=MUTED, ground=PANEL)
         top = y + 40
-        label = top
-        cards = top + 16
+        label = top - 2
+        cards = top + 22
         # the waste's top card
-        canvas.text((26, label), "waste", 13, fill=MUTED, ground=PANEL)
+        canvas.text((26, label), "waste", 15, fill=MUTED, ground=PANEL)
         if seat["waste_top"]:
             canvas.playing_card(f"waste:{p}", 26, cards, seat["waste_top"], w=CARD_W, h=CARD_H)
         else:
             _slot(canvas, f"waste:{p}", 26, cards, "empty")
         # castles: the top card of each, an empty one with its suit
-        canvas.text((96, label), "castles", 13, fill=MUTED, ground=PANEL)
+        canvas.text((96, label), "castles", 15, fill=MUTED, ground=PANEL)
         for i, card in enumerate(seat["castles"]):
             x = 96 + i * (CARD_W + 6)
             if card:
@@ -76,7 +76,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
         # villages V1–V5, fanned downward: backs for the face-down cards
         for v, village in enumerate(seat["villages"]):
             x = 346 + v * (CARD_W + 8)
-            canvas.mark(f"village-label:{p}:{v}", canvas.text((x + CARD_W // 2, label), f"V{v + 1}", 13, bold=True,
+            canvas.mark(f"village-label:{p}:{v}", canvas.text((x + CARD_W // 2, label), f"V{v + 1}", 17, bold=True,
                                                              fill=MUTED, anchor="ma", ground=PANEL, measure=True))
             if not village:
                 _slot(canvas, f"village:{p}:{v}", x, cards, "empty")
@@ -94,7 +94,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
                 canvas.frame((x, cards + i * step, x + CARD_W, cards + i * step + CARD_H), width=3, pad=2)
         # the trio of nobles
         tx = 346 + 5 * (CARD_W + 8) + 20
-        canvas.text((tx, label), "nobles", 13, fill=MUTED, ground=PANEL)
+        canvas.text((tx, label), "nobles", 15, fill=MUTED, ground=PANEL)
         trio = trios[p] if p < len(trios) else None
         chosen = (view.get("trio_chosen") or [False] * n)[p]
         if trio:
