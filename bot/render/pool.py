@@ -15,6 +15,7 @@ alone — and the pool starts new workers for the next ones.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -38,6 +39,7 @@ def _warm_worker(warm: bool) -> None:
             boards.warm()
         except Exception:  # warming is an optimisation only
             log.exception("could not warm the picture caches")
+    gc.freeze()  # what is loaded now lives as long as the worker: the collector need not walk it again
 
 
 def _draw(game: str, view: dict, names: list[str]) -> bytes | None:
