@@ -84,7 +84,8 @@ def _build_palette() -> list[tuple[int, int, int]]:
             *COLOURS.values(), *SEAT_COLOURS, *EXTRA]
     pairs = [(text_colour_on(bg), bg) for bg in base]
     pairs += [(fg, bg) for fg in (INK, MUTED, SUIT_RED) for bg in (BACKGROUND, PANEL, WHITE)]
-    pairs += [(MUTED, (238, 232, 218)), ((120, 170, 120), (238, 232, 218)), (WHITE, LAST), (INK, HIGHLIGHT)]
+    pairs += [(MUTED, (238, 232, 218)), ((120, 170, 120), (238, 232, 218)), (WHITE, LAST), (INK, HIGHLIGHT),
+              (MUTED, (222, 196, 150)), (MUTED, (240, 200, 60)), (_blend(SUIT_RED, PANEL, 0.5), PANEL)]
     out: list[tuple[int, int, int]] = []
     for colour in base + [_blend(fg, bg, t) for fg, bg in pairs for t in STEPS] + \
             [_blend(c, BACKGROUND, DIM) for c in base]:
