@@ -278,3 +278,28 @@ def test_the_pool_draws_the_bytes_of_a_direct_draw_and_reuses_recent_ones():
     assert twice[0] == twice[1] is not None
     assert none is None
     assert drawn == len(jobs) + 1  # the repeats came from the pool's memory; two equal requests drew once
+
+
+def test_every_colour_drawn_is_in_the_fixed_palette(monkeypatch):
+    """Nothing falls back to the nearest palette colour: each colour, and each anti-aliasing step of text on its
+    ground, is exact (so a colour and its letter always look as meant)."""
+    from bot.render import canvas as canvas_module
+
+    missing = set()
+    exact = canvas_module.ink.__wrapped__
+
+    def ink(colour):
+        if not isinstance(colour, int) and tuple(colour[:3]) not in canvas_module._INDEX:
+            missing.add(tuple(colour[:3]))
+        return exact(colour)
+
+    monkeypatch.setattr(canvas_module, "ink", ink)
+    monkeypatch.setattr(canvas_module, "_SPRITES", type(canvas_module._SPRITES)())  # draw every piece afresh
+    canvas_module._levels.cache_clear()
+    for name in DRAWN:
+        game = GAMES[name]
+        for n, options in game.configurations()[:3]:
+            state = play_until(name, n, lambda s: s.is_over() or len(str(s.view(None))) % 3 == 0, options=options)
+            for seat in (None, 0):
+                boards.picture(name, state.view(seat), NAMES[:n])
+    assert not missing
