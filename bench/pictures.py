@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import os
 import pstats
 import random
 import statistics
@@ -66,20 +67,38 @@ def bench_game(name: str, views: list[tuple[str, dict]]) -> dict:
             "mean_kb": statistics.mean(sizes) / 1024, "max_kb": max(sizes) / 1024}
 
 
-async def pool_throughput(workers: int, jobs: list[tuple[str, dict]]) -> float:
-    """Pictures a second through a warm pool of ``workers`` processes, all jobs distinct (no result reused)."""
+def _cpu_seconds(pids) -> float:
+    """User + system CPU time of these processes so far (Linux /proc; 0 where it cannot be read)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def pool_throughput(workers: int, jobs: list[tuple[str, dict]]) -> tuple[float, float, float]:
+    """Pictures a second through a warm pool of ``workers`` processes, all jobs distinct (no result reused); also
+    the pictures per CPU second the workers used, and the parent's CPU milliseconds per picture (its share:
+    keying, sending, receiving)."""
     from bot.render.pool import PicturePool
 
     pool = PicturePool(workers, kept=0)
     try:
-        await asyncio.gather(*(asyncio.wrap_future(f) for f in pool.start()))
-        await asyncio.gather(*(pool.draw(g, v, NAMES) for g, v in jobs[:4 * workers]))  # every worker busy once
+        assert await pool.ready() == workers  # every worker started and warm
+        await asyncio.gather(*(pool.draw(g, v, NAMES) for g, v in jobs[:4 * workers]))
         rest = jobs[4 * workers:]
+        pids = list(pool._executor._processes)
+        cpu, parent = _cpu_seconds(pids), time.process_time()
         start = time.perf_counter()
         drawn = await asyncio.gather(*(pool.draw(g, v, NAMES) for g, v in rest))
         elapsed = time.perf_counter() - start
+        cpu, parent = _cpu_seconds(pids) - cpu, time.process_time() - parent
         assert all(png is not None for png in drawn)
-        return len(rest) / elapsed
+        return len(rest) / elapsed, len(rest) / cpu if cpu else float("nan"), parent / len(rest) * 1000
     finally:
         await pool.aclose()
 
@@ -88,7 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", default=[g for g in sorted(GAMES) if boards.has_picture(g)])
     parser.add_argument("--states", type=int, default=30, help="random states per game (2 views each)")
-    parser.add_argument("--pool", type=int, default=240, help="pictures drawn through the pool per worker count "
+    parser.add_argument("--pool", type=int, default=500, help="pictures drawn through the pool per worker count "
                                                               "(0: skip the pool)")
     parser.add_argument("--workers", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--profile", action="store_true", help="print where the time of drawing goes")
@@ -117,16 +136,19 @@ def main(argv: list[str] | None = None) -> None:
         from bot.render.pool import picture_digest
 
         distinct = {}  # no picture twice: none comes from the pool's LRU
+        per_game = args.pool // (2 * len(args.games)) + 1
         for name in args.games:
-            for _, view in views[name]:
+            for _, view in views[name] + sample_views(name, per_game, seed=101):
                 if boards.wants_picture(name, view):
                     distinct.setdefault(picture_digest(name, view, NAMES), (name, view))
         jobs = list(distinct.values())
         random.Random(0).shuffle(jobs)
         jobs = jobs[:args.pool]
         for workers in args.workers:
-            rate = asyncio.run(pool_throughput(workers, jobs))
-            print(f"pool, {workers} worker{'s' if workers > 1 else ''}: {rate:7.0f} pictures/s")
+            rate, per_cpu, parent = asyncio.run(pool_throughput(workers, jobs))
+            print(f"pool, {workers} worker{'s' if workers > 1 else ''}: {rate:5.0f} pictures/s "
+                  f"({len(jobs) - 4 * workers} pictures; {per_cpu:4.0f} per worker CPU second; "
+                  f"parent {parent:.2f} ms CPU a picture)")
 
 
 if __name__ == "__main__":

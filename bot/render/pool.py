@@ -21,6 +21,7 @@ import json
 import logging
 import multiprocessing
 import os
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,6 +41,11 @@ def _warm_worker(warm: bool) -> None:
         except Exception:  # warming is an optimisation only
             log.exception("could not warm the picture caches")
     gc.freeze()  # what is loaded now lives as long as the worker: the collector need not walk it again
+
+
+def _worker_id(pause: float) -> int:
+    time.sleep(pause)  # long enough that one worker cannot answer for all of them
+    return os.getpid()
 
 
 def _draw(game: str, view: dict, names: list[str]) -> bytes | None:
@@ -73,9 +79,20 @@ class PicturePool:
         return self._executor
 
     def start(self) -> list[Future]:
-        """Start the workers now (else on the first picture); returns futures that finish when each is warm."""
+        """Start the workers now (else on the first picture); they warm up in the background."""
         pool = self._pool()
-        return [pool.submit(os.getpid) for _ in range(self.workers)]
+        return [pool.submit(_worker_id, 0.0) for _ in range(self.workers)]
+
+    async def ready(self, timeout: float = 120.0) -> int:
+        """Start the workers and wait until every one of them is warm (has answered); returns how many answered."""
+        loop = asyncio.get_running_loop()
+        seen: set[int] = set()
+        deadline = loop.time() + timeout
+        while len(seen) < self.workers and loop.time() < deadline:
+            pool = self._pool()
+            answers = [asyncio.wrap_future(pool.submit(_worker_id, 0.05)) for _ in range(self.workers)]
+            seen.update(await asyncio.gather(*answers))
+        return len(seen)
 
     async def draw(self, game: str, view: dict, names: list[str]) -> bytes | None:
         """PNG bytes of ``view`` (as ``boards.picture``), drawn in a worker unless drawn recently."""
