@@ -94,12 +94,13 @@ class PicturePool:
             seen.update(await asyncio.gather(*answers))
         return len(seen)
 
-    async def draw(self, game: str, view: dict, names: list[str]) -> bytes | None:
-        """PNG bytes of ``view`` (as ``boards.picture``), drawn in a worker unless drawn recently."""
+    async def draw(self, game: str, view: dict, names: list[str], *, key: str | None = None) -> bytes | None:
+        """PNG bytes of ``view`` (as ``boards.picture``), drawn in a worker unless drawn recently. ``key``: a
+        digest of ``picture_key(game, view, names)`` the caller already has (saves hashing the view again)."""
         try:
             if not boards.wants_picture(game, view):
                 return None
-            key = picture_digest(game, view, names)
+            key = key or picture_digest(game, view, names)
         except Exception:
             log.exception("could not key a %s picture", game)
             return None
