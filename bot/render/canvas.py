@@ -291,6 +291,8 @@ def _lookup(image: Image.Image, table: bytes, mode: str) -> Image.Image:
 _SPRITES: OrderedDict[tuple, tuple] = OrderedDict()
 SPRITES_KEPT = 12000
 _SPRITES_LOCK = threading.Lock()
+_LAYERS: OrderedDict[tuple, tuple] = OrderedDict()  # larger pieces: a player's panel, a board's fixed part
+LAYERS_KEPT = 256  # at most ~250 KB each
 
 
 def _sprite(key: tuple, make):
@@ -452,6 +454,28 @@ class Canvas:
             return small.image, mask
 
         return _sprite(("piece", *key), make)
+
+    def layer(self, key: tuple, x: int, y: int, w: int, h: int, draw_layer) -> None:
+        """A band of the picture (a player's panel, a fixed board) cached by ``key`` — what it shows:
+        ``draw_layer(canvas)`` draws it once on a ``w``×``h`` canvas; its marks are moved to (x, y) here."""
+        hit = _LAYERS.get(key)
+        if hit is None:
+            band = Canvas(h, w, background=BACKGROUND)
+            draw_layer(band)
+            hit = (band.image, dict(band.layout))
+            with _SPRITES_LOCK:
+                _LAYERS[key] = hit
+                while len(_LAYERS) > LAYERS_KEPT:
+                    _LAYERS.popitem(last=False)
+        else:
+            try:
+                _LAYERS.move_to_end(key)
+            except KeyError:
+                pass
+        image, layout = hit
+        self.paste((image, None), x, y)
+        for name, (x0, y0, x1, y1) in layout.items():
+            self.layout[name] = (x0 + x, y0 + y, x1 + x, y1 + y)
 
     def card(self, name: str, x: int, y: int, rank: str, colour: tuple[int, int, int] | None, letter: str = "",
              w: int = 62, h: int = 88, highlight: bool = False, dim: bool = False) -> Box:

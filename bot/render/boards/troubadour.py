@@ -3,6 +3,9 @@ showing its suit), the five villages V1–V5 fanned with face-down cards as back
 or a back while still secret). Each player's panel is as tall as his longest village."""
 from __future__ import annotations
 
+import json
+
+from bot.render.boards import common
 from bot.render.boards.common import player, seat_tag, title
 from bot.render.canvas import INK, MUTED, PANEL, SUIT_RED, SUITS, Canvas, _blend
 
@@ -36,6 +39,61 @@ def _panel_height(seat: dict) -> int:
     return HEAD + fan + 12
 
 
+def _panel(c: Canvas, p: int, seat: dict, names: list[str], acting: bool, trio, chosen: bool, phase: str,
+           ace: dict | None, height: int) -> None:
+    """Player ``p``'s panel, drawn from its top (y = 0)."""
+    c.panel((14, 0, c.width - 14, height))
+    c.mark(f"panel:{p}", (14, 0, c.width - 14, height))
+    right = seat_tag(c, f"seat:{p}", 26, 8, p, names, acting=acting)
+    c.text((right + 14, 11), f"stock {seat['stock']} · waste {seat['waste']} · "
+                             f"{seat.get('castle_cards', 0)}/40 castle cards", 15, fill=MUTED, ground=PANEL)
+    label, cards = 38, 62
+    # the waste's top card
+    c.text((26, label), "waste", 15, fill=MUTED, ground=PANEL)
+    if seat["waste_top"]:
+        c.playing_card(f"waste:{p}", 26, cards, seat["waste_top"], w=CARD_W, h=CARD_H)
+    else:
+        _slot(c, f"waste:{p}", 26, cards, "empty")
+    # castles: the top card of each, an empty one with its suit
+    c.text((96, label), "castles", 15, fill=MUTED, ground=PANEL)
+    for i, card in enumerate(seat["castles"]):
+        x = 96 + i * (CARD_W + 6)
+        if card:
+            c.playing_card(f"castle:{p}:{i}", x, cards, card, w=CARD_W, h=CARD_H)
+        else:
+            _slot(c, f"castle:{p}:{i}", x, cards, suit=CASTLE_SUITS[i])
+    # villages V1–V5, fanned downward: backs for the face-down cards
+    for v, village in enumerate(seat["villages"]):
+        x = 346 + v * (CARD_W + 8)
+        c.mark(f"village-label:{p}:{v}", c.text((x + CARD_W // 2, label), f"V{v + 1}", 17, bold=True, fill=MUTED,
+                                                anchor="ma", ground=PANEL, measure=True))
+        if not village:
+            _slot(c, f"village:{p}:{v}", x, cards, "empty")
+            continue
+        step = _fan_step(village)
+        for i, card in enumerate(village):
+            name = f"village:{p}:{v}:{i}"
+            if card is None:
+                c.card(name, x, cards + i * step, "", None, w=CARD_W, h=CARD_H)
+            else:
+                c.playing_card(name, x, cards + i * step, card, w=CARD_W, h=CARD_H)
+        if ace and ace["village"] == v + 1 and 0 <= ace["position"] < len(village):
+            # the last action: the card the Q♥ just turned up
+            i = ace["position"]
+            c.frame((x, cards + i * step, x + CARD_W, cards + i * step + CARD_H), width=3, pad=2)
+    # the trio of nobles
+    tx = 346 + 5 * (CARD_W + 8) + 20
+    c.text((tx, label), "nobles", 15, fill=MUTED, ground=PANEL)
+    if trio:
+        for i, card in enumerate(trio):
+            c.playing_card(f"trio:{p}:{i}", tx + i * 46, cards, card, w=42, h=60)
+    elif chosen:  # chosen, not yet revealed: nobody sees it
+        for i in range(3):
+            c.card(f"trio:{p}:{i}", tx + i * 46, cards, "", None, w=42, h=60)
+    else:
+        c.text((tx, cards + 16), "choosing…" if phase == "select_trios" else "—", 14, fill=MUTED, ground=PANEL)
+
+
 def draw(view: dict, names: list[str]) -> Canvas:
     n = view["players"]
     heights = [_panel_height(seat) for seat in view["seats"]]
@@ -45,68 +103,21 @@ def draw(view: dict, names: list[str]) -> Canvas:
           ("choosing nobles" if phase == "select_trios" else f"round {view['round']}"))
     y = 60
     trios = view.get("trios") or [None] * n
+    chosen = view.get("trio_chosen") or [False] * n
     turn = view.get("turn") or {}
-    ace = turn.get("pending_ace")
     for p, seat in enumerate(view["seats"]):
-        height = heights[p]
-        canvas.panel((14, y, canvas.width - 14, y + height))
-        canvas.mark(f"panel:{p}", (14, y, canvas.width - 14, y + height))
-        acting = p in view["to_act"]
-        right = seat_tag(canvas, f"seat:{p}", 26, y + 8, p, names, acting=acting)
-        canvas.text((right + 14, y + 11), f"stock {seat['stock']} · waste {seat['waste']} · "
-                                           f"{seat.get('castle_cards', int(view['scores'][p]))}/40 castle cards",
-                    15, fill=MUTED, ground=PANEL)
-        top = y + 40
-        label = top - 2
-        cards = top + 22
-        # the waste's top card
-        canvas.text((26, label), "waste", 15, fill=MUTED, ground=PANEL)
-        if seat["waste_top"]:
-            canvas.playing_card(f"waste:{p}", 26, cards, seat["waste_top"], w=CARD_W, h=CARD_H)
-        else:
-            _slot(canvas, f"waste:{p}", 26, cards, "empty")
-        # castles: the top card of each, an empty one with its suit
-        canvas.text((96, label), "castles", 15, fill=MUTED, ground=PANEL)
-        for i, card in enumerate(seat["castles"]):
-            x = 96 + i * (CARD_W + 6)
-            if card:
-                canvas.playing_card(f"castle:{p}:{i}", x, cards, card, w=CARD_W, h=CARD_H)
-            else:
-                _slot(canvas, f"castle:{p}:{i}", x, cards, suit=CASTLE_SUITS[i])
-        # villages V1–V5, fanned downward: backs for the face-down cards
-        for v, village in enumerate(seat["villages"]):
-            x = 346 + v * (CARD_W + 8)
-            canvas.mark(f"village-label:{p}:{v}", canvas.text((x + CARD_W // 2, label), f"V{v + 1}", 17, bold=True,
-                                                             fill=MUTED, anchor="ma", ground=PANEL, measure=True))
-            if not village:
-                _slot(canvas, f"village:{p}:{v}", x, cards, "empty")
-                continue
-            step = _fan_step(village)
-            for i, card in enumerate(village):
-                name = f"village:{p}:{v}:{i}"
-                if card is None:
-                    canvas.card(name, x, cards + i * step, "", None, w=CARD_W, h=CARD_H)
-                else:
-                    canvas.playing_card(name, x, cards + i * step, card, w=CARD_W, h=CARD_H)
-            if ace and turn.get("seat") == p and ace["village"] == v + 1 and 0 <= ace["position"] < len(village):
-                # the last action: the card the Q♥ just turned up
-                i = ace["position"]
-                canvas.frame((x, cards + i * step, x + CARD_W, cards + i * step + CARD_H), width=3, pad=2)
-        # the trio of nobles
-        tx = 346 + 5 * (CARD_W + 8) + 20
-        canvas.text((tx, label), "nobles", 15, fill=MUTED, ground=PANEL)
+        seat = {**seat, "castle_cards": seat.get("castle_cards", int(view["scores"][p]))}
         trio = trios[p] if p < len(trios) else None
-        chosen = (view.get("trio_chosen") or [False] * n)[p]
-        if trio:
-            for i, card in enumerate(trio):
-                canvas.playing_card(f"trio:{p}:{i}", tx + i * 46, cards, card, w=42, h=60)
-        elif chosen:  # chosen, not yet revealed: nobody sees it
-            for i in range(3):
-                canvas.card(f"trio:{p}:{i}", tx + i * 46, cards, "", None, w=42, h=60)
-        else:
-            canvas.text((tx, cards + 16), "choosing…" if phase == "select_trios" else "—", 14, fill=MUTED,
-                        ground=PANEL)
-        y += height + 10
+        ace = turn.get("pending_ace") if turn.get("seat") == p else None
+        acting = p in view["to_act"]
+        # a panel is drawn once for what it shows: in a game, a move changes one or two of them
+        key = ("troubadour-panel", p, json.dumps(seat, sort_keys=True), json.dumps(trio), chosen[p], acting,
+               phase if not trio and not chosen[p] else "", json.dumps(ace, sort_keys=True),
+               common.seat_name(names, p))
+        canvas.layer(key, 0, y, canvas.width, heights[p] + 1,
+                     lambda c, p=p, seat=seat, trio=trio, ace=ace, acting=acting:
+                     _panel(c, p, seat, names, acting, trio, chosen[p], phase, ace, heights[p]))
+        y += heights[p] + 10
     if phase == "over":
         winner = view.get("winner")
         text = "Draw" if view.get("draw") or winner is None else f"★ {player(names, winner)} wins"
