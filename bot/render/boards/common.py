@@ -41,6 +41,11 @@ def seat_tag(canvas: Canvas, name: str, x: int, y: int, seat: int, names: list[s
     return box[2]
 
 
+def count(n, word: str, plural: str | None = None) -> str:
+    """``1 pt``, ``2 pts``, ``1 card``: counted properly."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def title(canvas: Canvas, text: str, right: str = "") -> int:
     canvas.text((20, 16), text, 24, bold=True)
     if right:

@@ -7,7 +7,7 @@ in the duel, the team game and the two-set game alike, always with his seat numb
 side, so there the number tells them apart, as in the text)."""
 from __future__ import annotations
 
-from bot.render.boards.common import finish, player, seat_name, seat_tag, title
+from bot.render.boards.common import count, finish, player, seat_name, seat_tag, title
 from bot.render.canvas import COLOURS, INK, MUTED, WHITE, Canvas, text_colour_on
 
 SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
@@ -123,7 +123,7 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
         acting = a in view["to_act"]
         seat_tag(canvas, f"seat:{a}", 24, y, a, names, acting=acting, colour=seat_colour(view, a))
         facts = (f"{SIDE_NAME[view['sides'][a]]} · hand {view['hand_counts'][a]} · deck {view['deck_counts'][a]} · "
-                 f"discard {view['discard_counts'][a]} · {view['points'][a]} pts")
+                 f"discard {view['discard_counts'][a]} · {count(view['points'][a], 'pt')}")
         canvas.text((canvas.width - 24, y + 2), facts, 15, fill=MUTED, anchor="ra")
         y += 40
     canvas.crop_height(y + 8)
@@ -153,7 +153,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((64, y + 4), who, 18, bold=acting)
         hands = "+".join(str(view["hand_counts"][m]) for m in view["members"][p])
         facts = (f"hand {hands} · deck {view['deck_counts'][p]} · discard {view['discard_counts'][p]} · "
-                 f"rebuilds left {view['reshuffles_left'][p]} · {view['points'][p]} pts")
+                 f"rebuilds left {view['reshuffles_left'][p]} · {count(view['points'][p], 'pt')}")
         canvas.text((canvas.width - 24, y + 6), facts, 15, fill=MUTED, anchor="ra")
         if view["removed"][p]:
             canvas.text((64, y + 30), "lost for good: " + " ".join(c[0] for c in view["removed"][p]), 14,

@@ -2,7 +2,7 @@
 current trick; in a private picture the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, finish, player, seat_colour, seat_tag, title
+from bot.render.boards.common import chip, count, finish, player, seat_colour, seat_tag, title
 from bot.render.canvas import COLOURS, LETTERS, MUTED, WHITE, Canvas
 
 SUPER = (176, 176, 176)
@@ -138,7 +138,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
         col, row = seat % 2, seat // 2
         x = 24 + col * (canvas.width // 2)
         right = seat_tag(canvas, f"seat:{seat}", x, y + row * 40, seat, names, acting=seat in view["to_act"])
-        canvas.text((right + 10, y + row * 40 + 2), f"{view['hand_counts'][seat]} cards · field {view['pos'][seat]}",
+        canvas.text((right + 10, y + row * 40 + 2), f"{count(view['hand_counts'][seat], 'card')} · field {view['pos'][seat]}",
                     15, fill=MUTED)
     y += 40 * ((n + 1) // 2) + 6
 

@@ -2,7 +2,9 @@
 and — in a private picture — the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, finish, player, seat_tag, title
+import json
+
+from bot.render.boards.common import chip, count, finish, player, seat_name, seat_tag, title
 from bot.render.canvas import COLOURS, MUTED, PANEL, Canvas
 
 COLOUR = {"R": COLOURS["red"], "G": COLOURS["green"], "B": COLOURS["blue"], "Y": COLOURS["yellow"]}
@@ -47,6 +49,30 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
     return finish(canvas, x, y, hint)
 
 
+def _panel(c: Canvas, p: int, names: list[str], facts: str, piles: dict, hidden: tuple, acting: bool) -> None:
+    """Player ``p``'s panel from its top: name, counts, the open piles by colour, the hidden pile."""
+    count, what = hidden
+    c.panel((14, 0, c.width - 14, 86), fill=PANEL)
+    seat_tag(c, f"seat:{p}", 24, 8, p, names, acting=acting)
+    c.text((c.width - 24, 10), facts, 16, anchor="ra", ground=PANEL)
+    opened = [card for colour in ORDER for card in piles[colour]]
+    groups = sum(1 for colour in ORDER if piles[colour])
+    room = c.width - 48 - (190 if count else 0) - 10 * groups
+    step = min(46, room // max(1, len(opened)))
+    x = 24
+    for colour in ORDER:
+        for card in piles[colour]:
+            c.tile(f"open:{p}:{card}", x, 42, card, COLOUR[colour], w=min(44, step - 2), h=32)
+            x += step
+        if piles[colour]:
+            x += 10
+    if not opened and not count:
+        c.text((24, 50), "no cards taken yet", 15, fill=MUTED, ground=PANEL)
+    if count:
+        c.card(f"hidden:{p}", x + 6, 40, "", None, w=28, h=38)
+        c.text((x + 42, 48), f"×{count} hidden {what}".rstrip(), 16, ground=PANEL)
+
+
 def draw(view: dict, names: list[str]) -> Canvas:
     n = view["players"]
     canvas = Canvas(height=260 + 96 * n)
@@ -80,33 +106,15 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((x + 6, y + 70), label, 16, fill=MUTED)
     y += 176
 
-    # everyone's piles
+    # everyone's piles: each panel a layer cached by what it shows (a trick changes one of them)
     for p in range(n):
-        top = y
-        canvas.panel((14, top, canvas.width - 14, top + 86), fill=PANEL)
-        seat_tag(canvas, f"seat:{p}", 24, top + 8, p, names, acting=p in view["to_act"])
-        hidden = view["hidden_colours"][p]
-        facts = f"{view['hand_counts'][p]} in hand · {view['round_points'][p]} pts · total {view['totals'][p]}"
-        canvas.text((canvas.width - 24, top + 10), facts, 16, anchor="ra")
-        piles = view["open_piles"][p]
-        opened = [card for colour in ORDER for card in piles.get(colour) or []]
-        groups = sum(1 for colour in ORDER if piles.get(colour))
-        room = canvas.width - 48 - (190 if view["hidden_counts"][p] else 0) - 10 * groups
-        step = min(46, room // max(1, len(opened)))
-        x = 24
-        for colour in ORDER:
-            cards = piles.get(colour) or []
-            for card in cards:
-                canvas.tile(f"open:{p}:{card}", x, top + 42, card, COLOUR[colour], w=min(44, step - 2), h=32)
-                x += step
-            if cards:
-                x += 10
-        if not opened and not view["hidden_counts"][p]:
-            canvas.text((24, top + 50), "no cards taken yet", 15, fill=MUTED)
-        if view["hidden_counts"][p]:
-            canvas.card(f"hidden:{p}", x + 6, top + 40, "", None, w=28, h=38)
-            what = "".join(hidden or [])
-            canvas.text((x + 42, top + 48), f"×{view['hidden_counts'][p]} hidden {what}".rstrip(), 16)
+        facts = f"{view['hand_counts'][p]} in hand · {count(view['round_points'][p], 'pt')} · total {view['totals'][p]}"
+        piles = {colour: list(view["open_piles"][p].get(colour) or []) for colour in ORDER}
+        hidden = (view["hidden_counts"][p], "".join(view["hidden_colours"][p] or []))
+        acting = p in view["to_act"]
+        key = ("lut-panel", p, facts, json.dumps(piles), hidden, acting, seat_name(names, p))
+        canvas.layer(key, 0, y, canvas.width, 87, lambda c, p=p, facts=facts, piles=piles, hidden=hidden,
+                     acting=acting: _panel(c, p, names, facts, piles, hidden, acting))
         y += 96
 
     if view["phase"] == "over" and view.get("ranking"):
