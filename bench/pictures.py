@@ -46,6 +46,21 @@ def sample_views(name: str, states: int, seed: int = 1) -> list[tuple[str, dict]
     return views
 
 
+def playout_views(name: str, moves: int, seed: int = 77) -> list[dict]:
+    """The public view after each move of one random playout (the biggest configuration): what a busy table's
+    board looks like move after move, as the service draws it."""
+    game = GAMES[name]
+    n, options = max(game.configurations(), key=lambda c: c[0])
+    state = game.new_game(n, seed=seed, options=dict(options))
+    player, rng = RandomPlayer(seed), random.Random(seed)
+    views = []
+    while len(views) < moves and not state.is_over():
+        seat = rng.choice(state.to_act())
+        state.apply(seat, player.choose(state, seat))
+        views.append(state.view(None))
+    return views
+
+
 def bench_game(name: str, views: list[tuple[str, dict]]) -> dict:
     times: dict[str, list[float]] = {"public": [], "private": []}
     cpu: list[float] = []
@@ -59,11 +74,12 @@ def bench_game(name: str, views: list[tuple[str, dict]]) -> dict:
         cpu.append(time.thread_time() - start_cpu)
         sizes.append(len(png))
     every = times["public"] + times["private"]
+    times["private"] = times["private"] or [float("nan")]
     return {"game": name, "images": len(every),
             "p50_ms": statistics.median(every) * 1000, "max_ms": max(every) * 1000,
             "cpu_p50_ms": statistics.median(cpu) * 1000, "cpu_max_ms": max(cpu) * 1000,
             "public_ms": statistics.median(times["public"]) * 1000,
-            "private_ms": statistics.median(times["private"]) * 1000 if times["private"] else float("nan"),
+            "private_ms": statistics.median(times["private"]) * 1000,
             "mean_kb": statistics.mean(sizes) / 1024, "max_kb": max(sizes) / 1024}
 
 
@@ -111,11 +127,14 @@ def main(argv: list[str] | None = None) -> None:
                                                               "(0: skip the pool)")
     parser.add_argument("--workers", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--profile", action="store_true", help="print where the time of drawing goes")
+    parser.add_argument("--moves", type=int, default=60, help="boards of consecutive moves per game (0: skip)")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
     boards.warm(args.games)
-    print(f"warm-up: {time.perf_counter() - start:.2f} s (once per process)")
+    from bot.render.canvas import DEFLATE
+
+    print(f"warm-up: {time.perf_counter() - start:.2f} s (once per process); PNG deflate by {DEFLATE}")
     views = {name: sample_views(name, args.states) for name in args.games}
     print("wall time, then the CPU time of the drawing thread (what the machine's other work does not inflate)")
     print(f"{'game':<16} {'images':>6} {'p50 ms':>7} {'max ms':>7} {'cpu p50':>8} {'cpu max':>8} {'public':>7} "
@@ -132,6 +151,12 @@ def main(argv: list[str] | None = None) -> None:
               f"{r['max_kb']:>7.1f}")
     if profile:
         pstats.Stats(profile).sort_stats("tottime").print_stats(14)
+    if args.moves:
+        print(f"move after move: the board after each of {args.moves} moves of one playout (layers reused)")
+        for name in args.games:
+            r = bench_game(name, [("public", v) for v in playout_views(name, args.moves)])
+            print(f"{r['game']:<16} {r['images']:>6} {r['p50_ms']:>7.2f} {r['max_ms']:>7.2f} {r['cpu_p50_ms']:>8.2f} "
+                  f"{r['cpu_max_ms']:>8.2f}")
     if args.pool:
         from bot.render.pool import picture_digest
 
