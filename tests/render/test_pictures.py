@@ -303,3 +303,16 @@ def test_every_colour_drawn_is_in_the_fixed_palette(monkeypatch):
             for seat in (None, 0):
                 boards.picture(name, state.view(seat), NAMES[:n])
     assert not missing
+
+
+def test_the_png_decodes_to_the_same_pixels_whichever_deflate_wrote_it(monkeypatch):
+    import zlib
+
+    from bot.render import canvas as canvas_module
+
+    state = play_until("troubadour", 3, lambda s: s.view(None)["phase"] == "turn")
+    drawn = boards.draw("troubadour", state.view(None), NAMES)
+    fast = drawn.png()
+    monkeypatch.setattr(canvas_module, "_deflate", zlib)
+    plain = drawn.png()
+    assert pixels(decode(fast)) == pixels(decode(plain)) == pixels(drawn.image)
