@@ -364,12 +364,34 @@ class Canvas:
     """A palette image being drawn, with the boxes of what was drawn where."""
 
     def __init__(self, height: int, width: int = WIDTH, background=BACKGROUND):
-        self.image = Image.new("P", (width, height), ink(background))
-        self.image.putpalette(_PALETTE_BYTES)
-        self._use(self.image)
         self.layout: dict[str, Box] = {}
         self.width = width
         self.background = ink(background)
+        self._rows = None
+        if np is not None:
+            # the image is drawn straight into the PNG's rows: one buffer of rows (filter byte 0, then the row's
+            # palette indices) that the image maps with a stride — the PNG is deflated from it without a copy
+            self._rows = np.full(height * (width + 1) + 1, self.background, dtype=np.uint8)
+            self._rows[0:height * (width + 1):width + 1] = 0
+            image = self._mapped(height)
+            if image is not None:
+                self._use(image)
+                return
+            self._rows = None
+        image = Image.new("P", (width, height), self.background)
+        image.putpalette(_PALETTE_BYTES)
+        self._use(image)
+
+    def _mapped(self, height: int) -> Image.Image | None:
+        """The first ``height`` rows of the buffer as a writable palette image (None where Pillow will not)."""
+        stride = self.width + 1
+        image = Image.frombuffer("P", (self.width, height), memoryview(self._rows)[1:height * stride + 1], "raw",
+                                 "P", stride, 1)
+        image.readonly = 0  # the buffer is ours and writable: draw into it, not into a copy
+        if image.readonly:
+            return None
+        image.putpalette(_PALETTE_BYTES)
+        return image
 
     def _use(self, image: Image.Image) -> None:
         self.image = image
@@ -571,11 +593,17 @@ class Canvas:
         """Cut unused space at the bottom (pictures are drawn on a generous canvas first)."""
         height = max(1, min(self.image.height, height))
         if height != self.image.height:
-            self._use(self.image.crop((0, 0, self.width, height)))
+            mapped = self._mapped(height) if self._rows is not None else None
+            self._use(mapped or self.image.crop((0, 0, self.width, height)))
+            if mapped is None:
+                self._rows = None
 
     def png(self) -> bytes:
-        """PNG bytes: the palette image as it is (one byte a pixel, nothing to quantize), fast zlib."""
-        return encode_png(self.image)
+        """PNG bytes: the palette image as it is (one byte a pixel, nothing to quantize, nothing copied)."""
+        if self._rows is None:
+            return encode_png(self.image)
+        w, h = self.image.size
+        return _png(w, h, memoryview(self._rows)[:h * (w + 1)])
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -596,8 +624,12 @@ def encode_png(image: Image.Image) -> bytes:
     w, h = image.size
     rows = np.zeros((h, w + 1), dtype=np.uint8)  # each row: filter 0 (none), then its palette indices
     rows[:, 1:] = np.frombuffer(image.tobytes(), dtype=np.uint8).reshape(h, w)
+    return _png(w, h, rows.tobytes())
+
+
+def _png(w: int, h: int, rows) -> bytes:
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)) + _PLTE +
-            _chunk(b"IDAT", _deflate.compress(rows.tobytes(), 1)) + _chunk(b"IEND", b""))
+            _chunk(b"IDAT", _deflate.compress(rows, 1)) + _chunk(b"IEND", b""))
 
 
 def band_point(box: Box) -> tuple[int, int]:
