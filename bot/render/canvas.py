@@ -299,7 +299,7 @@ _SPRITES: OrderedDict[tuple, tuple] = OrderedDict()
 SPRITES_KEPT = 12000
 _SPRITES_LOCK = threading.Lock()
 _LAYERS: OrderedDict[tuple, tuple] = OrderedDict()  # larger pieces: a player's panel, a board's fixed part
-LAYERS_KEPT = 256  # at most ~250 KB each
+LAYERS_KEPT = 128  # at most ~250 KB each
 
 
 def _sprite(key: tuple, make):
