@@ -39,6 +39,10 @@ class ServiceBase:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._live_games: dict[int, LiveGame] = {}
         self.dm_required_platforms: set[str] = {"telegram"}
+        from bot.service.lobby import LOBBY_LIMITS
+
+        self.lobby_limits = LOBBY_LIMITS
+        self.flood = None  # a FloodGuard where people command it (the chat platforms); tests and the console play fast
 
     # ------------------------------------------------------------------ references
     def _uow(self, readonly: bool = False) -> UnitOfWork:

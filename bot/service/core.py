@@ -19,6 +19,7 @@ from storage.group_commit import GroupCommit
 from bot.service.base import ServiceBase
 from bot.service.chat import ChatCommands
 from bot.service.errors import answers_errors
+from bot.service.flood import FloodGuard
 from bot.service.leagues import LeagueCommands
 from bot.service.lobby import LobbyCommands
 from bot.service.outbox import DeliveryCommands
@@ -44,12 +45,16 @@ class Service(LobbyCommands, PlayCommands, TimerCommands, ChatCommands, Delivery
         await self.db.close()
 
 
-async def build_service(database_url: str | None = None, *, pictures: bool = False) -> Service:
+async def build_service(database_url: str | None = None, *, pictures: bool = False,
+                        flood_guard: bool = False) -> Service:
     """Open (and migrate) the database, resume every active game; the fixed entry point for all adapters.
-    ``pictures``: send board and hand pictures with the text (chat platforms)."""
+    ``pictures``: send board and hand pictures with the text (chat platforms); ``flood_guard``: answer a person
+    who floods a chat with "slow down" (the chat platforms)."""
     from bot.settings import DEFAULT_DATABASE_URL
 
     db = await open_database(database_url or DEFAULT_DATABASE_URL)
     service = Service(db, pictures=pictures)
+    if flood_guard:
+        service.flood = FloodGuard()
     await service.resume()
     return service

@@ -82,6 +82,16 @@ def answers_errors(method):
         for key in ("chat", "user"):
             if key in kwargs:
                 kwargs[key] = safe_chat(kwargs[key]) if key == "chat" else safe_user(kwargs[key])
+        guard = getattr(self, "flood", None)
+        if guard is not None:
+            user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
+            chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
+            verdict = guard.allow(chat, user) if user is not None else True
+            if verdict is None:
+                return []
+            if verdict is False:
+                return [_reply(args, kwargs, f"🐢 Slow down a little, {user.name} — I will answer again in a "
+                                             "few seconds. Nothing was changed.")]
         try:
             return await self.finish_messages(await method(self, *args, **kwargs))
         except (ServiceError, IllegalAction) as e:

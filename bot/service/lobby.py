@@ -19,8 +19,7 @@ from bot.service.errors import ServiceError, answers_errors, clean
 from bot.service.messages import ChatRef, Message, UserRef
 from bot.service.options import parse_options
 
-MAX_LOBBIES_PER_CHAT = 5
-MAX_LOBBIES_PER_PERSON = 3
+LOBBY_LIMITS = (5, 3)  # open tables at most per chat, and opened by one person anywhere
 
 
 class LobbyCommands:
@@ -56,11 +55,12 @@ class LobbyCommands:
             chat_row = await self._chat_row(uow, chat)
             player = await uow.players.get_or_create(user.platform, user.id, user.name)
             if chat.platform != "console":
-                if await uow.games.open_count(chat_id=chat_row.id) >= MAX_LOBBIES_PER_CHAT:
-                    raise ServiceError(f"This chat already has {MAX_LOBBIES_PER_CHAT} open tables: join one, "
+                per_chat, per_person = self.lobby_limits
+                if await uow.games.open_count(chat_id=chat_row.id) >= per_chat:
+                    raise ServiceError(f"This chat already has {per_chat} open tables: join one, "
                                        "or /abort one you opened, before opening another.")
-                if await uow.games.open_count(created_by=player.id) >= MAX_LOBBIES_PER_PERSON:
-                    raise ServiceError(f"You already have {MAX_LOBBIES_PER_PERSON} open tables: start or /abort "
+                if await uow.games.open_count(created_by=player.id) >= per_person:
+                    raise ServiceError(f"You already have {per_person} open tables: start or /abort "
                                        "one of them first.")
             row = GameRow(chat_id=chat_row.id, game=game.name, options=options,
                           seed=secrets.randbits(62) if seed is None else seed,

@@ -87,7 +87,7 @@ class PlayCommands:
                 raise ServiceError("Which move? Type it after /move, e.g. /move R10 — /hand shows your choices.")
         for attempt in (1, 2, 3):
             try:
-                async with self._uow() as uow:
+                async with self._uow(readonly=True) as uow:  # the write goes through the group commit
                     if isinstance(move, str):
                         move, game_id = await self._split_number(uow, chat, user, move, game_id)
                     if game_id is None and chat is None:
@@ -100,6 +100,8 @@ class PlayCommands:
 
     async def _act_live(self, uow: UnitOfWork, game_id: int, user: UserRef, move, version: int | None,
                         *, checked: bool = False) -> list[Message]:
+        if uow.session.in_transaction():  # hold no connection while waiting for the game
+            await uow.rollback()
         async with self.lock_for(game_id):
             live = await (self.fresh_live(uow, game_id) if checked else self._live(uow, game_id))
             if live is None:
@@ -273,7 +275,7 @@ class PlayCommands:
         raise ServiceError("That button is not one of mine.")
 
     async def _press_picker(self, user: UserRef, game_id: int, version: int, path: str) -> list[Message]:
-        async with self._uow() as uow:
+        async with self._uow(readonly=True) as uow:
             live = await self._live(uow, game_id)
             if live is None or version != live.version or live.seat_of(user) is None or \
                     live.seat_of(user).seat not in live.state.to_act():
