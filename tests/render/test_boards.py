@@ -240,6 +240,7 @@ def test_guyenne_castle_colours_arrows_and_face_down_armies():
 
 
 def test_guyenne_two_sets_castles_in_their_holders_colours():
+    """A castle in its holder's colour: his army's side (🟥E / 🟦F), as in the duel and in the text."""
     from bot.render.boards import guyenne as guyenne_picture
 
     game = GAMES["guyenne"]
@@ -254,7 +255,7 @@ def test_guyenne_two_sets_castles_in_their_holders_colours():
     assert len([k for k in canvas.layout if k.startswith("castle:")]) == 12
     for k, owner in enumerate(view["castles"], start=1):
         x0, y0, x1, y1 = canvas.layout[f"castle:{k}"]
-        colour = guyenne_picture.NEUTRAL if owner is None else SEAT_COLOURS[owner]
+        colour = guyenne_picture.NEUTRAL if owner is None else guyenne_picture.SIDE[view["sides"][owner]]
         assert near(image.getpixel((x0 + 6, y1 - 8)), colour), k
     for fight in view["fights"]:
         for army in fight["pair"]:

@@ -43,7 +43,8 @@ def picture_key(game: str, view: dict, names: list[str]) -> list:
     """What a picture depends on: a hand picture only on the private part of the view, so it is drawn again
     only when that changes."""
     module = _module(game)
-    shown = module.private_part(view) if view.get("viewer") is not None else view
+    private = view.get("viewer") is not None and hasattr(module, "private_part")
+    shown = module.private_part(view) if private else view
     return [game, shown, names]
 
 
@@ -54,6 +55,34 @@ def draw(game: str, view: dict, names: list[str]) -> Canvas:
     if view.get("viewer") is not None and hasattr(module, "draw_hand"):
         return module.draw_hand(module.private_part(view), names)
     return module.draw(view, names)
+
+
+def warm(games: list[str] | None = None, states: int = 10, seed: int = 7) -> int:
+    """Draw a few pictures of each game from short random playouts, so the pieces every picture repeats (texts,
+    cards, pawns) are in this process's caches before the first real one. Returns how many were drawn."""
+    import random
+
+    from rules import GAMES
+    from rules.ai import RandomPlayer
+
+    drawn = 0
+    names = [f"Player {i + 1}" for i in range(8)]
+    for name in games or [g for g in sorted(GAMES) if has_picture(g)]:
+        game = GAMES[name]
+        configs = game.configurations()
+        for k in range(states):
+            n, options = configs[k % len(configs)]
+            state = game.new_game(n, seed=seed + k, options=dict(options))
+            rng = random.Random(seed + k)
+            player = RandomPlayer(seed + k)
+            for _ in range(rng.randrange(0, 120)):
+                if state.is_over():
+                    break
+                seat = rng.choice(state.to_act())
+                state.apply(seat, player.choose(state, seat))
+            for seat in (None, rng.randrange(n)):
+                drawn += picture(name, state.view(seat), names[:n]) is not None
+    return drawn
 
 
 def picture(game: str, view: dict, names: list[str]) -> bytes | None:

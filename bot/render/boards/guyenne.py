@@ -1,16 +1,25 @@
 """Guyenne: the row of six castles with their control arrows (toward the player who holds one), the armies at the
 contested castles — face down as backs in their side's colour, or revealed — and each army's counts. A private
-picture shows the viewer's hand and his own face-down cards at the castles."""
+picture shows the viewer's hand and his own face-down cards at the castles.
+
+One colour per player, the text's: a player's colour is his army's side, 🟥 E (English, red) or 🟦 F (French, blue),
+in the duel, the team game and the two-set game alike, always with his seat number (two-set neighbours may share a
+side, so there the number tells them apart, as in the text)."""
 from __future__ import annotations
 
-from bot.render.boards.common import finish, seat_name, seat_tag, title
-from bot.render.canvas import COLOURS, INK, MUTED, SEAT_COLOURS, WHITE, Canvas, text_colour_on
+from bot.render.boards.common import count, finish, player, seat_name, seat_tag, title
+from bot.render.canvas import COLOURS, INK, MUTED, WHITE, Canvas, text_colour_on
 
 SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
 SIDE_NAME = {"E": "English", "F": "French"}
 NEUTRAL = (205, 200, 190)
 TILE_W, TILE_H, GAP = 136, 120, 14
 CARD_W, CARD_H = 44, 62
+
+
+def seat_colour(view: dict, seat: int) -> tuple[int, int, int]:
+    """A player's colour: his army's side."""
+    return SIDE[view["sides"][view["armies"][seat]]]
 
 
 def _tile_x(k: int) -> int:
@@ -43,9 +52,9 @@ def private_part(view: dict) -> dict:
 
 
 def draw_hand(part: dict, names: list[str]) -> Canvas:
-    """The viewer's hand and the cards he has put face down this round (only he knows them)."""
-    canvas = Canvas(height=300)
-    title(canvas, f"Your army — {seat_name(names, part['viewer'])} ({SIDE_NAME[part['side']]})")
+    """The viewer's hand and the cards he has put face down this round (only he knows them): as tall as it needs."""
+    canvas = Canvas(height=70 + CARD_H + 20 + len(part["placed"]) * (CARD_H + 10) + 28 + 26 + 16)
+    title(canvas, f"Your army — {player(names, part['viewer'])} ({part['side']} {SIDE_NAME[part['side']]})")
     for i, card in enumerate(part["hand"]):
         _troop(canvas, f"hand:{card}", 24 + i * (CARD_W + 12), 70, card, part["side"])
     if not part["hand"]:
@@ -76,7 +85,7 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
     y = 64
     for f, (a, b) in enumerate(view["frontiers"]):
         for side, seat, x in ((0, a, 24), (1, b, canvas.width - 24)):
-            colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+            colour = seat_colour(view, seat)
             canvas.pawn(f"frontier:{f}:{side}", x + (16 if side == 0 else -16), y + 40, 16, colour, str(seat + 1))
             canvas.text((x + (40 if side == 0 else -40), y + 30), seat_name(names, seat)[:10], 15,
                         anchor="la" if side == 0 else "ra")
@@ -84,7 +93,7 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
             k = 3 * f + 1 + i
             x = 200 + i * (tile + 80)
             owner = view["castles"][k - 1]
-            fill = NEUTRAL if owner is None else SEAT_COLOURS[owner % len(SEAT_COLOURS)]
+            fill = NEUTRAL if owner is None else seat_colour(view, owner)
             box = (x, y + 8, x + tile, y + 72)
             canvas.draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=3 if k in fights else 1)
             canvas.mark(f"castle:{k}", box)
@@ -94,7 +103,8 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
             if owner is None:
                 canvas.draw.line((cx - 24, cy, cx + 24, cy), fill=ink, width=5)
             else:
-                canvas.text((x + tile - 8, y + 12), str(owner + 1), 16, bold=True, fill=ink, anchor="ra")
+                canvas.text((x + tile - 8, y + 12), f"{owner + 1}{view['sides'][owner]}", 16, bold=True, fill=ink,
+                            anchor="ra")
                 sign = -1 if owner == a else 1  # the arrow points at the holder's side of the row
                 canvas.draw.line((cx - sign * 22, cy, cx + sign * 8, cy), fill=ink, width=6)
                 canvas.draw.polygon([(cx + sign * 6, cy - 12), (cx + sign * 6, cy + 12), (cx + sign * 26, cy)],
@@ -107,13 +117,13 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
                 cards = shown if shown is not None else [None] * fight["counts"][army]
                 for m, card in enumerate(cards):
                     _troop(canvas, f"army:{k}:{army}:{m}", x - 38 + j * (tile // 2 + 48) + m * 9, y + 80, card,
-                           view["sides"][army], colour=SEAT_COLOURS[army % len(SEAT_COLOURS)], label=str(army + 1))
+                           view["sides"][army], colour=seat_colour(view, army), label=str(army + 1))
         y += row_h
     for a in range(n):
         acting = a in view["to_act"]
-        seat_tag(canvas, f"seat:{a}", 24, y, a, names, acting=acting)
+        seat_tag(canvas, f"seat:{a}", 24, y, a, names, acting=acting, colour=seat_colour(view, a))
         facts = (f"{SIDE_NAME[view['sides'][a]]} · hand {view['hand_counts'][a]} · deck {view['deck_counts'][a]} · "
-                 f"discard {view['discard_counts'][a]} · {view['points'][a]} pts")
+                 f"discard {view['discard_counts'][a]} · {count(view['points'][a], 'pt')}")
         canvas.text((canvas.width - 24, y + 2), facts, 15, fill=MUTED, anchor="ra")
         y += 40
     canvas.crop_height(y + 8)
@@ -130,7 +140,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
     title(canvas, "Guyenne", f"{view['level']}{variant} · round {view['round']}")
 
     def army_name(a: int) -> str:
-        return " + ".join(seat_name(names, m) for m in view["members"][a])
+        return " + ".join(player(names, m) for m in view["members"][a])
 
     def info(p: int, y: int) -> None:
         side = view["sides"][p]
@@ -143,7 +153,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((64, y + 4), who, 18, bold=acting)
         hands = "+".join(str(view["hand_counts"][m]) for m in view["members"][p])
         facts = (f"hand {hands} · deck {view['deck_counts'][p]} · discard {view['discard_counts'][p]} · "
-                 f"rebuilds left {view['reshuffles_left'][p]} · {view['points'][p]} pts")
+                 f"rebuilds left {view['reshuffles_left'][p]} · {count(view['points'][p], 'pt')}")
         canvas.text((canvas.width - 24, y + 6), facts, 15, fill=MUTED, anchor="ra")
         if view["removed"][p]:
             canvas.text((64, y + 30), "lost for good: " + " ".join(c[0] for c in view["removed"][p]), 14,
@@ -157,20 +167,27 @@ def draw(view: dict, names: list[str]) -> Canvas:
         owner = view["castles"][k - 1]
         fill = NEUTRAL if owner is None else SIDE[view["sides"][owner]]
         box = (x, row_y, x + TILE_W, row_y + TILE_H)
-        canvas.draw.rounded_rectangle(box, radius=12, fill=fill, outline=INK, width=3 if k in fights else 1)
-        canvas.mark(f"castle:{k}", box)
-        ink = text_colour_on(fill)
-        canvas.text((x + 10, row_y + 6), str(k), 22, bold=True, fill=ink)
         label = "neutral" if owner is None else view["sides"][owner]
-        canvas.text((x + TILE_W - 10, row_y + 10), label, 15, bold=True, fill=ink, anchor="ra")
-        cx, cy = x + TILE_W // 2, row_y + TILE_H // 2 + 10
-        if owner is None:  # across: nobody's
-            canvas.draw.line((cx - 34, cy, cx + 34, cy), fill=ink, width=6)
-        else:  # the arrow points at the player who holds it
-            sign = -1 if owner == top else 1
-            canvas.draw.line((cx, cy - sign * 30, cx, cy + sign * 18), fill=ink, width=7)
-            canvas.draw.polygon([(cx - 16, cy + sign * 14), (cx + 16, cy + sign * 14), (cx, cy + sign * 38)],
-                                fill=ink)
+        sign = 0 if owner is None else -1 if owner == top else 1  # the arrow points at the player who holds it
+
+        def draw_castle(c: Canvas, k=k, fill=fill, label=label, sign=sign, thick=k in fights) -> None:
+            c.draw.rounded_rectangle((0, 0, TILE_W, TILE_H), radius=12, fill=fill, outline=INK,
+                                     width=3 if thick else 1)
+            ink = text_colour_on(fill)
+            c.text((10, 6), str(k), 22, bold=True, fill=ink, ground=fill)
+            c.text((TILE_W - 10, 10), label, 15, bold=True, fill=ink, anchor="ra", ground=fill)
+            cx, cy = TILE_W // 2, TILE_H // 2 + 10
+            if not sign:  # across: nobody's
+                c.draw.line((cx - 34, cy, cx + 34, cy), fill=ink, width=6)
+            else:
+                c.draw.line((cx, cy - sign * 30, cx, cy + sign * 18), fill=ink, width=7)
+                c.draw.polygon([(cx - 16, cy + sign * 14), (cx + 16, cy + sign * 14), (cx, cy + sign * 38)], fill=ink)
+
+        canvas.paste(canvas.piece(("guyenne-castle", k, fill, label, sign, k in fights), TILE_W + 1, TILE_H + 1,
+                                  draw_castle, radius=12), x, row_y)
+        canvas.mark(f"castle:{k}", box)
+        if sign:
+            cx, cy = x + TILE_W // 2, row_y + TILE_H // 2 + 10
             canvas.mark(f"arrow:{k}", (cx - 16, min(cy + sign * 14, cy + sign * 38), cx + 16,
                                        max(cy + sign * 14, cy + sign * 38)))
         fight = fights.get(k)
@@ -195,13 +212,13 @@ def draw(view: dict, names: list[str]) -> Canvas:
     if not view["fights"] and view["last_fights"]:
         lines = []
         for f in view["last_fights"]:
-            result = "tie" if f["winner"] is None else army_name(f["winner"])
+            result = "tie" if f["winner"] is None else army_name(f["winner"]) + " " + view["sides"][f["winner"]]
             lines.append(f"castle {f['castle']}: {result}" + (" (conceded)" if f["conceded"] else ""))
         canvas.text((24, y), "Last round — " + " · ".join(lines), 15, fill=MUTED)
         y += 28
     if view["phase"] == "over":
         places = [view["ranking"][view["members"][a][0]] for a in (0, 1)]
-        text = "Draw" if places[0] == places[1] else f"🏆 {army_name(places.index(1))} win" + \
+        text = "Draw" if places[0] == places[1] else f"★ {army_name(places.index(1))} win" + \
             ("s" if len(view["members"][places.index(1)]) == 1 else "")
         canvas.text((24, y), f"{text} · {view['points'][0]}–{view['points'][1]}", 20, bold=True)
         y += 34

@@ -1,15 +1,19 @@
 """Kardinal: the town on its lettered grid — buildings in their colours with a shape icon and colour letter, the
-Dom, the Cardinal, the sites where the player to move can build — then everyone's colours, stones and score."""
+Dom, the Cardinal (a cross, not a letter: K is a column), the sites where the player to move can build, the last
+building framed — then everyone's colours, stones and score."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, seat_name, seat_tag, title
-from bot.render.canvas import COLOURS, INK, LETTERS, MUTED, WHITE, Canvas
+from bot.render.boards.common import chip, player, seat_tag, title
+from bot.render.canvas import BACKGROUND, COLOURS, INK, LETTERS, MUTED, WHITE, Canvas
 from rules.kardinal.geometry import col_label, parse_label, xy
 
 DOM = (150, 146, 140)
+GROUND = (238, 232, 218)
+DOT = (190, 180, 160)
+CARDINAL_MARK = "✝"
 CARDINAL = (150, 20, 60)
 SITE = (120, 170, 120)
-MAX_CELL = 56
+MAX_CELL = 52
 
 
 def _icon(canvas: Canvas, kind: str, box, colour) -> None:
@@ -43,7 +47,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
     left, top = 56, 70
     canvas = Canvas(height=top + 30 + rows * size + 120 + 44 * n)
     title(canvas, "Kardinal", "game over" if view["phase"] == "over" else
-          f"{seat_name(names, view['current'])} to play")
+          f"{player(names, view['current'])} to play")
 
     def box_of(label: str):
         x, y = xy(parse_label(label))
@@ -51,58 +55,82 @@ def draw(view: dict, names: list[str]) -> Canvas:
         by = top + 24 + (y_hi - y) * size  # north (higher rows) at the top
         return bx, by, bx + size, by + size
 
-    small = max(10, size // 4)
+    small = max(11, size // 3)
+    label_size = max(11, min(16, size // 3))
+
+    # the board: column letters, row numbers (each a cached text), the ground
     for i, x in enumerate(range(x_lo, x_hi + 1)):
-        canvas.text((left + i * size + size // 2, top), col_label(x), max(11, min(16, size // 3)), fill=MUTED,
-                    anchor="ma")
+        canvas.text((left + i * size + size // 2, top), col_label(x), label_size, fill=MUTED, anchor="ma",
+                    ground=BACKGROUND)
     for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
-        canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), max(11, min(16, size // 3)),
-                    fill=MUTED, anchor="rm")
-    canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=(238, 232, 218))
+        canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), label_size, fill=MUTED, anchor="rm",
+                    ground=BACKGROUND)
+    canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=GROUND)
+
+    def draw_site(c: Canvas, buildable: bool) -> None:
+        c.draw.rectangle((0, 0, size, size), fill=GROUND)
+        if buildable:
+            c.draw.rectangle((3, 3, size - 3, size - 3), outline=SITE, width=3)
+            c.text((size // 2, size // 2), "+", max(12, size // 2), bold=True, fill=SITE, anchor="mm", ground=GROUND)
+        else:
+            c.draw.ellipse((size / 2 - 3, size / 2 - 3, size / 2 + 3, size / 2 + 3), fill=DOT)
 
     buildable = set(view.get("build_sites") or [])
     for site in view["sites"]:
         x0, y0, x1, y1 = box_of(site)
-        if site in buildable:
-            canvas.draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=SITE, width=3)
-            canvas.text(((x0 + x1) // 2, (y0 + y1) // 2), "+", max(12, size // 2), bold=True, fill=SITE,
-                        anchor="mm")
-        else:
-            canvas.draw.ellipse(((x0 + x1) / 2 - 3, (y0 + y1) / 2 - 3, (x0 + x1) / 2 + 3, (y0 + y1) / 2 + 3),
-                                fill=(190, 180, 160))
+        can = site in buildable
+        canvas.paste(canvas.piece(("kardinal-site", size, can), size, size, lambda c: draw_site(c, can),
+                                  shape="rect"), x0, y0)
         canvas.mark(f"site:{site}", (x0, y0, x1, y1))
+
+    def building(box, kind: str, colour, letter: str, width: int = 2):
+        """A building (or the Dom's part) as a piece: its colour, its shape's icon, its colour's letter."""
+        w, h = box[2] - box[0], box[3] - box[1]
+
+        def draw_building(c: Canvas) -> None:
+            c.draw.rectangle((0, 0, w - 2, h - 2), fill=colour, outline=INK, width=width)
+            _icon(c, kind, (-1, 5, w - 1, h + 3), colour)  # a little low: the letter sits top left
+            c.text((3, 1), letter, small, bold=True, fill=INK if sum(colour) > 500 else WHITE, ground=colour)
+
+        canvas.paste(canvas.piece(("kardinal-building", kind, colour, letter, w, h, small), w - 1, h - 1,
+                                  draw_building, shape="rect"), box[0] + 1, box[1] + 1)
 
     for label, kind, text in ((view["dom"][0], "tower", "DT"), (view["dom"][1], "house", "DN")):
         box = box_of(label)
-        canvas.draw.rectangle(box, fill=DOM, outline=INK, width=2)
-        _icon(canvas, kind, box, DOM)
-        canvas.text((box[0] + 3, box[1] + 1), text, small, bold=True, fill=WHITE)
+        building(box, kind, DOM, text)
         canvas.mark(f"cell:{label}", box)
 
-    for piece in view["pieces"]:
+    last = view.get("last_built")
+    for number, piece in enumerate(view["pieces"]):
         colour = COLOURS[piece["color"]]
         boxes = [box_of(c) for c in piece["cells"]]
         whole = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-        canvas.draw.rectangle((whole[0] + 1, whole[1] + 1, whole[2] - 1, whole[3] - 1), fill=colour, outline=INK,
-                              width=2)
-        _icon(canvas, piece["kind"], whole, colour)
+        building(whole, piece["kind"], colour, LETTERS[piece["color"]])
         for c, b in zip(piece["cells"], boxes):
             canvas.mark(f"cell:{c}", b)
-        canvas.text((whole[0] + 4, whole[1] + 2), LETTERS[piece["color"]], small, bold=True,
-                    fill=INK if sum(colour) > 500 else WHITE)
+        if last and number == len(view["pieces"]) - 1 and (last["kind"], last["color"]) == \
+                (piece["kind"], piece["color"]):  # the last action: the building just built
+            canvas.frame(whole, pad=1, width=4, radius=4)
+            canvas.mark("last_built", whole)
 
     if view.get("cardinal"):
         x0, y0, x1, y1 = box_of(view["cardinal"])
-        canvas.pawn("cardinal", (x0 + x1) // 2, (y0 + y1) // 2, max(8, size // 2 - 6), CARDINAL, "K")
+        canvas.pawn("cardinal", (x0 + x1) // 2, (y0 + y1) // 2, max(8, size // 2 - 6), CARDINAL, CARDINAL_MARK,
+                    size=max(12, size // 2))
 
-    y = top + 24 + rows * size + 16
-    canvas.text((24, y), "⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · K the Cardinal", 14, fill=MUTED)
-    y += 26
-    last = view.get("last_built")
+    y = top + 24 + rows * size + 12
+    canvas.text((24, y), f"⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · "
+                         f"{CARDINAL_MARK} the Cardinal", 14, fill=MUTED)
+    y += 24
     if last:
-        canvas.text((24, y), f"Last built: {last['color']} {last['kind']} — next not {last['color']}, "
-                             f"not a {last['kind']}", 16)
-        y += 28
+        canvas.text((24, y + 3), f"Last built: {last['color']} {last['kind']} — next not {last['color']}, "
+                                 f"not a {last['kind']}", 16)
+    x = canvas.width - 24 - 30 * len(view["stone_supply"])  # the stone supply, right of the last building
+    canvas.text((x - 8, y + 5), "Stone supply", 15, fill=MUTED, anchor="ra")
+    for colour, count in view["stone_supply"].items():
+        chip(canvas, f"supply:{colour}", x, y, COLOURS[colour], str(count), size=24)
+        x += 30
+    y += 34
     for p in range(n):
         right = seat_tag(canvas, f"seat:{p}", 24, y, p, names, acting=p in view["to_act"])
         x = max(right + 12, 280)
@@ -114,13 +142,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
                 chip(canvas, f"stones:{p}:{colour}", x, y + 3, COLOURS[colour], str(count), size=22)
                 x += 28
         canvas.text((canvas.width - 24, y + 2), f"score {view['scores'][p]}", 18, bold=True, anchor="ra")
-        y += 40
-    x = 24
-    canvas.text((x, y + 4), "Stone supply", 15, fill=MUTED)
-    x = 140
-    for colour, count in view["stone_supply"].items():
-        chip(canvas, f"supply:{colour}", x, y + 2, COLOURS[colour], str(count), size=24)
-        x += 30
-    y += 40
+        y += 34
+    y += 4
     canvas.crop_height(y)
     return canvas

@@ -2,14 +2,16 @@
 current trick; in a private picture the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, finish, seat_name, seat_tag, title
-from bot.render.canvas import COLOURS, LETTERS, MUTED, SEAT_COLOURS, WHITE, Canvas
+from bot.render.boards.common import chip, count, finish, player, seat_colour, seat_tag, title
+from bot.render.canvas import COLOURS, LETTERS, MUTED, WHITE, Canvas
 
 SUPER = (176, 176, 176)
 SWORD_FIELD = (222, 196, 150)
 ARTHUR_FIELD = (240, 200, 60)
-PER_ROW = 14
-FIELD = 58
+PER_ROW = 10
+FIELD = 86  # a field holds up to six pawns of radius 17 (digits 22 px: about 9 px at phone width)
+GAP = 6
+PAWN_R = 17
 
 
 def card_face(text: str) -> tuple[str, tuple[int, int, int], str]:
@@ -21,12 +23,12 @@ def card_face(text: str) -> tuple[str, tuple[int, int, int], str]:
 
 
 def field_box(field: int) -> tuple[int, int, int, int]:
-    """Fields snake through rows of 14: left to right, then right to left."""
+    """Fields snake through rows of 10: left to right, then right to left."""
     row, col = divmod(field, PER_ROW)
     if row % 2:
         col = PER_ROW - 1 - col
-    x = 24 + col * (FIELD + 8)
-    y = 70 + row * (FIELD + 10)
+    x = 24 + col * (FIELD + GAP)
+    y = 64 + row * (FIELD + GAP)
     return x, y, x + FIELD, y + FIELD
 
 
@@ -39,7 +41,7 @@ def private_part(view: dict) -> dict:
 def draw_hand(part: dict, names: list[str]) -> Canvas:
     """The viewer's hand (playable cards raised) under the trump order it is played against."""
     canvas = Canvas(height=240)
-    title(canvas, f"Your hand — {seat_name(names, part['viewer'])}")
+    title(canvas, f"Your hand — {player(names, part['viewer'])}")
     x = canvas.width - 24 - 34 * max(1, len(part["slots"]))
     canvas.text((x - 10, 22), "trumps, weakest → strongest" if part["slots"] else "no trump yet", 14,
                 fill=MUTED, anchor="ra")
@@ -61,65 +63,74 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
 def draw(view: dict, names: list[str]) -> Canvas:
     n = view["players"]
     rows = view["track"] // PER_ROW + 1
-    canvas = Canvas(height=70 + rows * (FIELD + 10) + 420 + 40 * ((n + 1) // 2))
+    canvas = Canvas(height=64 + rows * (FIELD + GAP) + 340 + 40 * ((n + 1) // 2))
     title(canvas, "König Artus", f"hand {view['hand_no']} · trick {view['trick_no']}/8 · stack {view['stack']}")
 
-    # the track: 0 is the start, ``track`` is King Arthur
+    # the track: 0 is the start, ``track`` is King Arthur — one piece per track and sword fields
     swords = set(view["swords"])
+    top = field_box(0)[1]
+
+    def draw_track(c: Canvas) -> None:
+        for field in range(view["track"] + 1):
+            x0, y0, x1, y1 = field_box(field)
+            box = (x0, y0 - top, x1, y1 - top)
+            fill = ARTHUR_FIELD if field == view["track"] else SWORD_FIELD if field in swords else WHITE
+            c.draw.rounded_rectangle(box, radius=8, fill=fill, outline=(90, 80, 70), width=2)
+            if field == view["track"]:
+                c.text((box[2] - 6, box[1] + 2), "♔", 28, bold=True, anchor="ra", ground=fill)
+            else:
+                c.text((box[0] + 5, box[1] + 3), "Start" if field == 0 else str(field), 15, fill=MUTED, ground=fill)
+            if field in swords:
+                c.text((box[2] - 5, box[1] + 2), "⚔", 18, anchor="ra", ground=fill)
+
+    canvas.paste(canvas.piece(("artus-track", view["track"], tuple(sorted(swords))), canvas.width,
+                              rows * (FIELD + GAP), draw_track, shape="rect"), 0, top)
     for field in range(view["track"] + 1):
-        box = field_box(field)
-        fill = ARTHUR_FIELD if field == view["track"] else SWORD_FIELD if field in swords else WHITE
-        canvas.draw.rounded_rectangle(box, radius=8, fill=fill, outline=(90, 80, 70), width=2)
-        if field == view["track"]:
-            canvas.text((box[2] - 6, box[1] + 2), "♔", 24, bold=True, anchor="ra")
-        else:
-            canvas.text((box[0] + 4, box[1] + 2), "Start" if field == 0 else str(field), 12 if field == 0 else 13,
-                        fill=MUTED)
-        if field in swords:
-            canvas.text((box[2] - 4, box[1] + 2), "⚔", 14, anchor="ra")
-        canvas.mark(f"field:{field}", box)
+        canvas.mark(f"field:{field}", field_box(field))
     by_field: dict[int, list[int]] = {}
     for seat, pos in enumerate(view["pos"]):
         by_field.setdefault(min(pos, view["track"]), []).append(seat)
     for field, seats in by_field.items():
         x0, y0, _, _ = field_box(field)
-        for k, seat in enumerate(seats):
-            cx = x0 + 11 + (k % 3) * 18
-            cy = y0 + 28 + (k // 3) * 19
-            canvas.pawn(f"pawn:{seat}", cx, cy, 10, SEAT_COLOURS[seat % len(SEAT_COLOURS)], str(seat + 1))
-    y = 70 + rows * (FIELD + 10) + 8
+        for k, seat in enumerate(seats):  # three a row, slightly overlapping when there are three
+            cx = x0 + 2 + PAWN_R + (k % 3) * (PAWN_R * 3 // 2 if len(seats) > 2 else PAWN_R * 2 + 4)
+            cy = y0 + 22 + PAWN_R + (k // 3) * (PAWN_R + 11)
+            canvas.pawn(f"pawn:{seat}", cx, cy, PAWN_R, seat_colour(seat), str(seat + 1), size=22)
+    y = 64 + rows * (FIELD + GAP) + 8
 
-    # trump ladder
-    canvas.text((24, y), "Trumps, weakest → strongest", 18, bold=True)
-    x = 24
+    # the trump ladder, right of the trick
+    tx = 584
+    canvas.text((tx, y + 8), "Trumps, weakest → strongest", 17, bold=True)
+    x = tx
     if view["slots"]:
         for k, colour in enumerate(view["slots"]):
-            x = chip(canvas, f"slot:{k}", x, y + 30, COLOURS[colour], LETTERS[colour], size=40)
+            x = chip(canvas, f"slot:{k}", x, y + 36, COLOURS[colour], LETTERS[colour], size=40)
             if k + 1 < len(view["slots"]):
-                canvas.text((x, y + 38), "<", 20, fill=MUTED)
+                canvas.text((x, y + 44), "<", 20, fill=MUTED)
                 x += 18
     else:
-        canvas.text((x, y + 38), "no trump yet — knights and shields beat everything", 16, fill=MUTED)
+        canvas.text((x, y + 36), "no trump yet — knights and", 15, fill=MUTED)
+        canvas.text((x, y + 56), "shields beat everything", 15, fill=MUTED)
     if view["free_tokens"]:
-        fx = canvas.width - 24 - 34 * len(view["free_tokens"])
-        canvas.text((fx, y), "not yet trump", 14, fill=MUTED)
+        canvas.text((tx, y + 96), "not yet trump", 14, fill=MUTED)
         for k, colour in enumerate(view["free_tokens"]):
-            chip(canvas, f"free:{colour}", fx + 34 * k, y + 34, COLOURS[colour], LETTERS[colour], size=28)
-    y += 86
+            chip(canvas, f"free:{colour}", tx + 34 * k, y + 118, COLOURS[colour], LETTERS[colour], size=28)
 
     # the trick (or the last one, dimmed)
-    canvas.panel((14, y, canvas.width - 14, y + 160))
+    canvas.panel((14, y, 570, y + 160))
     shown, label = view["trick"], "Trick" + (f" · led {view['led']}" if view.get("led") else "")
     last = view.get("last_trick")
     dim = False
     if not shown and last:
-        shown, label, dim = last["cards"], f"Last trick → {seat_name(names, last['winner'])}", True
+        shown, label, dim = last["cards"], f"Last trick → {player(names, last['winner'])}", True
     canvas.text((28, y + 10), label, 18, bold=True)
     for i, (seat, card) in enumerate(shown or []):
         rank, colour, letter = card_face(card)
         x = 28 + i * 84
-        canvas.card(f"trick:{i}", x, y + 38, rank, colour, letter, dim=dim)
-        canvas.text((x + 31, y + 132), seat_name(names, seat)[:9], 13, anchor="ma")
+        box = canvas.card(f"trick:{i}", x, y + 38, rank, colour, letter, dim=dim)
+        if not dim and i == len(shown) - 1:  # the last action: the card just played
+            canvas.frame(box)
+        canvas.text((x + 31, y + 132), player(names, seat, 10), 13, anchor="ma")
     y += 172
 
     # players: cards in hand, who is to act
@@ -127,16 +138,16 @@ def draw(view: dict, names: list[str]) -> Canvas:
         col, row = seat % 2, seat // 2
         x = 24 + col * (canvas.width // 2)
         right = seat_tag(canvas, f"seat:{seat}", x, y + row * 40, seat, names, acting=seat in view["to_act"])
-        canvas.text((right + 10, y + row * 40 + 2), f"{view['hand_counts'][seat]} cards · field {view['pos'][seat]}",
+        canvas.text((right + 10, y + row * 40 + 2), f"{count(view['hand_counts'][seat], 'card')} · field {view['pos'][seat]}",
                     15, fill=MUTED)
     y += 40 * ((n + 1) // 2) + 6
 
     if view["phase"] == "over":
-        canvas.text((24, y), f"♔ {seat_name(names, view['winner'])} reached King Arthur and wins!", 20, bold=True)
+        canvas.text((24, y), f"♔ {player(names, view['winner'])} reached King Arthur and wins!", 20, bold=True)
         y += 34
     elif view["phase"] != "play" and view.get("decider") is not None:
         what = "swaps two trump tokens" if len(view["slots"]) == 6 else "chooses a new trump colour"
-        canvas.text((24, y), f"⚔ {seat_name(names, view['decider'])} {what}", 18, bold=True)
+        canvas.text((24, y), f"⚔ {player(names, view['decider'])} {what}", 18, bold=True)
         y += 32
 
     canvas.crop_height(y + 10)

@@ -2,7 +2,9 @@
 and — in a private picture — the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, finish, seat_name, seat_tag, title
+import json
+
+from bot.render.boards.common import chip, count, finish, player, seat_name, seat_tag, title
 from bot.render.canvas import COLOURS, MUTED, PANEL, Canvas
 
 COLOUR = {"R": COLOURS["red"], "G": COLOURS["green"], "B": COLOURS["blue"], "Y": COLOURS["yellow"]}
@@ -24,7 +26,7 @@ def private_part(view: dict) -> dict:
 def draw_hand(part: dict, names: list[str]) -> Canvas:
     """The viewer's hand (playable cards raised and marked) with the trump and the own hidden piles."""
     canvas = Canvas(height=250)
-    title(canvas, f"Your hand — {seat_name(names, part['viewer'])}")
+    title(canvas, f"Your hand — {player(names, part['viewer'])}")
     x = 20
     if part["trump"]:
         canvas.text((canvas.width - 110, 20), "Trump", 16, bold=True)
@@ -45,6 +47,30 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
     hint = {"play": "Your turn: play a raised card", "pick": "Your turn: pick cards of the trick",
             "hide": "Your turn: hide two colours"}.get(part["phase"] or "")
     return finish(canvas, x, y, hint)
+
+
+def _panel(c: Canvas, p: int, names: list[str], facts: str, piles: dict, hidden: tuple, acting: bool) -> None:
+    """Player ``p``'s panel from its top: name, counts, the open piles by colour, the hidden pile."""
+    count, what = hidden
+    c.panel((14, 0, c.width - 14, 86), fill=PANEL)
+    seat_tag(c, f"seat:{p}", 24, 8, p, names, acting=acting)
+    c.text((c.width - 24, 10), facts, 16, anchor="ra", ground=PANEL)
+    opened = [card for colour in ORDER for card in piles[colour]]
+    groups = sum(1 for colour in ORDER if piles[colour])
+    room = c.width - 48 - (190 if count else 0) - 10 * groups
+    step = min(46, room // max(1, len(opened)))
+    x = 24
+    for colour in ORDER:
+        for card in piles[colour]:
+            c.tile(f"open:{p}:{card}", x, 42, card, COLOUR[colour], w=min(44, step - 2), h=32)
+            x += step
+        if piles[colour]:
+            x += 10
+    if not opened and not count:
+        c.text((24, 50), "no cards taken yet", 15, fill=MUTED, ground=PANEL)
+    if count:
+        c.card(f"hidden:{p}", x + 6, 40, "", None, w=28, h=38)
+        c.text((x + 42, 48), f"×{count} hidden {what}".rstrip(), 16, ground=PANEL)
 
 
 def draw(view: dict, names: list[str]) -> Canvas:
@@ -71,46 +97,29 @@ def draw(view: dict, names: list[str]) -> Canvas:
         tag = ""
         if not label and view["phase"] == "pick":
             tag = "▲ high" if seat == view.get("high") else ("▼ low" if seat == view.get("low") else "")
-        _card(canvas, f"trick:{i}", x, y + 38, card, w=62, h=88, highlight=bool(tag),
-              dim=bool(label))
-        canvas.text((x + 31, y + 132), (tag + " " if tag else "") + seat_name(names, seat)[:9], 13, anchor="ma")
+        box = _card(canvas, f"trick:{i}", x, y + 38, card, w=62, h=88, highlight=bool(tag), dim=bool(label))
+        if not label and not tag and i == len(shown) - 1:  # the last action: the card just played
+            canvas.frame(box)
+        canvas.text((x + 31, y + 132), (tag + " " if tag else "") + player(names, seat, 10), 13, anchor="ma")
         x += 78
     if label:
         canvas.text((x + 6, y + 70), label, 16, fill=MUTED)
     y += 176
 
-    # everyone's piles
+    # everyone's piles: each panel a layer cached by what it shows (a trick changes one of them)
     for p in range(n):
-        top = y
-        canvas.panel((14, top, canvas.width - 14, top + 86), fill=PANEL)
-        seat_tag(canvas, f"seat:{p}", 24, top + 8, p, names, acting=p in view["to_act"])
-        hidden = view["hidden_colours"][p]
-        facts = f"{view['hand_counts'][p]} in hand · {view['round_points'][p]} pts · total {view['totals'][p]}"
-        canvas.text((canvas.width - 24, top + 10), facts, 16, anchor="ra")
-        piles = view["open_piles"][p]
-        opened = [card for colour in ORDER for card in piles.get(colour) or []]
-        groups = sum(1 for colour in ORDER if piles.get(colour))
-        room = canvas.width - 48 - (190 if view["hidden_counts"][p] else 0) - 10 * groups
-        step = min(46, room // max(1, len(opened)))
-        x = 24
-        for colour in ORDER:
-            cards = piles.get(colour) or []
-            for card in cards:
-                canvas.tile(f"open:{p}:{card}", x, top + 42, card, COLOUR[colour], w=min(44, step - 2), h=32)
-                x += step
-            if cards:
-                x += 10
-        if not opened and not view["hidden_counts"][p]:
-            canvas.text((24, top + 50), "no cards taken yet", 15, fill=MUTED)
-        if view["hidden_counts"][p]:
-            canvas.card(f"hidden:{p}", x + 6, top + 40, "", None, w=28, h=38)
-            what = "".join(hidden or [])
-            canvas.text((x + 42, top + 48), f"×{view['hidden_counts'][p]} hidden {what}".rstrip(), 16)
+        facts = f"{view['hand_counts'][p]} in hand · {count(view['round_points'][p], 'pt')} · total {view['totals'][p]}"
+        piles = {colour: list(view["open_piles"][p].get(colour) or []) for colour in ORDER}
+        hidden = (view["hidden_counts"][p], "".join(view["hidden_colours"][p] or []))
+        acting = p in view["to_act"]
+        key = ("lut-panel", p, facts, json.dumps(piles), hidden, acting, seat_name(names, p))
+        canvas.layer(key, 0, y, canvas.width, 87, lambda c, p=p, facts=facts, piles=piles, hidden=hidden,
+                     acting=acting: _panel(c, p, names, facts, piles, hidden, acting))
         y += 96
 
     if view["phase"] == "over" and view.get("ranking"):
         order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
-        canvas.text((20, y), "Final: " + ", ".join(f"{view['ranking'][p]}. {seat_name(names, p)} "
+        canvas.text((20, y), "Final: " + ", ".join(f"{view['ranking'][p]}. {player(names, p)} "
                                                    f"{view['totals'][p]}" for p in order), 18, bold=True)
         y += 32
     canvas.crop_height(y + 10)
