@@ -1,0 +1,121 @@
+"""How strong the ``strong`` AI is: it plays against ``greedy`` opponents, its seat rotated game by game, and
+the bench prints its win rate (two sides) or first-place rate (more) per configuration, with its decision time
+against the budget.
+
+``python -m bench.strength [game ...] --games N --budget S [--iterations K] [--jobs J]``
+
+With ``--iterations`` each decision stops at K iterations (or at the budget, whichever comes first): that makes
+hundreds of games affordable on a small machine, and the figures repeatable. In a team game the strong side is
+both seats of one team. A tie for first counts as a share (two tied of two: half a win)."""
+from __future__ import annotations
+
+import argparse
+import copy
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from rules import GAMES, load_games
+from rules.ai import GreedyPlayer, StrongPlayer
+
+CAP = 5000
+
+# (game, players, options, label): the common player counts the issue names
+CONFIGS = [
+    ("guyenne", 2, {"mode": "duel"}, "duel"),
+    ("guyenne", 4, {"mode": "teams"}, "teams"),
+    ("list_und_tuecke", 4, {}, ""),
+    ("troubadour", 2, {}, ""),
+    ("troubadour", 4, {}, ""),
+    ("kardinal", 2, {}, ""),
+    ("kardinal", 4, {}, ""),
+    ("koenig_artus", 2, {}, ""),
+    ("koenig_artus", 4, {}, ""),
+]
+
+
+def strong_seats(state, seat: int) -> set[int]:
+    teams = state.teams()
+    if teams:
+        return set(next(t for t in teams if seat in t))
+    return {seat}
+
+
+def play_one(name: str, n: int, options: dict, game_index: int, budget: float | None,
+             iterations: int | None) -> dict:
+    """One game, the strong side at seat ``game_index % n``: its share of first place and its decision times."""
+    load_games()
+    game = GAMES[name]
+    merged = game.default_options()
+    merged.update(copy.deepcopy(options))
+    state = game.new_game(n, seed=game_index, options=merged)
+    mine = strong_seats(state, game_index % n)
+    players = {s: (StrongPlayer(game_index * 31 + s, budget=budget, iterations=iterations) if s in mine
+                   else GreedyPlayer(game_index * 31 + s)) for s in range(n)}
+    times: list[float] = []
+    iters: list[int] = []
+    actions = 0
+    while not state.is_over() and actions < CAP:
+        seat = state.to_act()[0]
+        player = players[seat]
+        start = time.perf_counter()
+        action = player.choose(state, seat)
+        if seat in mine:
+            times.append(time.perf_counter() - start)
+            iters.append(player.last_iterations)
+        state.apply(seat, action)
+        actions += 1
+    share = 0.0
+    if state.is_over():
+        places = state.ranking()
+        firsts = {s for s in range(n) if places[s] == 1}
+        teams = state.teams()
+        sides = len({tuple(next(t for t in teams if s in t)) for s in firsts}) if teams else len(firsts)
+        if firsts & mine:
+            share = 1.0 / sides
+    return {"share": share, "over": state.is_over(), "times": times, "iterations": iters}
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench_config(name: str, n: int, options: dict, games: int, budget: float | None, iterations: int | None,
+                 jobs: int) -> dict:
+    with ProcessPoolExecutor(jobs) as pool:
+        results = list(pool.map(play_one, [name] * games, [n] * games, [options] * games, range(games),
+                                [budget] * games, [iterations] * games))
+    times = [t for r in results for t in r["times"]]
+    iters = [i for r in results for i in r["iterations"] if i]
+    return {"rate": sum(r["share"] for r in results) / games, "finished": sum(r["over"] for r in results),
+            "p50": percentile(times, 0.5), "p99": percentile(times, 0.99), "max": max(times, default=float("nan")),
+            "decisions": len(times), "iterations": statistics.mean(iters) if iters else 0.0}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("games_to_run", nargs="*", metavar="game", help="games to bench (default: all)")
+    parser.add_argument("--games", type=int, default=200, help="games per configuration")
+    parser.add_argument("--budget", type=float, default=0.2, help="seconds per strong decision")
+    parser.add_argument("--iterations", type=int, default=None, help="iteration cap per strong decision")
+    parser.add_argument("--players", type=int, default=None, help="only this player count")
+    parser.add_argument("--jobs", type=int, default=2, help="games played in parallel (processes)")
+    args = parser.parse_args(argv)
+    chosen = [c for c in CONFIGS if (not args.games_to_run or c[0] in args.games_to_run)
+              and (args.players is None or c[1] == args.players)]
+    print(f"strong vs greedy: budget {args.budget}s, iteration cap {args.iterations}, {args.games} games each")
+    print(f"{'game':<16} {'N':>2} {'':<6} {'target':>7} {'strong':>7} {'fin':>5} {'iters':>6} "
+          f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'p99/budget':>10}")
+    for name, n, options, label in chosen:
+        row = bench_config(name, n, options, args.games, args.budget, args.iterations, args.jobs)
+        target = "70%" if n == 2 or label == "teams" else "50%"
+        print(f"{name:<16} {n:>2} {label:<6} {target:>7} {row['rate']:>7.1%} {row['finished']:>5} "
+              f"{row['iterations']:>6.0f} {row['p50'] * 1000:>7.1f} {row['p99'] * 1000:>7.1f} "
+              f"{row['max'] * 1000:>7.1f} {row['p99'] / args.budget:>10.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
