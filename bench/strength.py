@@ -42,7 +42,7 @@ def strong_seats(state, seat: int) -> set[int]:
 
 
 def play_one(name: str, n: int, options: dict, game_index: int, budget: float | None,
-             iterations: int | None) -> dict:
+             iterations: int | None, search: dict | None = None) -> dict:
     """One game, the strong side at seat ``game_index % n``: its share of first place and its decision times."""
     load_games()
     game = GAMES[name]
@@ -50,7 +50,8 @@ def play_one(name: str, n: int, options: dict, game_index: int, budget: float | 
     merged.update(copy.deepcopy(options))
     state = game.new_game(n, seed=game_index, options=merged)
     mine = strong_seats(state, game_index % n)
-    players = {s: (StrongPlayer(game_index * 31 + s, budget=budget, iterations=iterations) if s in mine
+    players = {s: (StrongPlayer(game_index * 31 + s, budget=budget, iterations=iterations,
+                                                 **(search or {})) if s in mine
                    else GreedyPlayer(game_index * 31 + s)) for s in range(n)}
     times: list[float] = []
     iters: list[int] = []
@@ -84,10 +85,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def bench_config(name: str, n: int, options: dict, games: int, budget: float | None, iterations: int | None,
-                 jobs: int) -> dict:
+                 jobs: int, search: dict | None = None) -> dict:
     with ProcessPoolExecutor(jobs) as pool:
         results = list(pool.map(play_one, [name] * games, [n] * games, [options] * games, range(games),
-                                [budget] * games, [iterations] * games))
+                                [budget] * games, [iterations] * games, [search] * games))
     times = [t for r in results for t in r["times"]]
     iters = [i for r in results for i in r["iterations"] if i]
     return {"rate": sum(r["share"] for r in results) / games, "finished": sum(r["over"] for r in results),
@@ -103,14 +104,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None, help="iteration cap per strong decision")
     parser.add_argument("--players", type=int, default=None, help="only this player count")
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel (processes)")
+    parser.add_argument("--cutoff", choices=("gain", "rank"), default="gain", help="how a cut rollout is scored")
+    parser.add_argument("--rollout", type=int, default=None, help="actions per cut rollout (default 2 per seat)")
     args = parser.parse_args(argv)
+    search = {"cutoff": args.cutoff, "rollout_actions": args.rollout}
     chosen = [c for c in CONFIGS if (not args.games_to_run or c[0] in args.games_to_run)
               and (args.players is None or c[1] == args.players)]
-    print(f"strong vs greedy: budget {args.budget}s, iteration cap {args.iterations}, {args.games} games each")
+    print(f"strong vs greedy: budget {args.budget}s, iteration cap {args.iterations}, {args.games} games each, "
+          f"cut rollouts of {args.rollout or '2 per seat'} actions scored by {args.cutoff}")
     print(f"{'game':<16} {'N':>2} {'':<6} {'target':>7} {'strong':>7} {'fin':>5} {'iters':>6} "
           f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'p99/budget':>10}")
     for name, n, options, label in chosen:
-        row = bench_config(name, n, options, args.games, args.budget, args.iterations, args.jobs)
+        row = bench_config(name, n, options, args.games, args.budget, args.iterations, args.jobs, search)
         target = "70%" if n == 2 or label == "teams" else "50%"
         print(f"{name:<16} {n:>2} {label:<6} {target:>7} {row['rate']:>7.1%} {row['finished']:>5} "
               f"{row['iterations']:>6.0f} {row['p50'] * 1000:>7.1f} {row['p99'] * 1000:>7.1f} "

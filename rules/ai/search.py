@@ -6,7 +6,7 @@ with UCB over the actions available in that world (counting availability, the "s
 of the paper), adds one node, plays a short greedy rollout and scores the result for every seat.
 Each acting seat maximises its own reward (max^n), so it works for any number of players and teams.
 
-Rollouts are cut off after a few actions and scored by ``State.ai_rewards`` or, by default, by how
+Rollouts are cut off once the other seats have replied a few times and scored by ``State.ai_rewards`` or, by default, by how
 each seat's ``evaluate`` ranks against the others': a full playout costs tens of milliseconds, a cut
 one a fraction of that, and many cut rollouts beat few full ones at chat-sized budgets.
 
@@ -23,7 +23,10 @@ from dataclasses import dataclass, field
 from rules.api import IllegalAction, State
 
 EXPLORATION = 0.7  # UCB constant for rewards in [0, 1]
-ROLLOUT_ACTIONS_PER_SEAT = 2  # a cut rollout plays this many actions per player, then evaluates
+ROLLOUT_ACTIONS_PER_OPPONENT = 2  # a rollout is cut once the other seats have made this many actions each
+ROLLOUT_CAP = 40  # actions at most in one rollout (a long turn of the searching seat)
+STEP_COST = 0.002  # reward lost per action of an iteration: where nothing is gained, the shorter way wins (a
+# seat that may shuffle a card back and forth within its turn would otherwise never end that turn)
 
 
 def action_key(action: dict) -> str:
@@ -102,13 +105,25 @@ def final_rewards(world: State) -> list[float]:
     return [(0.8 / firsts_count if places[s] == 1 else 0.0) + 0.2 * beaten[s] for s in range(len(places))]
 
 
-def cutoff_rewards(world: State) -> list[float]:
-    """A game cut short: the engine's estimate (``ai_rewards``) or how the seats' ``evaluate`` compare."""
-    hooked = world.ai_rewards()
-    if hooked is not None:
-        return hooked
-    n = world.num_players
-    return rank_rewards([world.evaluate(s) for s in range(n)], world.teams())
+class GainScale:
+    """Turns each seat's ``evaluate`` gain over a cut rollout into a reward in (0, 1): 0.5 + 0.5 tanh(gain /
+    scale), the scale being the mean absolute gain seen so far for that seat. ``evaluate`` has a different unit
+    in every game (and already weighs a seat against the others): measuring gains in their own spread keeps the
+    search game-independent without comparing one seat's ``evaluate`` with another's."""
+
+    def __init__(self, n: int):
+        self.total = [0.0] * n
+        self.count = 0
+
+    def rewards(self, start: list[float], end: list[float]) -> list[float]:
+        gains = [e - s for s, e in zip(start, end)]
+        self.count += 1
+        out = []
+        for i, gain in enumerate(gains):
+            self.total[i] += abs(gain)
+            scale = self.total[i] / self.count or 1.0
+            out.append(0.5 + 0.5 * math.tanh(gain / scale))
+        return out
 
 
 def greedy_action(world: State, seat: int, rng: random.Random, actions: list[dict] | None = None) -> dict:
@@ -145,11 +160,16 @@ def actor_of(world: State, seat: int) -> int:
 class Search:
     """One ISMCTS search from ``state`` for ``seat``; ``run`` may be called once."""
 
-    def __init__(self, state: State, seat: int, rng: random.Random, *, rollout_actions: int | None = None):
+    def __init__(self, state: State, seat: int, rng: random.Random, *, rollout_actions: int | None = None,
+                 cutoff: str = "gain"):
         self.state, self.seat, self.rng = state, seat, rng
         self.root = Node()
+        self.n = state.num_players
+        self.teams = state.teams()
+        self.cutoff = cutoff
+        self.gain = GainScale(self.n)
         self.rollout_actions = (rollout_actions if rollout_actions is not None
-                                else ROLLOUT_ACTIONS_PER_SEAT * state.num_players)
+                                else ROLLOUT_ACTIONS_PER_OPPONENT * max(1, state.num_players - 1))
         self.root_actions = state.ai_actions(seat)
         if not self.root_actions:
             raise IllegalAction("No legal action for this seat.")
@@ -199,6 +219,7 @@ class Search:
     def _iterate(self, done: int) -> None:
         rng, seat = self.rng, self.seat
         world = self.state.determinize(seat, rng)
+        start = [world.evaluate(s) for s in range(self.n)] if self.cutoff == "gain" else None
         node: Node | None = self.root
         path: list[tuple[Edge, int]] = []
         while node is not None and not world.is_over():
@@ -206,15 +227,29 @@ class Search:
             edge, node = self._select(node, world, actor, root=not path, done=done)
             world.apply(actor, edge.action)
             path.append((edge, actor))
+        others = sum(1 for _, actor in path if actor != seat)
         steps = 0
-        while steps < self.rollout_actions and not world.is_over():
+        while others < self.rollout_actions and steps < ROLLOUT_CAP and not world.is_over():
             actor = actor_of(world, seat)
             world.apply(actor, greedy_action(world, actor, rng))
+            others += actor != seat
             steps += 1
-        rewards = final_rewards(world) if world.is_over() else cutoff_rewards(world)
+        rewards = final_rewards(world) if world.is_over() else self._cutoff_rewards(world, start)
+        cost = STEP_COST * (len(path) + steps)
         for edge, actor in path:
             edge.visits += 1
-            edge.reward += rewards[actor]
+            edge.reward += rewards[actor] - cost
+
+    def _cutoff_rewards(self, world: State, start: list[float] | None) -> list[float]:
+        """A rollout cut short: the engine's estimate (``ai_rewards``), else each seat's ``evaluate``: its gain
+        since the sampled world's start (``gain``) or how it ranks against the others' (``rank``)."""
+        hooked = world.ai_rewards()
+        if hooked is not None:
+            return hooked
+        end = [world.evaluate(s) for s in range(self.n)]
+        if start is None:
+            return rank_rewards(end, self.teams)
+        return self.gain.rewards(start, end)
 
     def _select(self, node: Node, world: State, actor: int, *, root: bool, done: int) -> tuple[Edge, Node | None]:
         """UCB among the actions available in this world, after trying each once; returns the edge and the node
@@ -266,5 +301,6 @@ class Search:
 
 
 def search(state: State, seat: int, rng: random.Random, *, iterations: int | None = None,
-           budget: float | None = None, rollout_actions: int | None = None) -> SearchResult:
-    return Search(state, seat, rng, rollout_actions=rollout_actions).run(iterations=iterations, budget=budget)
+           budget: float | None = None, rollout_actions: int | None = None, cutoff: str = "gain") -> SearchResult:
+    return Search(state, seat, rng, rollout_actions=rollout_actions, cutoff=cutoff).run(
+        iterations=iterations, budget=budget)

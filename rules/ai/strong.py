@@ -28,16 +28,17 @@ class StrongPlayer(Player):
     level = "strong"
 
     def __init__(self, seed: int | None = None, budget: float | None = DEFAULT_BUDGET,
-                 iterations: int | None = None, rollout_actions: int | None = None):
+                 iterations: int | None = None, rollout_actions: int | None = None, cutoff: str = "gain"):
         super().__init__(seed)
         if budget is None and iterations is None:
             raise ValueError("the strong player needs a time budget or an iteration cap")
         self.budget, self.iterations, self.rollout_actions = budget, iterations, rollout_actions
+        self.cutoff = cutoff
         self.last_iterations = 0  # of the latest decision, for benches
 
     def choose(self, state: State, seat: int) -> dict:
         result = search(state, seat, self.rng, iterations=self.iterations, budget=search_budget(self.budget),
-                        rollout_actions=self.rollout_actions)
+                        rollout_actions=self.rollout_actions, cutoff=self.cutoff)
         self.last_iterations = result.iterations
         return result.best.action
 
@@ -64,5 +65,10 @@ def advise(state: State, seat: int, seed: int, budget: float | None = DEFAULT_BU
     second = result.choices[1] if len(result.choices) > 1 else None
     if best.visits == 0:  # a forced move: no search ran
         return Advice(best.action, 0.5, None, None, result.iterations)
-    return Advice(best.action, best.win_rate, second.action if second else None,
-                  second.win_rate if second else None, result.iterations)
+    return Advice(best.action, clamp(best.win_rate), second.action if second else None,
+                  clamp(second.win_rate) if second else None, result.iterations)
+
+
+def clamp(rate: float) -> float:
+    """A mean reward as a chance: the search's small cost per action can push it a little below 0."""
+    return min(1.0, max(0.0, rate))
