@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from rules.api import IllegalAction, State
 
 EXPLORATION = 0.7  # UCB constant for rewards in [0, 1]
+CONFIDENCE = 1.5  # the search overrules the greedy favourite only when its pick is this many standard errors better:
+# equal moves (Troubadour's card shuffled between villages) otherwise win by noise, decision after decision
 ROLLOUT_ACTIONS_PER_OPPONENT = 2  # a rollout is cut once the other seats have made this many actions each
 ROLLOUT_CAP = 40  # actions at most in one rollout (a long turn of the searching seat)
 STEP_COST = 0.002  # reward lost per action of an iteration: where nothing is gained, the shorter way wins (a
@@ -41,12 +43,21 @@ class Edge:
     action: dict
     visits: int = 0
     reward: float = 0.0
+    reward_sq: float = 0.0
     available: int = 0
     child: "Node | None" = None
 
     @property
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.0
+
+    @property
+    def error(self) -> float:
+        """The standard error of ``mean`` (large while there are few visits)."""
+        if self.visits < 2:
+            return 1.0
+        variance = max(0.0, self.reward_sq / self.visits - self.mean ** 2)
+        return math.sqrt(variance / (self.visits - 1))
 
 
 @dataclass
@@ -238,7 +249,9 @@ class Search:
         cost = STEP_COST * (len(path) + steps)
         for edge, actor in path:
             edge.visits += 1
-            edge.reward += rewards[actor] - cost
+            value = rewards[actor] - cost
+            edge.reward += value
+            edge.reward_sq += value * value
 
     def _cutoff_rewards(self, world: State, start: list[float] | None) -> list[float]:
         """A rollout cut short: the engine's estimate (``ai_rewards``), else each seat's ``evaluate``: its gain
@@ -297,6 +310,11 @@ class Search:
             out.append(Choice(action, visits, win, self.root_prior[key]))
         # most visited (the robust child); then the better mean; then the greedy order (the sort is stable)
         out.sort(key=lambda c: (-c.visits, -c.win_rate))
+        favourite = self.root.edges.get((self.seat, action_key(self.root_order[0])))
+        best = self.root.edges.get((self.seat, action_key(out[0].action)))
+        if favourite is not None and best is not None and best is not favourite and \
+                best.mean - favourite.mean < CONFIDENCE * math.hypot(best.error, favourite.error):
+            out.sort(key=lambda c: c.action != self.root_order[0])  # not sure enough: the favourite first
         return out
 
 
