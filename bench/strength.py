@@ -96,6 +96,65 @@ def bench_config(name: str, n: int, options: dict, games: int, budget: float | N
             "decisions": len(times), "iterations": statistics.mean(iters) if iters else 0.0}
 
 
+def timing(name: str, n: int, options: dict, budget: float, decisions: int) -> dict:
+    """Decision times of the strong AI at a real budget (no iteration cap), along one game against greedy."""
+    load_games()
+    game = GAMES[name]
+    merged = game.default_options()
+    merged.update(copy.deepcopy(options))
+    state = game.new_game(n, seed=1, options=merged)
+    strong, greedy = StrongPlayer(1, budget=budget), GreedyPlayer(2)
+    times: list[float] = []
+    iters: list[int] = []
+    while not state.is_over() and len(times) < decisions:
+        seat = state.to_act()[0]
+        if seat == 0 and len(state.ai_actions(seat)) > 1:
+            start = time.perf_counter()
+            action = strong.choose(state, seat)
+            times.append(time.perf_counter() - start)
+            iters.append(strong.last_iterations)
+        else:
+            action = greedy.choose(state, seat)
+        state.apply(seat, action)
+    return {"p50": percentile(times, 0.5), "p99": percentile(times, 0.99), "max": max(times, default=0.0),
+            "decisions": len(times), "iterations": statistics.median(iters) if iters else 0}
+
+
+async def event_loop_lag(budget: float, decisions: int, tick: float = 0.005) -> dict:
+    """A coroutine ticks every ``tick`` seconds while ``AIPool`` makes strong decisions (two at a time); the lag
+    is how late each tick wakes up."""
+    import asyncio
+
+    from bot.ai_pool import AIPool
+
+    load_games()
+    game = GAMES["list_und_tuecke"]
+    state = game.new_game(4, seed=3)
+    seat = state.to_act()[0]
+    lags: list[float] = []
+    thinking = True
+
+    async def ticker() -> None:
+        loop = asyncio.get_running_loop()
+        while thinking:
+            due = loop.time() + tick
+            await asyncio.sleep(tick)
+            lags.append(loop.time() - due)
+
+    async with AIPool() as pool:
+        await asyncio.gather(*(pool.choose(game.name, state.to_json(), seat, "greedy", s, None) for s in range(4)))
+        ticking = asyncio.create_task(ticker())
+        start = time.perf_counter()
+        for round_ in range(0, decisions, 2):
+            await asyncio.gather(*(pool.choose(game.name, state.to_json(), seat, "strong", round_ + k, budget)
+                                   for k in range(2)))
+        elapsed = time.perf_counter() - start
+        thinking = False
+        await ticking
+    return {"p50": percentile(lags, 0.5), "p99": percentile(lags, 0.99), "max": max(lags), "ticks": len(lags),
+            "elapsed": elapsed}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games_to_run", nargs="*", metavar="game", help="games to bench (default: all)")
@@ -106,7 +165,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel (processes)")
     parser.add_argument("--cutoff", choices=("gain", "rank"), default="gain", help="how a cut rollout is scored")
     parser.add_argument("--rollout", type=int, default=None, help="actions per cut rollout (default 2 per seat)")
+    parser.add_argument("--timing", type=int, default=0, metavar="D",
+                        help="instead: time D strong decisions per configuration at the budget, no cap")
+    parser.add_argument("--lag", type=int, default=0, metavar="D",
+                        help="instead: event-loop lag while an AIPool makes D strong decisions at the budget")
     args = parser.parse_args(argv)
+    if args.lag:
+        import asyncio
+
+        row = asyncio.run(event_loop_lag(args.budget, args.lag))
+        print(f"event-loop lag while the AI pool thinks ({args.lag} decisions at {args.budget}s, two at a time, "
+              f"{row['elapsed']:.1f}s, {row['ticks']} ticks of 5 ms): p50 {row['p50'] * 1000:.2f} ms, "
+              f"p99 {row['p99'] * 1000:.2f} ms, max {row['max'] * 1000:.2f} ms")
+        return
     search = {"cutoff": args.cutoff, "rollout_actions": args.rollout}
     chosen = [c for c in CONFIGS if (not args.games_to_run or c[0] in args.games_to_run)
               and (args.players is None or c[1] == args.players)]
@@ -114,6 +185,14 @@ def main(argv: list[str] | None = None) -> None:
           f"cut rollouts of {args.rollout or '2 per seat'} actions scored by {args.cutoff}")
     print(f"{'game':<16} {'N':>2} {'':<6} {'target':>7} {'strong':>7} {'fin':>5} {'iters':>6} "
           f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'p99/budget':>10}")
+    if args.timing:
+        print(f"strong decision time at budget {args.budget}s (no iteration cap), {args.timing} decisions each")
+        for name, n, options, label in chosen:
+            row = timing(name, n, options, args.budget, args.timing)
+            print(f"{name:<16} {n:>2} {label:<6} p50 {row['p50'] * 1000:7.1f} ms  p99 {row['p99'] * 1000:7.1f} ms  "
+                  f"max {row['max'] * 1000:7.1f} ms  p99/budget {row['p99'] / args.budget:.2f}  "
+                  f"median iterations {row['iterations']:.0f} ({row['decisions']} decisions)", flush=True)
+        return
     for name, n, options, label in chosen:
         row = bench_config(name, n, options, args.games, args.budget, args.iterations, args.jobs, search)
         target = "70%" if n == 2 or label == "teams" else "50%"

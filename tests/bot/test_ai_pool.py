@@ -9,11 +9,14 @@ from rules.ai import GreedyPlayer, make_player
 
 
 def midgame(seed: int = 3):
+    """Some moves into a game, at a seat with a real choice (a forced move would need no thinking)."""
     state = GAMES["list_und_tuecke"].new_game(4, seed=seed)
     greedy = GreedyPlayer(seed)
-    for _ in range(9):
+    moves = 0
+    while moves < 9 or len(state.ai_actions(state.to_act()[0])) < 2:
         seat = state.to_act()[0]
         state.apply(seat, greedy.choose(state, seat))
+        moves += 1
     return state
 
 
