@@ -22,7 +22,7 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
         log.error("--telegram needs TELEGRAM_TOKEN in the environment.")
         return 2
     try:
-        service = await build_service(settings.database_url, pictures=True)
+        service = await build_service(settings.database_url, pictures=True, flood_guard=True)
     except DatabaseUnavailable as e:
         log.error("Herald cannot start: %s", e)
         return 2
@@ -70,6 +70,7 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
             await client.close()
         if app is not None:
             await app.updater.stop()
+            await app.bot_data["adapter"].close()
             await app.stop()
             await app.shutdown()
         await service.close()

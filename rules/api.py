@@ -167,6 +167,10 @@ class Game:
         """A screen or two on the rules and how to play them here (the /rules text)."""
         return self.title
 
+    def help_text(self) -> str:
+        """A few lines on how to play this game here (the /help text inside a game); default: the rules summary."""
+        return self.rules_summary()
+
     def render_view(self, view: dict) -> str:
         """Chat text of a view (public or private): compact, whose turn, what may be done."""
         return json.dumps(view, ensure_ascii=False)
@@ -178,6 +182,14 @@ class Game:
     def describe_action(self, action: dict) -> str:
         """A label for a button (default: the notation)."""
         return self.format_action(action)
+
+    def describe_choice(self, key: str, value: Any) -> str:
+        """A label for one step of the move picker: the value of one parameter of an action (``key`` its name,
+        ``"type"`` the kind of action) or one item of a list parameter, in the symbols the board uses
+        (``J♠``, not ``JS``). Default: the action type in words, any other value as it is."""
+        if key == "type":
+            return str(value).replace("_", " ").capitalize()
+        return str(value)
 
 
 GAMES: dict[str, Game] = {}
@@ -233,13 +245,54 @@ class TextGame(Game):
         return self.summary
 
     def render_view(self, view: dict) -> str:
-        return self.render.render(view)
+        text = self.render.render(view)
+        viewer = view.get("viewer") if isinstance(view, dict) else None
+        return speak_to(text, viewer) if isinstance(viewer, int) and not isinstance(viewer, bool) else text
 
     def describe_event(self, event: Event) -> str | None:
         return self.render.describe_event(event)
 
     def describe_action(self, action: dict) -> str:
         return self.render.describe_action(action)
+
+    def describe_choice(self, key: str, value: Any) -> str:
+        describe = getattr(self.render, "describe_choice", None)
+        label = describe(key, value) if describe is not None else None
+        return label if label is not None else super().describe_choice(key, value)
+
+    def help_text(self) -> str:
+        """A short how-to-play for /help in a game (the render module's ``HELP``), else the rules summary."""
+        return getattr(self.render, "HELP", "") or self.rules_summary()
+
+
+_IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
+
+
+def speak_to(text: str, seat: int) -> str:
+    """``{P2} answers there.`` → ``You answer there.`` in seat 1's own view (0-based ``seat`` 1): the seat's
+    placeholder followed by a verb becomes "you" with the verb's base form; other uses of it (``P2 {P2} (you)``)
+    stay, to be filled in with the name."""
+    import re
+
+    def base(verb: str) -> str | None:
+        if verb in _IRREGULAR:
+            return _IRREGULAR[verb]
+        if len(verb) < 4 or not verb.endswith("s") or verb.endswith("ss") or verb in ("cards", "points"):
+            return None
+        for end in ("sses", "ches", "shes", "xes"):
+            if verb.endswith(end):
+                return verb[:-2]
+        return verb[:-1]
+
+    def fill(match) -> str:
+        verb = base(match.group(1))
+        if verb is None:
+            return match.group(0)
+        before = text[:match.start()].rstrip()
+        word = "You" if not before or before[-1] in ".:!?·—\n" else "you"
+        return f"{word} {verb}"
+
+    return re.sub(r"\{P" + str(seat + 1) + r"\} ([a-z]+)\b", fill, text)
 
 
 def check_action_shape(action: Any) -> dict:

@@ -40,6 +40,11 @@ def _sqlite_begin(connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _sqlite_begin_read(connection) -> None:
+    # A reader takes no write lock: in WAL mode it sees the last commit and never waits for a writer.
+    connection.exec_driver_sql("BEGIN")
+
+
 class DatabaseUnavailable(Exception):
     """The database could not be opened (unreachable server, bad credentials, unwritable file): ``str(e)`` says
     why in one line, for the person starting the bot."""
@@ -49,6 +54,8 @@ class DatabaseUnavailable(Exception):
 class Database:
     engine: AsyncEngine
     sessions: async_sessionmaker
+    read_sessions: async_sessionmaker | None = None  # transactions that only read (SQLite: no write lock)
+    read_engine: AsyncEngine | None = None
 
     @property
     def dialect(self) -> str:
@@ -66,6 +73,8 @@ class Database:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
+        if self.read_engine is not None and self.read_engine is not self.engine:
+            await self.read_engine.dispose()
         await self.engine.dispose()
 
 
@@ -85,10 +94,16 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
     else:
         kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_async_engine(url, **kwargs)
+    reader = engine
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
-    db = Database(engine, async_sessionmaker(engine, expire_on_commit=False))
+        if parsed.database and parsed.database != ":memory:":
+            reader = create_async_engine(url, pool_size=4, max_overflow=4, pool_timeout=120)
+            event.listen(reader.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(reader.sync_engine, "begin", _sqlite_begin_read)
+    db = Database(engine, async_sessionmaker(engine, expire_on_commit=False),
+                  async_sessionmaker(reader, expire_on_commit=False), reader)
     if migrate:
         try:
             await db.migrate()

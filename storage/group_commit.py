@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from sqlalchemy import and_, bindparam, delete, insert, update
+from sqlalchemy.exc import OperationalError
 
 from storage.db import Database
 from storage.models import GameRow, Move, Timer, utcnow
@@ -27,6 +28,13 @@ from storage.repository import StaleVersion
 from storage.uow import UnitOfWork
 
 Job = Callable[[UnitOfWork], Awaitable[Any]]
+BUSY_RETRIES = 12  # with backoff up to 1 s: about 8 s beyond SQLite's own busy_timeout
+
+
+def is_busy(error: Exception) -> bool:
+    """SQLite's 'database is locked' / 'busy': another process holds the write lock; trying again works."""
+    text = str(getattr(error, "orig", error)).lower()
+    return "locked" in text or "busy" in text
 
 GAMES = GameRow.__table__
 MOVES = Move.__table__
@@ -52,6 +60,7 @@ class MoveWrite:
     status: str = "active"
     drop_timer_seats: set[int] = field(default_factory=set)
     new_timers: list[dict] = field(default_factory=list)  # seat, kind, version, due_at
+    outbox: list[dict] = field(default_factory=list)  # rows of the outbox: what the move makes the bot say
     then: Job | None = None  # more work in the same transaction (rating a finished game)
 
     @property
@@ -72,6 +81,7 @@ async def write_one(uow: UnitOfWork, write: MoveWrite) -> tuple[int, Any]:
                                                 for s in sorted(write.drop_timer_seats)])
     if write.new_timers:
         await uow.session.execute(insert(TIMERS), [dict(t, game_id=write.game_id) for t in write.new_timers])
+    await uow.outbox.add(write.outbox)
     result = await write.then(uow) if write.then else None
     return write.new_version, result
 
@@ -108,8 +118,7 @@ class GroupCommit:
             batch = [self._pending.popleft() for _ in range(min(self.max_batch, len(self._pending)))]
             batch = [(w, f) for w, f in batch if not f.cancelled()]
             try:
-                if not await self._all_at_once(batch):
-                    await self._one_by_one(batch)
+                await self._write_batch(batch)
             except BaseException as error:  # the commit itself failed: nothing of the batch is stored
                 for _, future in batch:
                     if not future.done():
@@ -118,6 +127,18 @@ class GroupCommit:
                     raise
             self.batches += 1
             self.writes += len(batch)
+
+    async def _write_batch(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> None:
+        """Write the batch; a database busy with another process is waited for, never reported as a failure."""
+        for attempt in range(BUSY_RETRIES):
+            try:
+                if not await self._all_at_once(batch):
+                    await self._one_by_one(batch)
+                return
+            except OperationalError as error:
+                if not is_busy(error) or attempt == BUSY_RETRIES - 1:
+                    raise
+                await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
 
     async def _all_at_once(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> bool:
         """The common case: a handful of statements for the whole batch. False if it must be redone."""
@@ -139,6 +160,7 @@ class GroupCommit:
             timers = [dict(t, game_id=w.game_id) for w in writes for t in w.new_timers]
             if timers:
                 await uow.session.execute(insert(TIMERS), timers)
+            await uow.outbox.add([row for w in writes for row in w.outbox])
             results = []
             for write in writes:
                 if write.then is None:
@@ -157,14 +179,22 @@ class GroupCommit:
 
     async def _one_by_one(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> None:
         outcomes: list[tuple[asyncio.Future, Any]] = []
+        failures: list[tuple[asyncio.Future, Exception]] = []
         async with UnitOfWork(self.db) as uow:
             for write, future in batch:
                 try:
                     async with uow.session.begin_nested():
                         outcomes.append((future, await write_one(uow, write)))
+                except OperationalError as error:
+                    if is_busy(error):
+                        raise  # the whole batch is tried again
+                    failures.append((future, error))
                 except Exception as error:  # undone by its savepoint; the others go on
-                    future.set_exception(error)
+                    failures.append((future, error))
             await uow.commit()
+        for future, error in failures:
+            if not future.done():
+                future.set_exception(error)
         for future, outcome in outcomes:
             if not future.done():
                 future.set_result(outcome)

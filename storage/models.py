@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String,
+                        UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -102,6 +103,32 @@ class Timer(Base):
     kind: Mapped[str] = mapped_column(String(16))
     version: Mapped[int] = mapped_column(Integer)
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    # the process firing it (one only: an atomic claim); a claim older than the lease is taken over
+    claimed_by: Mapped[str | None] = mapped_column(String(96), nullable=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class OutboxMessage(Base):
+    """A message that must reach a chat or person, written in the transaction of what it tells.
+
+    The process that wrote it delivers it at once when it serves the platform (``claimed_by``); otherwise, or
+    when that process died before marking it ``sent_at``, a delivery loop of a process serving the platform
+    claims it after the lease and sends it then. Board and hand messages replace their slot, so a repeat is
+    harmless.
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_pending", "platform", "sent_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(32), unique=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    slot: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    payload: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    claimed_by: Mapped[str | None] = mapped_column(String(96), nullable=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class MessageSlot(Base):

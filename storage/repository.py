@@ -6,12 +6,22 @@ from datetime import datetime
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.models import (Chat, GameRow, MessageSlot, Move, Player, Rating, RatingChange, Season, Seat, Timer,
-                            utcnow)
+from storage.models import (Chat, GameRow, MessageSlot, Move, OutboxMessage, Player, Rating, RatingChange, Season,
+                            Seat, Timer, utcnow)
 
 
 class StaleVersion(Exception):
     """Another writer changed the game since it was read: nothing was written."""
+
+
+async def insert_if_absent(session: AsyncSession, model, **values) -> None:
+    """INSERT … ON CONFLICT DO NOTHING: of two processes creating the same row at once, one wins, neither fails."""
+    dialect = session.bind.dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    await session.execute(dialect_insert(model.__table__).values(**values).on_conflict_do_nothing())
 
 
 class Players:
@@ -20,10 +30,10 @@ class Players:
 
     async def get_or_create(self, platform: str, external_id: str, name: str) -> Player:
         player = await self.find(platform, external_id)
-        if player is None:
-            player = Player(platform=platform, external_id=external_id, name=name)
-            self.session.add(player)
-            await self.session.flush()
+        if player is None:  # two first commands of one person at once must not collide
+            await insert_if_absent(self.session, Player, platform=platform, external_id=external_id, name=name,
+                                   created_at=utcnow())
+            player = await self.find(platform, external_id)
         elif name and player.name != name:
             player.name = name
         return player
@@ -43,9 +53,9 @@ class Chats:
     async def get_or_create(self, platform: str, external_id: str, league: str, title: str | None) -> Chat:
         chat = await self.find(platform, external_id)
         if chat is None:
-            chat = Chat(platform=platform, external_id=external_id, league=league, title=title, settings={})
-            self.session.add(chat)
-            await self.session.flush()
+            await insert_if_absent(self.session, Chat, platform=platform, external_id=external_id, league=league,
+                                   title=title, settings={})
+            chat = await self.find(platform, external_id)
         elif title and chat.title != title:
             chat.title = title
         return chat
@@ -58,8 +68,16 @@ class Chats:
         return await self.session.get(Chat, chat_id)
 
     async def move(self, chat: Chat, new_external_id: str) -> None:
-        """A Telegram group became a supergroup: same chat, new id."""
+        """A Telegram group became a supergroup: same chat, new id — and its league (ratings, rating history and
+        seasons are keyed by the league) moves with it when the league was named after the old id."""
+        old_league = f"{chat.platform}:{chat.external_id}"
         chat.external_id = new_external_id
+        if chat.league == old_league:
+            new_league = f"{chat.platform}:{new_external_id}"
+            chat.league = new_league
+            for table in (Rating, RatingChange, Season):
+                await self.session.execute(update(table).where(table.league == old_league)
+                                           .values(league=new_league).execution_options(synchronize_session=False))
 
 
 class Games:
@@ -84,10 +102,39 @@ class Games:
         return list(rows)
 
     async def of_player(self, player_id: int, statuses: tuple[str, ...]) -> list[GameRow]:
+        # a subquery, not DISTINCT over the rows: PostgreSQL cannot compare JSON columns
+        seated = select(Seat.game_id).where(Seat.player_id == player_id)
         rows = await self.session.scalars(
-            select(GameRow).join(Seat, Seat.game_id == GameRow.id)
-            .where(Seat.player_id == player_id, GameRow.status.in_(statuses)).order_by(GameRow.id).distinct())
+            select(GameRow).where(GameRow.id.in_(seated), GameRow.status.in_(statuses)).order_by(GameRow.id))
         return list(rows)
+
+    async def version_of(self, game_id: int) -> int | None:
+        """The stored version of a game (None if there is none): a copy in memory is only as good as this."""
+        return await self.session.scalar(select(GameRow.version).where(GameRow.id == game_id))
+
+    async def open_count(self, chat_id: int | None = None, created_by: int | None = None) -> int:
+        """Lobbies open in a chat, or opened by a person anywhere."""
+        query = select(func.count()).select_from(GameRow).where(GameRow.status == "lobby")
+        if chat_id is not None:
+            query = query.where(GameRow.chat_id == chat_id)
+        if created_by is not None:
+            query = query.where(GameRow.created_by == created_by)
+        return await self.session.scalar(query)
+
+    async def idle_lobbies(self, before: datetime, limit: int = 50) -> list[GameRow]:
+        return list(await self.session.scalars(
+            select(GameRow).where(GameRow.status == "lobby", GameRow.updated_at < before)
+            .order_by(GameRow.id).limit(limit)))
+
+    async def lock(self, game_id: int) -> GameRow | None:
+        """The game row, locked until commit (PostgreSQL; SQLite's IMMEDIATE transaction already is)."""
+        query = select(GameRow).where(GameRow.id == game_id).execution_options(populate_existing=True)
+        if self.session.bind.dialect.name == "postgresql":
+            query = query.with_for_update()
+        return await self.session.scalar(query)
+
+    async def touch(self, game: GameRow) -> None:
+        game.updated_at = utcnow()
 
     async def save_state(self, game: GameRow, state: dict, *, status: str | None = None,
                          result: dict | None = None) -> int:
@@ -178,20 +225,71 @@ class Timers:
     async def clear(self, game_id: int) -> None:
         await self.session.execute(delete(Timer).where(Timer.game_id == game_id))
 
-    async def due(self, now: datetime, limit: int = 50) -> list[Timer]:
-        query = select(Timer).where(Timer.due_at <= now).order_by(Timer.due_at).limit(limit)
+    async def claim_due(self, now: datetime, me: str, lease_before: datetime, limit: int = 50) -> list[Timer]:
+        """Claim due timers for process ``me``: each is claimed by exactly one process (``FOR UPDATE SKIP
+        LOCKED`` on PostgreSQL; SQLite's write transaction is exclusive). A claim older than the lease (its
+        process died) is taken over. Commit to make the claim visible."""
+        query = (select(Timer).where(Timer.due_at <= now,
+                                     (Timer.claimed_at.is_(None)) | (Timer.claimed_at < lease_before))
+                 .order_by(Timer.due_at).limit(limit))
         if self.session.bind.dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True)
-        return list(await self.session.scalars(query))
+        timers = list(await self.session.scalars(query))
+        for timer in timers:
+            timer.claimed_by, timer.claimed_at = me, now
+        return timers
+
+    async def take(self, timer_id: int, me: str) -> bool:
+        """Delete a timer this process claimed; False when it is gone or another process took it over."""
+        done = await self.session.execute(delete(Timer).where(Timer.id == timer_id, Timer.claimed_by == me))
+        return done.rowcount == 1
 
     async def next_due(self) -> datetime | None:
-        return await self.session.scalar(select(func.min(Timer.due_at)))
-
-    async def delete(self, timer: Timer) -> None:
-        await self.session.delete(timer)
+        """The next unclaimed deadline (a claimed one is fired by its process, or taken over after its lease)."""
+        return await self.session.scalar(select(func.min(Timer.due_at)).where(Timer.claimed_at.is_(None)))
 
     async def of_game(self, game_id: int) -> list[Timer]:
         return list(await self.session.scalars(select(Timer).where(Timer.game_id == game_id).order_by(Timer.due_at)))
+
+
+class Outbox:
+    """Messages to deliver, written with what they tell (see ``OutboxMessage``)."""
+
+    def __init__(self, session: AsyncSession):
+        self.session = session
+
+    async def add(self, rows: list[dict]) -> None:
+        if rows:
+            await self.session.execute(insert(OutboxMessage.__table__), rows)
+
+    async def mark_sent(self, keys: list[str], when: datetime) -> None:
+        if keys:
+            table = OutboxMessage.__table__
+            await self.session.execute(update(table).where(table.c.key.in_(keys)).values(sent_at=when))
+
+    async def claim(self, platforms: list[str], me: str, now: datetime, lease_before: datetime,
+                    limit: int = 100) -> list[OutboxMessage]:
+        """Unsent messages of ``platforms`` nobody holds (never claimed, or the claim is older than the lease),
+        oldest first, claimed for ``me``. Commit to make the claim visible."""
+        query = (select(OutboxMessage)
+                 .where(OutboxMessage.platform.in_(platforms), OutboxMessage.sent_at.is_(None),
+                        (OutboxMessage.claimed_at.is_(None)) | (OutboxMessage.claimed_at < lease_before))
+                 .order_by(OutboxMessage.id).limit(limit))
+        if self.session.bind.dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        rows = list(await self.session.scalars(query))
+        for row in rows:
+            row.claimed_by, row.claimed_at = me, now
+        return rows
+
+    async def pending(self, platform: str | None = None) -> list[OutboxMessage]:
+        query = select(OutboxMessage).where(OutboxMessage.sent_at.is_(None)).order_by(OutboxMessage.id)
+        if platform is not None:
+            query = query.where(OutboxMessage.platform == platform)
+        return list(await self.session.scalars(query))
+
+    async def purge_sent(self, before: datetime) -> None:
+        await self.session.execute(delete(OutboxMessage).where(OutboxMessage.sent_at < before))
 
 
 class Slots:

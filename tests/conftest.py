@@ -5,3 +5,5 @@ from rules.api import register
 from tests.toygame import TOY
 
 register(TOY)
+
+from tests.db_fixtures import database_url, postgres_server  # noqa: E402,F401  (every suite: SQLite and PostgreSQL)

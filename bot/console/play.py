@@ -6,6 +6,7 @@ stored, so ``--resume`` continues a game after the terminal closed.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 
 from bot.service import ChatRef, Message, Service, UserRef, build_service
@@ -13,14 +14,38 @@ from storage import DatabaseUnavailable
 
 CHAT = ChatRef("console", "local", "local", "console")
 YOU = UserRef("console", "you", "You")
-MENU_LIMIT = 60
 
-HELP = """Type the number of a move from the menu, or a move in the game's notation.
-Other commands: board, hand, rules, resign, quit, help."""
+HELP = """Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
+`back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
+(with or without /move), e.g. what `rules` shows.
+Commands: board (the full table), hand (your view), rules, help, resign, quit."""
+COMMANDS = "(number · back · a move · board, hand, rules, help, resign, quit)"
+BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
 
 
 def _plain(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if line.strip() != "```")
+
+
+def console_rules(text: str) -> str:
+    """The /rules text as the console offers it: its numbered menu, not buttons."""
+    return text.replace(BUTTONS_PHRASE, "How to play here (choose from the numbered menu, or type a move, with or "
+                                        "without /move):").replace("buttons, or /move", "the numbered menu, or type")
+
+
+def addressed(line: str, name: str) -> str:
+    """A line the service wrote with your name in it, spoken to you: "You plays" → "You play", "You's" → "your"."""
+    from bot.service.narration import personal
+
+    return personal(re.sub(rf"(?<![\w{{]){re.escape(name)}(?=\W|$)", "{P1}", line), 0, [name])
+
+
+def _strip_move(line: str) -> str:
+    """``/move X``, ``move X`` and ``X`` alike."""
+    for prefix in ("/move ", "move ", "/m "):
+        if line.lower().startswith(prefix):
+            return line[len(prefix):].strip()
+    return line
 
 
 class Console:
@@ -29,26 +54,68 @@ class Console:
         self.out = out
         self.inp = inp
         self.game_id: int | None = None
+        self.game_name = ""
         self.over = False
+        self.seen: list[str] = []  # narration lines already printed (the board's lines above it)
+        self.levels: list[Message] = []  # the picker: the messages of the steps chosen so far (back = pop)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
-    def show(self, messages: list[Message]) -> None:
+    # ------------------------------------------------------------------ printing
+    def _news(self, lines: list[str]) -> list[str]:
+        """The narration lines not printed before: the board repeats a window of recent lines."""
+        for overlap in range(min(len(lines), len(self.seen)), 0, -1):
+            if self.seen[-overlap:] == lines[:overlap]:
+                lines = lines[overlap:]
+                break
+        self.seen = (self.seen + lines)[-50:]
+        return lines
+
+    def show(self, messages: list[Message], full_board: bool = False, step: bool = False) -> None:
+        """Print what the service said: the board as its new lines only (``full_board``: all of it), your view
+        in a box (``step``: a picker step, only what you chose so far), answers and errors as they are."""
         for m in messages:
             if m.game_id is not None and self.game_id is None:
                 self.game_id = m.game_id
             if m.kind == "result" and m.chat is not None:
                 self.over = True
+            text = _plain(m.text)
             if m.is_private:
+                if m.buttons or m.menu:
+                    self.levels.append(m)
+                lines = text.splitlines()
+                if step:
+                    chosen = [line for line in lines if line.startswith("Chosen so far")]
+                    ticked = [b.label[2:] for row in m.buttons for b in row if b.label.startswith("✔ ")]
+                    if ticked:
+                        chosen = [(chosen[0] + " · " if chosen else "Chosen so far: ") + " ".join(ticked)]
+                    for line in chosen:
+                        self.say("  " + line)
+                    continue
                 self.say("┌─ 🔒 only you see this " + "─" * 30)
-                for line in _plain(m.text).splitlines():
+                if "" in lines:  # the lines above the view are events: spoken to you
+                    cut = lines.index("")
+                    lines = [addressed(line, YOU.name) for line in lines[:cut]] + lines[cut + 1:]
+                for line in lines:
                     self.say("│ " + line)
                 self.say("└" + "─" * 54)
             elif m.is_reply:
-                self.say(("⚠ " if m.kind == "error" else "") + _plain(m.text))
+                self.say(("⚠ " if m.kind == "error" else "") + text)
+            elif m.kind == "board" and not full_board and not self.over:
+                head, _, body = text.partition("\n\n")
+                news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                for line in news:
+                    self.say("📢 " + addressed(line, YOU.name))
+                waiting = [line for line in body.splitlines() if line.startswith("⏳")]
+                if waiting and not any(w.endswith(YOU.name) for w in waiting):
+                    self.say(waiting[-1])
+                continue
             else:
-                self.say("📢 " + _plain(m.text))
+                if m.kind == "board":
+                    head, _, _ = text.partition("\n\n")
+                    self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                self.say("📢 " + text)
             self.say()
 
     async def read(self, prompt: str) -> str | None:
@@ -57,6 +124,7 @@ class Console:
         line = await asyncio.to_thread(self.inp.readline)
         return None if line == "" else line.strip()
 
+    # ------------------------------------------------------------------ starting
     async def new_game(self, game: str, players: int | None, seed: int | None, options: str) -> bool:
         import rules
 
@@ -69,6 +137,7 @@ class Console:
         if not g.min_players <= n <= g.max_players:
             self.say(f"{g.title} is for {g.min_players}–{g.max_players} players.")
             return False
+        self.game_name = g.name
         messages = await self.service.create_lobby(CHAT, YOU, game, options, seed=seed)
         if messages[0].kind == "error":
             self.show(messages)
@@ -77,7 +146,7 @@ class Console:
         for _ in range(n - 1):
             await self.service.add_ai(CHAT, YOU, "greedy", game_id=self.game_id)
         started = await self.service.start(CHAT, YOU, game_id=self.game_id)
-        self.show(started)
+        self.show(started, full_board=True)
         return not any(m.kind == "error" for m in started)
 
     async def resume(self, game_id: int | None) -> bool:
@@ -89,47 +158,131 @@ class Console:
             return False
         self.game_id = game_id
         self.say(f"Resuming game #{game_id}.")
-        self.show(await self.service.show_board(CHAT, game_id=game_id))
+        self.show(await self.service.show_board(CHAT, game_id=game_id), full_board=True)
         self.show(await self.service.show_private(YOU, game_id=game_id))
         return True
 
+    # ------------------------------------------------------------------ the loop
+    def _options(self) -> list[tuple[str, str]]:
+        """The numbered menu of the current picker step: (label, button data); a set's chosen items are not
+        offered again (``back`` takes the last one out)."""
+        if not self.levels:
+            return []
+        m = self.levels[-1]
+        options = []
+        for row in m.buttons:
+            for b in row:
+                if b.label.startswith("✔ ") or b.label.startswith("↩"):
+                    continue
+                options.append((b.label, b.data))
+        return options
+
+    def _multi(self) -> tuple[int, int] | None:
+        m = self.levels[-1] if self.levels else None
+        if m is None or m.menu is None or not m.menu.multi:
+            return None
+        return m.menu.min_values, m.menu.max_values
+
+    def _chosen_count(self) -> int:
+        m = self.levels[-1]
+        return sum(1 for row in m.buttons for b in row if b.label.startswith("✔ "))
+
+    async def _press(self, data: str) -> list[Message]:
+        return await self.service.press(YOU, data)
+
+    async def _step(self, data: str) -> None:
+        """Press one option; a set that is complete (as many items as it may hold, and valid) is finished."""
+        messages = await self._press(data)
+        step = len(messages) == 1 and messages[0].is_private and messages[0].kind == "hand"
+        if not step:
+            self.levels.clear()
+        self.show(messages, step=step)
+        multi = self._multi()
+        if step and multi and self._chosen_count() >= multi[1]:
+            done = next((d for label, d in self._options() if label.startswith("✅")), None)
+            if done:
+                await self._step(done)
+
     async def loop(self) -> None:
         while not self.over:
-            choices = await self.service.choices(YOU, game_id=self.game_id)
-            if choices and isinstance(choices[0], Message):
-                self.show(choices)
-                return
-            if not choices:
-                self.say("Nothing for you to do; the game is over.")
-                return
-            self.menu(choices)
+            if not self.levels:
+                messages = await self.service.show_private(YOU, game_id=self.game_id)
+                if any(m.kind == "error" for m in messages) or not any(m.buttons for m in messages):
+                    if messages and messages[0].kind == "error":
+                        self.show(messages)
+                    else:
+                        self.say("Nothing for you to do; the game is over.")
+                    return
+                self.levels = [m for m in messages if m.buttons][-1:]
+            options = self._options()
+            self.menu(options)
             line = await self.read("your move> ")
-            if line is None or line.lower() in ("quit", "exit", "q"):
+            if line is None or line.lower() in ("quit", "exit", "q", "/quit"):
                 self.say(f"Game #{self.game_id} is saved. Continue it with: python -m bot play --resume")
                 return
             if not line:
                 continue
-            word = line.lower()
+            word = line.lower().lstrip("/")
             if word == "help":
-                self.say(HELP)
+                await self.help()
             elif word == "board":
-                self.show(await self.service.show_board(CHAT, game_id=self.game_id))
+                self.show(await self.service.show_board(CHAT, game_id=self.game_id), full_board=True)
             elif word == "hand":
+                self.levels.clear()
                 self.show(await self.service.show_private(YOU, game_id=self.game_id))
             elif word == "rules":
-                game = await self._game_name()
-                self.show(await self.service.rules_text(CHAT, game, user=YOU))
+                name = self.game_name or await self._game_name()
+                for m in await self.service.rules_text(CHAT, name, user=YOU):
+                    m.text = console_rules(m.text)
+                    self.show([m])
             elif word == "resign":
-                self.show(await self.service.resign(CHAT, YOU, game_id=self.game_id))
-                return
-            elif line.isdigit():
-                index = int(line) - 1
-                if 0 <= index < len(choices):
-                    self.show(await self.service.act(CHAT, YOU, choices[index][1], game_id=self.game_id))
+                answer = await self.read(f"Resign game #{self.game_id}? An AI takes over your seat. (y/n) ")
+                if (answer or "").lower() in ("y", "yes"):
+                    self.show(await self.service.resign(CHAT, YOU, game_id=self.game_id))
+                    return
+                self.say("You play on.")
+            elif word in ("back", "undo", "b", "0"):
+                if len(self.levels) > 1:
+                    self.levels.pop()
+                    chosen = [l for l in self.levels[-1].text.splitlines() if l.startswith("Chosen so far")]
+                    self.say("  " + (chosen[0] if chosen else "Back to the start of your move."))
                 else:
-                    self.say(f"Choose a number from 1 to {len(choices)}, or type a move.")
+                    self.say("Nothing to undo: this is the first step of your move.")
+            elif word == "done":
+                done = next((d for label, d in options if label.startswith("✅")), None)
+                if done:
+                    await self._step(done)
+                else:
+                    self.say("Not yet: choose more first." if self._multi() else "There is nothing to finish here.")
+            elif all(w.isdigit() for w in line.split()):
+                numbers = [int(w) for w in line.split()]
+                if not all(1 <= k <= len(options) for k in numbers) or (len(numbers) > 1 and not self._multi()):
+                    self.say(f"Choose a number from 1 to {len(options)}, or type a move.")
+                    continue
+                datas = [options[k - 1][1] for k in numbers]
+                if len(datas) > 1:  # several items of a set: each toggle is a step (its own path)
+                    labels = [options[k - 1][0] for k in numbers]
+                    for label in labels:
+                        current = next((d for lab, d in self._options() if lab == label), None)
+                        if current is None or not self.levels:
+                            break
+                        await self._step(current)
+                        if not self.levels or self._multi() is None:
+                            break
+                else:
+                    await self._step(datas[0])
             else:
-                self.show(await self.service.act(CHAT, YOU, line, game_id=self.game_id))
+                self.levels.clear()
+                self.show(await self.service.act(CHAT, YOU, _strip_move(line), game_id=self.game_id))
+
+    async def help(self) -> None:
+        self.say(HELP)
+        name = self.game_name or await self._game_name()
+        if name:
+            import rules
+
+            self.say("")
+            self.say(console_rules(rules.get_game(name).help_text()))
 
     async def _game_name(self) -> str:
         for m in await self.service.games(CHAT, YOU):
@@ -139,19 +292,20 @@ class Console:
 
                     for name, g in rules.GAMES.items():
                         if g.title in line:
+                            self.game_name = name
                             return name
         return ""
 
-    def menu(self, choices: list[tuple[str, str]]) -> None:
-        shown = choices[:MENU_LIMIT]
-        width = max(len(f"{i + 1}. {label}") for i, (label, _) in enumerate(shown)) + 2
-        columns = max(1, min(3, 100 // max(width, 1)))
-        cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _) in enumerate(shown)]
+    def menu(self, options: list[tuple[str, str]]) -> None:
+        if not options:
+            return
+        width = max(len(f"{i + 1}. {label}") for i, (label, _) in enumerate(options)) + 2
+        columns = max(1, min(4, 100 // max(width, 1)))
+        cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _) in enumerate(options)]
         for i in range(0, len(cells), columns):
             self.say("  " + "".join(cells[i:i + columns]).rstrip())
-        if len(choices) > MENU_LIMIT:
-            self.say(f"  … and {len(choices) - MENU_LIMIT} more: type the move, e.g. {choices[-1][1]}")
-        self.say("  (a number, a move in notation, or: board, hand, rules, resign, quit, help)")
+        hint = COMMANDS if len(self.levels) <= 1 else COMMANDS.replace("back", "back (undo the last step)")
+        self.say("  " + hint)
 
 
 async def play(game: str | None, players: int | None, seed: int | None, options: str, database_url: str,

@@ -5,9 +5,17 @@ delivered: public messages to the channel (lobbies and boards edited in place, r
 scrolled away), private ones by DM (hands and pickers), answers to the person who acted as ephemeral
 messages. When a DM fails with 50007 the service tells the channel once; ``/hand`` and the board's
 "My hand" button then show the same view and picker ephemerally.
+
+Answer first: an interaction is deferred before anything else, the answer to its person goes by its token at
+once, and everything else is queued in ``bot.delivery`` (one ordered queue per channel or DM, coalesced by
+slot): a 429 makes only its own channel wait (discord.py's own retries, then the queue's, as often as needed),
+never a handler and never another guild. A ``ping`` message is posted anew (a new DM notifies; a channel
+message pings only the users in ``mentions``, by ``allowed_mentions``) and the previous one of its slot is
+deleted; every other message mentions nobody.
 """
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections import defaultdict
@@ -18,6 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
+from bot.delivery import Delivery, RetryLater, default_slot_key
 from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
 from bot.service import ChatRef, Message, Service, UserRef
 
@@ -26,6 +35,7 @@ PLATFORM = "discord"
 REPOST_AFTER = 15  # a board this many messages back in its channel has scrolled away: post a new one
 CLOSED_DMS = 50007
 MAX_CONTENT = 2000
+RETIRED = "↓ newer message below"
 
 
 def _as_payload(text: str) -> dict:
@@ -48,6 +58,10 @@ class DiscordAdapter:
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
         self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
+        self.delivery = Delivery(self._send, on_delivered=service.delivered, name="discord")
+
+    async def close(self, drain: float = 5.0) -> None:
+        await self.delivery.close(drain=drain)
 
     # ------------------------------------------------------------------ references
     @staticmethod
@@ -78,7 +92,8 @@ class DiscordAdapter:
         """A slash command: acknowledge at once (only the caller sees the 'thinking'), run, deliver."""
         self.busy += 1
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            if not await self._acknowledge(interaction, ephemeral=True, thinking=True):
+                return
             chat, user = self.chat_ref(interaction), self.user_ref(interaction.user)
             if chat is None and guild_only:
                 out = [Message("Games are played in a server channel; use this command there. Here I send your "
@@ -103,11 +118,23 @@ class DiscordAdapter:
     async def _component(self, interaction: discord.Interaction, call, hand_here: bool = False) -> None:
         self.busy += 1
         try:
-            await interaction.response.defer()  # the clicked message changes (or not) below
+            if not await self._acknowledge(interaction):  # the clicked message changes (or not) below
+                return
             out = await call(self.chat_ref(interaction), self.user_ref(interaction.user))
             await self.deliver(out, interaction, hand_here=hand_here)
         finally:
             self.busy -= 1
+
+    @staticmethod
+    async def _acknowledge(interaction: discord.Interaction, **kwargs) -> bool:
+        """Defer first, before any work. An interaction Discord no longer knows (10062: it came too late, the
+        person already saw "did not respond") is not acted on."""
+        try:
+            await interaction.response.defer(**kwargs)
+            return True
+        except discord.NotFound as error:
+            log.warning("an interaction expired before it was acknowledged: %s", error)
+            return False
 
     async def on_unknown_component(self, interaction: discord.Interaction) -> None:
         """A component whose id is none of ours (forged, or from another bot's era): answer, change nothing."""
@@ -126,20 +153,17 @@ class DiscordAdapter:
                       hand_here: bool = False, reply_all: bool = False) -> None:
         """Send the service's messages; with ``interaction``, what is meant for its person answers it."""
         answered = False
+        later: list[Message] = []
         for message in messages:
-            try:
-                if interaction is not None and self._answers(message, interaction, hand_here, reply_all):
+            if interaction is not None and self._answers(message, interaction, hand_here, reply_all):
+                try:  # by the interaction's token, at once: only its person sees it
                     await self._answer(message, interaction)
                     answered = True
-                else:
-                    await self._deliver_one(message)
-            except discord.Forbidden as error:
-                if error.code == CLOSED_DMS and message.is_private:
-                    await self.deliver(await self.service.dm_failed(message.user, message.game_id))
-                else:
-                    log.warning("not allowed to deliver a %s message: %s", message.kind, error)
-            except discord.HTTPException as error:
-                log.warning("could not deliver a %s message: %s", message.kind, error)
+                except discord.HTTPException as error:
+                    log.warning("could not answer with a %s message: %s", message.kind, error)
+            else:
+                later.append(message)
+        self.delivery.submit(later)
         if interaction is not None and interaction.type == discord.InteractionType.application_command \
                 and not answered:
             try:  # nothing to say to the caller: remove the "thinking…" placeholder
@@ -181,34 +205,88 @@ class DiscordAdapter:
         person = self.bot.get_user(int(message.user.id)) or await self.bot.fetch_user(int(message.user.id))
         return person.dm_channel or await person.create_dm()
 
+    async def _send(self, message: Message, meta: dict, pace) -> None:
+        """One message, in its channel's delivery worker; rate limits go back to the queue to wait and retry."""
+        try:
+            await self._deliver_one(message)
+        except discord.RateLimited as error:
+            raise RetryLater(error.retry_after, str(error)) from None
+        except discord.Forbidden as error:
+            if error.code == CLOSED_DMS and message.is_private:  # each failure; the service tells once a game
+                self.delivery.submit(await self.service.dm_failed(message.user, message.game_id))
+            else:
+                log.warning("not allowed to deliver a %s message: %s", message.kind, error)
+        except discord.HTTPException as error:
+            if error.status == 429 or error.status >= 500:
+                raise RetryLater(1.0, str(error)) from None
+            log.warning("could not deliver a %s message: %s", message.kind, error)
+        except (OSError, asyncio.TimeoutError) as error:
+            raise RetryLater(1.0, str(error)) from None
+
+    @staticmethod
+    def _mentions(message: Message) -> tuple[str, discord.AllowedMentions]:
+        """A public ping names its people, and pings them only: allowed_mentions lists exactly those users."""
+        if not message.ping or message.is_private or not message.mentions:
+            return message.text, discord.AllowedMentions.none()
+        people = [discord.Object(int(u.id)) for u in message.mentions]
+        named = " ".join(f"<@{u.id}>" for u in message.mentions)
+        return f"{message.text} {named}", discord.AllowedMentions(everyone=False, roles=False, users=people,
+                                                                  replied_user=False)
+
     async def _deliver_one(self, message: Message) -> None:
         channel = await self._channel_of(message)
-        slot_key = None
-        if message.slot:
-            slot_key = f"{message.slot}:{message.user.id}" if message.is_private else message.slot
+        slot_key = default_slot_key(message)
         view = build_view(message)
-        payload = _as_payload(message.text)
-        if slot_key and not message.fresh:
-            known = await self.service.message_for_slot(PLATFORM, slot_key)
-            if known and known[0] == str(channel.id) and not self._scrolled_away(channel.id, int(known[1])):
-                try:
-                    # attachments replace the old picture (or remove it when this one has none)
-                    await channel.get_partial_message(int(known[1])).edit(**payload, view=view,
-                                                                          attachments=_files(message))
-                    return
-                except discord.NotFound:
-                    pass  # deleted meanwhile: post a new one
+        text, allowed = self._mentions(message)
+        payload = _as_payload(text)
+        renew = message.ping or message.fresh
+        known = None
+        if slot_key:
+            found = await self.service.message_for_slot(PLATFORM, slot_key)
+            if found and found[0] == str(channel.id):
+                known = int(found[1])
+        if known is not None and not renew and not self._scrolled_away(channel.id, known):
+            try:
+                # attachments replace the old picture (or remove it when this one has none); view=None removes
+                # the buttons of a message that has none any more (a finished game's picker)
+                await channel.get_partial_message(known).edit(**payload, view=view, attachments=_files(message),
+                                                              allowed_mentions=allowed)
+                return
+            except discord.NotFound:
+                known = None  # deleted meanwhile: post a new one
         if payload["embed"] is None:
-            sent = await channel.send(payload["content"], view=view, files=_files(message))
+            sent = await channel.send(payload["content"], view=view, files=_files(message),
+                                      allowed_mentions=allowed)
         else:
-            sent = await channel.send(embed=payload["embed"], view=view, files=_files(message))
+            sent = await channel.send(embed=payload["embed"], view=view, files=_files(message),
+                                      allowed_mentions=allowed)
+        retired = known is not None and (message.ping or message.is_private)
+        if retired:
+            await self._retire(channel, known)
         if message.is_private and message.kind == "hand":
             await self.service.dm_delivered(message.user)
         if slot_key:
             await self.service.remember_message(PLATFORM, slot_key, str(channel.id), str(sent.id))
         if not message.is_private:
-            self.seen[channel.id] += 1
+            if not retired:  # a message that replaced (deleted) its predecessor pushes nothing up
+                self.seen[channel.id] += 1
             self.posted_at[sent.id] = self.seen[channel.id]
+
+    @staticmethod
+    async def _retire(channel, message_id: int) -> None:
+        """The previous message of a slot, now that a newer one was posted: deleted, or cut to one line."""
+        old = channel.get_partial_message(message_id)
+        try:
+            await old.delete()
+            return
+        except discord.NotFound:
+            return
+        except discord.HTTPException as error:
+            log.info("could not delete an old message (%s): cutting it down instead", error)
+        try:
+            await old.edit(content=RETIRED, embed=None, view=None, attachments=[])
+        except discord.HTTPException:
+            pass
 
     def _scrolled_away(self, channel_id: int, message_id: int) -> bool:
         posted = self.posted_at.get(message_id)
@@ -220,9 +298,14 @@ class HeraldBot(commands.Bot):
 
     def __init__(self, service: Service, **kwargs):
         intents = discord.Intents.default()  # guilds, guild and DM messages (counted, never read)
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())  # only pings name people
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
         self.adapter = DiscordAdapter(service, self)
         self.deliver = self.adapter.deliver
+
+    async def close(self) -> None:
+        await self.adapter.close()
+        await super().close()
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(HeraldButton, HeraldMenu)

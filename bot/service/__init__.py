@@ -1,5 +1,7 @@
 """The platform-neutral service layer that every adapter calls."""
-from bot.service.core import Service, ServiceError, build_service, parse_options
+from bot.service.core import Service, build_service
+from bot.service.errors import ServiceError
+from bot.service.options import parse_options
 from bot.service.messages import Button, ChatRef, Menu, Message, UserRef
 
 __all__ = ["Service", "ServiceError", "build_service", "parse_options", "Button", "ChatRef", "Menu", "Message", "UserRef"]

@@ -1,24 +1,43 @@
-"""Per-chat settings: what exists, the defaults, and parsing ``/settings key=value``."""
+"""Per-chat settings: what exists, the defaults and bounds, and parsing ``/settings key=value``."""
 from __future__ import annotations
 
 from rules.api import IllegalAction
 
 DEFAULT_SETTINGS: dict = {
-    "turn_timer": 3600,   # seconds a person has for a turn; 0 = no timer
-    "min_games": 3,       # games before someone appears on the leaderboard
+    "turn_timer": 3600,      # seconds a person has for a turn; 0 = no timer
+    "min_games": 3,          # games before someone appears on the leaderboard
+    "lobby_timeout": 86400,  # seconds a table may stay open without anyone joining, leaving or starting it
     "language": "en",
-    "hands": "dm",        # dm: private views by direct message; channel: only on request (/hand, ephemeral)
-    "pictures": "on",     # on: boards and hands as pictures with the text as caption; off: text only
+    "pictures": "on",        # on: boards and hands as pictures with the text as caption; off: text only
 }
 
-_CHOICES = {"language": ("en",), "hands": ("dm", "channel"), "pictures": ("on", "off")}
+# whole-number settings: (smallest, largest, or 0 allowed as "off")
+_BOUNDS = {"turn_timer": (30, 7 * 86400, True), "min_games": (0, 1000, False),
+           "lobby_timeout": (600, 30 * 86400, False)}
+_CHOICES = {"language": ("en",), "pictures": ("on", "off")}
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _HELP = {
-    "turn_timer": "seconds per turn (reminder at half time, then an AI plays); 0 = off, e.g. turn_timer=600",
-    "min_games": "games needed to appear on the leaderboard, e.g. min_games=5",
+    "turn_timer": "time per turn (reminder at half time, then an AI plays): 30s to 7d, or 0 = off, e.g. turn_timer=10m",
+    "min_games": "games needed to appear on the leaderboard (0–1000), e.g. min_games=5",
+    "lobby_timeout": "an unstarted table closes after this idle time (10m to 30d), e.g. lobby_timeout=1d",
     "language": "language of the bot's messages (en)",
-    "hands": "dm = hands by direct message; channel = only on request with /hand",
     "pictures": "on = boards and hands drawn as pictures (text as caption); off = text only",
 }
+
+
+def _number(key: str, value: str) -> int:
+    unit = 1
+    if key != "min_games" and value[-1:].lower() in _UNITS:
+        unit, value = _UNITS[value[-1].lower()], value[:-1]
+    low, high, off = _BOUNDS[key]
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
+        raise IllegalAction(f"{key} takes a whole number, e.g. {key}={'600' if key != 'min_games' else '5'}.")
+    number = int(value) * unit
+    if number == 0 and off:
+        return 0
+    if not low <= number <= high:
+        raise IllegalAction(f"{key} must be between {low} and {high}" + (" (or 0 for off)" if off else "") + ".")
+    return number
 
 
 def parse_settings(text: str) -> dict:
@@ -26,21 +45,24 @@ def parse_settings(text: str) -> dict:
     for token in text.split():
         key, sep, value = token.partition("=")
         key = key.strip().lower()
+        if key == "timer":
+            key = "turn_timer"
         if not sep or key not in DEFAULT_SETTINGS:
             raise IllegalAction("Settings are written key=value; known: " + ", ".join(DEFAULT_SETTINGS) +
-                                ". Example: /settings turn_timer=600")
-        if isinstance(DEFAULT_SETTINGS[key], int):
-            if key == "turn_timer" and value[-1:] in ("m", "h") and value[:-1].isdigit():
-                value = str(int(value[:-1]) * (60 if value[-1] == "m" else 3600))
-            if not value.isdigit():
-                raise IllegalAction(f"{key} takes a whole number ≥ 0, e.g. {key}=600.")
-            changes[key] = int(value)
+                                ". Example: /settings turn_timer=10m")
+        if key in _BOUNDS:
+            changes[key] = _number(key, value.strip())
         else:
             value = value.lower()
             if value not in _CHOICES[key]:
                 raise IllegalAction(f"{key} is one of: {', '.join(_CHOICES[key])}.")
             changes[key] = value
     return changes
+
+
+def effective(stored: dict | None) -> dict:
+    """The chat's settings: the defaults, overridden by what it stored (unknown old keys are ignored)."""
+    return {**DEFAULT_SETTINGS, **{k: v for k, v in (stored or {}).items() if k in DEFAULT_SETTINGS}}
 
 
 def describe_settings(settings: dict) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import rules
 from rules.api import Event, Game, State
-from bot.service.chat_settings import DEFAULT_SETTINGS
+from bot.service.chat_settings import DEFAULT_SETTINGS, effective
 from bot.service.messages import ChatRef, UserRef
 
 RECENT_LINES = 6
@@ -25,6 +25,7 @@ class LiveSeat:
     name: str
     ai_level: str | None
     resigned: bool
+    dm_ok: bool | None = None  # private messages reach this person (None: not known yet)
 
     @property
     def is_ai(self) -> bool:
@@ -72,12 +73,14 @@ class LiveGame:
                     self.recent.append(line)
 
 
-def seat_name(player_name: str | None, resigned: bool, position: int) -> str:
+def seat_name(player_name: str | None, resigned: bool, position: int, seat: int | None = None) -> str:
+    """A person's name; an AI is named by its seat number once the game has started (the number the notation,
+    the board and the pictures use), by its place in the lobby before."""
     if player_name is not None and not resigned:
         return player_name
     if player_name is not None:
         return f"🤖 {player_name}"
-    return f"🤖 AI {position + 1}"
+    return f"🤖 AI {(seat if seat is not None else position) + 1}"
 
 
 def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_events: list[list[dict]],
@@ -88,11 +91,11 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_events: list
     for s in sorted((s for s in row.seats if s.seat is not None), key=lambda s: s.seat):
         user = UserRef(s.player.platform, s.player.external_id, s.player.name) if s.player else None
         seats.append(LiveSeat(s.seat, s.player_id, user, seat_name(s.player.name if s.player else None,
-                                                                     s.resigned, s.position),
-                              s.ai_level, s.resigned))
+                                                                     s.resigned, s.position, s.seat),
+                              s.ai_level, s.resigned, s.player.dm_ok if s.player else None))
     live = LiveGame(id=row.id, game=game, chat=chat, chat_db_id=chat_row.id, created_by=row.created_by,
                     seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),
-                    seats=seats, moves=move_count, settings={**DEFAULT_SETTINGS, **(chat_row.settings or {})},
+                    seats=seats, moves=move_count, settings=effective(chat_row.settings),
                     timer_seats=timer_seats)
     for events in recent_events:
         live.remember_public([Event.from_json(e) for e in events])

@@ -75,7 +75,7 @@ class Message:
     picture: tuple | None = None  # (game, view, names) still to be drawn into ``image`` by the service
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
-    outbox_id: int | None = None  # the stored outbox row: ``Service.delivered([id])`` once sent or superseded
+    outbox_id: str | None = None  # the key of its outbox row: ``Service.delivered([id])`` once sent or superseded
 
     @property
     def is_private(self) -> bool:
@@ -84,3 +84,40 @@ class Message:
     @property
     def is_reply(self) -> bool:
         return self.user is not None and self.chat is not None
+
+
+def _ref(ref) -> list | None:
+    return None if ref is None else [ref.platform, ref.id, *([ref.league, ref.title] if isinstance(ref, ChatRef)
+                                                           else [ref.name])]
+
+
+def message_to_json(message: Message) -> dict:
+    """What the outbox stores of a message: everything but a drawn image (the picture request is kept, so a
+    picture is drawn when the message is really sent)."""
+    menu = message.menu
+    return {
+        "text": message.text, "chat": _ref(message.chat), "user": _ref(message.user),
+        "buttons": [[[b.label, b.data, b.style] for b in row] for row in message.buttons],
+        "slot": message.slot, "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
+        "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
+        "ping": message.ping, "mentions": [_ref(u) for u in message.mentions],
+        "menu": None if menu is None else {
+            "data": menu.data, "options": [list(o) for o in menu.options], "multi": menu.multi,
+            "min_values": menu.min_values, "max_values": menu.max_values, "placeholder": menu.placeholder,
+            "controls": [[b.label, b.data, b.style] for b in menu.controls]},
+    }
+
+
+def message_from_json(data: dict, outbox_id: str | None = None) -> Message:
+    menu = data.get("menu")
+    return Message(
+        text=data["text"], chat=ChatRef(*data["chat"]) if data.get("chat") else None,
+        user=UserRef(*data["user"]) if data.get("user") else None,
+        buttons=[[Button(*b) for b in row] for row in data.get("buttons", [])],
+        slot=data.get("slot"), game_id=data.get("game_id"), kind=data.get("kind", "info"),
+        fresh=data.get("fresh", False), image_name=data.get("image_name"),
+        picture=tuple(data["picture"]) if data.get("picture") else None, ping=data.get("ping", False),
+        mentions=[UserRef(*u) for u in data.get("mentions", [])], outbox_id=outbox_id,
+        menu=None if menu is None else Menu(menu["data"], [tuple(o) for o in menu["options"]], menu["multi"],
+                                            menu["min_values"], menu["max_values"], menu["placeholder"],
+                                            [Button(*b) for b in menu["controls"]]))

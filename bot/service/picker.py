@@ -53,9 +53,15 @@ class PickerLevel:
 def _label(game: Game, key: str, value, candidates: list[dict]) -> str:
     if len(candidates) == 1:
         return game.describe_action(candidates[0])
-    if key == "type":
-        return str(value).replace("_", " ").capitalize() + " …"
-    return f"{value} …"
+    return choice_label(game, key, value) + " …"
+
+
+def choice_label(game: Game, key: str, value) -> str:
+    """One value (or list item) of a parameter, in the game's symbols; games without the hook: as it is."""
+    describe = getattr(game, "describe_choice", None)
+    if describe is None:
+        return str(value).replace("_", " ").capitalize() if key == "type" else str(value)
+    return describe(key, value)
 
 
 def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
@@ -118,12 +124,12 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                     raise IllegalAction("That is not a valid choice.")
                 fixed[key] = selected
                 candidates = [c for c in candidates if _key(c.get(key)) == _key(selected)]
-                chosen.append(", ".join(map(str, selected)))
+                chosen.append(" ".join(choice_label(game, key, item) for item in selected))
                 level += 1
                 continue
             if level + 1 < len(tokens):
                 raise IllegalAction("That button does not fit this board.")
-            options = [(("✔ " if mask >> i & 1 else "") + str(item), f"m{mask ^ (1 << i):x}")
+            options = [(("✔ " if mask >> i & 1 else "") + choice_label(game, key, item), f"m{mask ^ (1 << i):x}")
                        for i, item in enumerate(items)]
             lengths = [len(v) for v in values]
             return PickerLevel(key=key, options=options, multi=True, selected=selected,
@@ -147,7 +153,7 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
         value = values[int(token)]
         fixed[key] = value
         candidates = [c for c in candidates if _key(c.get(key)) == _key(value)]
-        chosen.append(str(value) if key != "type" else str(value).replace("_", " "))
+        chosen.append(choice_label(game, key, value))
         level += 1
 
 

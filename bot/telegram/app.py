@@ -3,23 +3,48 @@
 Groups carry lobbies and boards; each player's hand and move picker live in their private
 chat with the bot, which a bot may not open itself: joining shows a deep link
 (``t.me/<bot>?start=g<game>``) and the service holds the start until everyone opened it.
+
+How it stays quick and within Telegram's limits:
+
+- **Answer first.** A button press is answered (``answerCallbackQuery``) before anything is delivered: with
+  the service's verdict as a toast when it comes within ``verdict_wait`` (0.5 s), else at once without one
+  (an error then arrives as a message). Deliveries never happen inside a handler.
+- **Concurrent, in order per chat.** Updates are handled concurrently (``concurrent_updates``); a per-chat
+  lock keeps one chat's updates in the order they came.
+- **Delivery** (``bot.delivery``): per-chat queues that coalesce by slot, at most 20 sends+edits a minute and
+  one a second in a group, 429s waited out in that chat's queue only, as often as needed.
+- **Pings.** A ``ping`` message is posted anew (a new message notifies; an edit never does) and the previous
+  message of its slot is deleted (or, if Telegram refuses, cut down to one line without buttons). Only pings,
+  results and notices notify; everything else is sent silently, so the person to act gets one notification.
+- **Migration.** A group upgraded to a supergroup answers with ``ChatMigrated`` (sends and edits alike): the
+  chat moves (``Service.migrate_chat``) and the message goes to the new id.
 """
 from __future__ import annotations
 
+import asyncio
+import html
 import logging
+from datetime import timedelta
 
-from telegram import BotCommand, InlineKeyboardButton, InputFile, InputMediaPhoto, Update
+from telegram import (BotCommand, InlineKeyboardButton, InputFile, InputMediaPhoto, LinkPreviewOptions,
+                      ReplyParameters, Update)
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
-from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler,
-                          ContextTypes, MessageHandler, filters)
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.ext import (Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes,
+                          MessageHandler, filters)
 
+from bot.delivery import Budget, Delivery, RetryLater, default_chat_key, default_slot_key
 from bot.service import ChatRef, Message, Service, UserRef
-from bot.telegram.format import caption, keyboard, to_html
+from bot.telegram.format import CAPTION_LIMIT, TEXT_LIMIT, caption, fit_text, keyboard, to_html, utf16_len
 
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 REPOST_AFTER = 15  # a board this many messages back in its group has scrolled away: post a new one
+GROUP_BUDGET = Budget(((20, 63.0), (1, 1.05)))  # Telegram: 20 a minute in a group, about one a second
+PRIVATE_BUDGET = Budget(((3, 1.1),))
+OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
+RETIRED = "↓ newer message below"
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 COMMANDS = [
     ("new", "open a table: /new <game> [options]"), ("join", "take a seat"), ("leave", "leave your seat"),
@@ -34,11 +59,44 @@ COMMANDS = [
 ]
 
 
+def _counted(handler):
+    """Counts the updates being handled, so tests and the bench can wait until all is quiet."""
+    async def wrapper(self, update, context):
+        self.busy += 1
+        try:
+            return await handler(self, update, context)
+        finally:
+            self.busy -= 1
+    wrapper.__name__ = handler.__name__
+    wrapper.__doc__ = handler.__doc__
+    return wrapper
+
+
+def _seconds(value) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
 class TelegramAdapter:
-    def __init__(self, service: Service, app: Application):
+    def __init__(self, service: Service, app: Application, *, pace_scale: float = 1.0, verdict_wait: float = 0.5):
         self.service = service
         self.app = app
+        self.verdict_wait = verdict_wait
         self.latest_message: dict[str, int] = {}  # group id → newest message id seen there
+        self.moved: dict[str, str] = {}  # old group id → its supergroup's id
+        self.removed: dict[str, set[int]] = {}  # group id → our messages deleted there (they push nothing up)
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.busy = 0  # updates being handled (tests and the bench wait for 0)
+        self._group_budget = GROUP_BUDGET.scaled(pace_scale)
+        self._private_budget = PRIVATE_BUDGET.scaled(pace_scale)
+        self.delivery = Delivery(self._send, on_delivered=service.delivered, chat_key=default_chat_key,
+                                 budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale), name="telegram")
+
+    async def close(self, drain: float = 5.0) -> None:
+        """Deliver what is queued (up to ``drain`` seconds), then stop; call before ``app.stop()``."""
+        await self.delivery.close(drain=drain)
+
+    def _budget(self, key: str) -> Budget:
+        return self._private_budget if ":u:" in key else self._group_budget
 
     # ------------------------------------------------------------------ references
     @staticmethod
@@ -63,12 +121,38 @@ class TelegramAdapter:
             return False
         return member.status in ("administrator", "creator")
 
+    def _lock(self, update: Update) -> asyncio.Lock:
+        """One chat's updates are handled one after another, in the order they came; chats run side by side."""
+        chat = update.effective_chat
+        key = str(chat.id) if chat is not None else f"u{update.effective_user.id}"
+        return self._locks.setdefault(key, asyncio.Lock())
+
     # ------------------------------------------------------------------ incoming
+    async def deliver(self, messages: list[Message]) -> None:
+        """Queue service messages for delivery (timers and the outbox loop call this); returns at once."""
+        self.delivery.submit(messages)
+
+    def submit(self, messages: list[Message], *, asker: UserRef | None = None, reply_to: int | None = None) -> None:
+        """Queue messages; an answer to ``asker``'s own command in a group goes as a reply to their message."""
+        for message in messages:
+            meta = {}
+            if reply_to is not None and message.chat is not None and message.user is not None and \
+                    asker is not None and message.user.id == asker.id:
+                meta["reply_to"] = reply_to
+            self.delivery.submit([message], meta)
+
+    @_counted
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
         if message is None or update.effective_user is None:
             return
         self._seen(update)
+        async with self._lock(update):
+            out = await self._command(update, context)
+        self.submit(out, asker=self.user_ref(update), reply_to=message.message_id)
+
+    async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> list[Message]:
+        message = update.effective_message
         command = message.text.split()[0][1:].split("@")[0].lower()
         args = list(context.args or [])
         text = " ".join(args)
@@ -77,11 +161,12 @@ class TelegramAdapter:
         s = self.service
         if chat is None:  # the private chat
             if command == "start":
-                out = await s.dm_opened(user)
-                out.insert(0, Message("Hello! I will send your hands and moves here. Go back to the group to play.",
-                                      user=user, kind="info"))
+                out = [Message("Hello! I will send your hands and moves here. Go back to the group to play.",
+                               user=user, kind="info")]
+                out += await s.dm_opened(user)
+                out += await self._hands(user)  # pressed Start again (after blocking me): the hands at once
             elif command == "hand":
-                out = await s.show_private(user, game_id=number)
+                out = self._asked(await s.show_private(user, game_id=number), ping=False)
             elif command == "move":
                 out = await s.act(None, user, text)
             elif command == "rules":
@@ -89,8 +174,7 @@ class TelegramAdapter:
             else:
                 out = [Message("Here I send your hands; the games themselves are played in a group. "
                                "Type a move here as /move <notation>, or use the buttons.", user=user)]
-            await self.deliver(out)
-            return
+            return out
         handlers = {
             "new": lambda: s.create_lobby(chat, user, args[0] if args else "", " ".join(args[1:])),
             "join": lambda: s.join(chat, user, number),
@@ -121,46 +205,105 @@ class TelegramAdapter:
         if command == "board":
             for m in out:
                 m.fresh = True
-        await self.deliver(out)
+        if command == "hand":
+            out = self._asked(out, ping=True)
+        return out
 
+    @staticmethod
+    def _asked(out: list[Message], *, ping: bool) -> list[Message]:
+        """A hand asked for explicitly is posted anew at the bottom of the private chat (never an unchanged
+        edit far up that nobody sees); asked from the group, it also notifies."""
+        for m in out:
+            if m.is_private and m.kind == "hand":
+                m.fresh = True
+                m.ping = m.ping or ping
+        return out
+
+    async def _hands(self, user: UserRef) -> list[Message]:
+        out: list[Message] = []
+        for game_id in await self.service.games_of(user):
+            out += [m for m in await self.service.show_private(user, game_id=game_id) if m.kind == "hand"]
+        return self._asked(out, ping=False)
+
+    @_counted
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Plain text in the private chat is a move; in a group it only counts toward scrolling."""
         self._seen(update)
         if update.effective_chat and update.effective_chat.type == ChatType.PRIVATE and update.effective_message:
-            await self.deliver(await self.service.act(None, self.user_ref(update), update.effective_message.text))
+            async with self._lock(update):
+                out = await self.service.act(None, self.user_ref(update), update.effective_message.text)
+            self.submit(out)
 
+    @_counted
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer first: the query is answered before anything is delivered, with the verdict as a toast when the
+        service gives it within ``verdict_wait``; the messages are queued after the answer."""
         query = update.callback_query
-        user = self.user_ref(update)
-        chat = self.chat_ref(update)
-        answer = ""
+        user, chat = self.user_ref(update), self.chat_ref(update)
+        data = query.data or ""
+        work = asyncio.create_task(self._press(update, user, chat, data))
         try:
-            admin = await self.is_admin(update) if (query.data or "").startswith(("s:", "x:")) else False
-            out = await self.service.press(user, query.data or "", chat=chat, is_admin=admin)
-            errors = [m for m in out if m.kind == "error"]
-            if errors:
-                answer = errors[0].text
-                out = [m for m in out if m is not errors[0]]
-            await self.deliver(out)
+            await asyncio.wait({work}, timeout=self.verdict_wait)
         finally:
-            try:  # every callback gets its answer, also when something above failed
-                await query.answer(answer[:200] or None, show_alert=bool(answer) and len(answer) > 60)
+            out = work.result() if work.done() and not work.cancelled() and work.exception() is None else None
+            answer, out = self._verdict(out, user, data)
+            try:
+                await query.answer(answer[:200] or None, show_alert=len(answer) > 60)
             except TelegramError as error:
                 log.warning("could not answer a callback: %s", error)
+        if out is None:  # the service is still at work: its errors come as messages instead of a toast
+            out = await work
+            for m in out:
+                if m.kind == "error" and m.chat is None and m.user is None:
+                    m.user = user
+                if m.kind == "error" and chat is not None and m.user is not None and m.chat is None:
+                    m.chat = chat
+                    m.text = f"{user.name}: {m.text}"
+        self.submit(out)
 
+    async def _press(self, update: Update, user: UserRef, chat: ChatRef | None, data: str) -> list[Message]:
+        async with self._lock(update):
+            admin = await self.is_admin(update) if data.startswith(("s:", "x:")) else False
+            out = await self.service.press(user, data, chat=chat, is_admin=admin)
+        if data.startswith("h:"):
+            out = self._asked(out, ping=True)
+        return out
+
+    @staticmethod
+    def _verdict(out: list[Message] | None, user: UserRef, data: str) -> tuple[str, list[Message] | None]:
+        if out is None:
+            return "", None
+        errors = [m for m in out if m.kind == "error" and (m.user is None or m.user.id == user.id)]
+        if errors:
+            return errors[0].text, [m for m in out if m is not errors[0]]
+        if data.startswith("h:") and any(m.is_private and m.kind == "hand" for m in out):
+            return "📬 Your hand is in our private chat.", out
+        return "", out
+
+    @_counted
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
-        if message and message.migrate_to_chat_id:
-            await self.service.migrate_chat(PLATFORM, str(message.chat.id), str(message.migrate_to_chat_id))
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            old, new = message.chat.id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id:
+            old, new = message.migrate_from_chat_id, message.chat.id
+        else:
+            return
+        # the new chat's first commands wait until its games have moved (updates run concurrently)
+        async with self._locks.setdefault(str(new), asyncio.Lock()):
+            async with self._locks.setdefault(str(old), asyncio.Lock()):
+                await self._moved_to(old, new)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("update failed: %s", context.error, exc_info=context.error)
-        if isinstance(update, Update) and update.effective_chat is not None:
-            try:
-                await self.app.bot.send_message(update.effective_chat.id,
-                                                "Sorry, something went wrong with that. Nothing was changed.")
-            except TelegramError:
-                pass
+        if isinstance(update, Update) and update.effective_chat is not None and update.effective_user is not None:
+            user, chat = self.user_ref(update), self.chat_ref(update)
+            sorry = Message("Sorry, something went wrong with that. Nothing was changed.", chat=chat, user=user,
+                            kind="error")
+            reply_to = update.effective_message.message_id if update.message is not None else None
+            self.submit([sorry], asker=user, reply_to=reply_to)
 
     def _seen(self, update: Update) -> None:
         message = update.effective_message
@@ -168,41 +311,102 @@ class TelegramAdapter:
             key = str(message.chat.id)
             self.latest_message[key] = max(self.latest_message.get(key, 0), message.message_id)
 
-    # ------------------------------------------------------------------ outgoing
-    async def deliver(self, messages: list[Message]) -> None:
-        for message in messages:
-            try:
-                await self._deliver_one(message)
-            except Forbidden:
-                if message.user is not None and message.chat is None:  # the person never opened or blocked us
-                    await self.deliver(await self.service.dm_failed(message.user, message.game_id))
-                else:
-                    log.warning("not allowed to post in chat of %s", message.slot or message.kind)
-            except TelegramError as error:
-                log.warning("could not deliver a %s message: %s", message.kind, error)
+    # ------------------------------------------------------------------ outgoing (in the chat's delivery worker)
+    async def _send(self, message: Message, meta: dict, pace) -> None:
+        """Deliver one message; a 429 or a network failure is handed back to the queue to wait and retry."""
+        try:
+            await self._deliver_one(message, meta, pace)
+        except RetryAfter as error:
+            raise RetryLater(_seconds(error.retry_after), str(error)) from None
+        except Forbidden as error:
+            if message.is_private:  # the person never opened the private chat, or blocked me
+                await self._dm_failed(message)
+            else:
+                log.warning("not allowed to post a %s message: %s", message.kind, error)
+        except BadRequest as error:
+            log.warning("Telegram refused a %s message: %s", message.kind, error)
+        except NetworkError as error:
+            raise RetryLater(1.0, str(error)) from None
+        except TelegramError as error:
+            log.warning("could not deliver a %s message: %s", message.kind, error)
 
-    async def _deliver_one(self, message: Message) -> None:
-        if message.chat is not None:
-            chat_id = message.chat.id
-        else:
-            chat_id = message.user.id
-        slot_key = None
-        if message.slot:
-            slot_key = f"{message.slot}:{message.user.id}" if message.is_private else message.slot
-        extra = self._deep_link(message)
-        markup = keyboard(message.buttons, extra)
-        text = to_html(caption(message.text) if message.image is not None else message.text[:3900])
-        if slot_key and not message.fresh:
-            known = await self.service.message_for_slot(PLATFORM, slot_key)
-            if known and known[0] == str(chat_id) and not self._scrolled_away(chat_id, int(known[1])):
-                try:
-                    await self._edit(chat_id, int(known[1]), text, markup, message)
+    async def _dm_failed(self, message: Message) -> None:
+        """Tell the game's group, in Telegram's own terms: open the private chat and press Start."""
+        user = message.user
+        out = []
+        for m in await self.service.dm_failed(user, message.game_id):
+            if m.chat is not None and m.kind == "dm_failed":
+                m = Message(f"⚠ I cannot send private messages to {user.name}: the private chat with me is not "
+                            f"open, or I was blocked. {user.name}, open it with the button below and press "
+                            f"Start (unblock me first if you blocked me) — your hand comes right after.",
+                            chat=m.chat, game_id=m.game_id, kind="dm_needed", ping=True, mentions=[user])
+            out.append(m)
+        self.delivery.submit(out)
+
+    def _resolve(self, chat_id: str) -> str:
+        seen = set()
+        while chat_id in self.moved and chat_id not in seen:
+            seen.add(chat_id)
+            chat_id = self.moved[chat_id]
+        return chat_id
+
+    async def _moved_to(self, old_id, new_id) -> int:
+        old, new = str(old_id), str(new_id)
+        if self.moved.get(old) != new:
+            self.moved[old] = new
+            await self.service.migrate_chat(PLATFORM, old, new)
+        return int(new)
+
+    @staticmethod
+    def _notifies(message: Message) -> bool:
+        """Pings notify (the person to act; in a group only when it names someone), and so do results and
+        notices; everything else is sent silently."""
+        if message.kind in ("result", "notice", "dm_needed", "dm_failed"):
+            return True
+        if message.is_private:
+            return message.ping
+        return message.ping and bool(message.mentions) or message.kind == "lobby"
+
+    def _html(self, message: Message) -> str:
+        mention = ""
+        if message.mentions and message.chat is not None:
+            mention = "🔔 " + ", ".join(u.name for u in message.mentions)
+        limit = (CAPTION_LIMIT if message.image is not None else TEXT_LIMIT) - (utf16_len(mention) + 1 if mention
+                                                                               else 0)
+        text = caption(message.text, limit) if message.image is not None else fit_text(message.text, limit)
+        rendered = to_html(text)
+        if mention:
+            rendered += "\n🔔 " + ", ".join(f'<a href="tg://user?id={int(u.id)}">{html.escape(u.name)}</a>'
+                                           for u in message.mentions)
+        return rendered
+
+    async def _deliver_one(self, message: Message, meta: dict, pace) -> None:
+        chat_id = int(self._resolve(message.chat.id if message.chat is not None else message.user.id))
+        slot_key = default_slot_key(message)
+        text = self._html(message)
+        markup = keyboard(message.buttons, self._deep_link(message))
+        renew = message.ping or message.fresh
+        known = None
+        if slot_key:
+            found = await self.service.message_for_slot(PLATFORM, slot_key)
+            if found and self._resolve(found[0]) == str(chat_id):
+                known = (int(found[0]), int(found[1]))
+        if known is not None and not renew and not self._scrolled_away(known[0], known[1]):
+            try:
+                await pace()
+                await self._edit(known[0], known[1], text, markup, message)
+                return
+            except BadRequest as error:
+                if "not modified" in str(error).lower():
                     return
-                except BadRequest as error:
-                    if "not modified" in str(error).lower():
-                        return
-                    # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below
-        sent = await self._send(chat_id, text, markup, message)
+                known = None  # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below
+            except ChatMigrated as moved:
+                chat_id = await self._moved_to(known[0], moved.new_chat_id)
+                known = None
+        sent = await self._post(chat_id, text, markup, message, meta, pace)
+        if known is not None and renew and (message.ping or message.is_private):
+            if await self._retire(known[0], known[1], pace) and not message.is_private:
+                self.removed.setdefault(str(known[0]), set()).add(known[1])
         if message.is_private and message.kind == "hand":
             await self.service.dm_delivered(message.user)
         if slot_key:
@@ -211,35 +415,61 @@ class TelegramAdapter:
             self.latest_message[str(sent.chat.id)] = max(self.latest_message.get(str(sent.chat.id), 0),
                                                           sent.message_id)
 
-    async def _edit(self, chat_id: str, message_id: int, text: str, markup, message: Message) -> None:
+    async def _edit(self, chat_id: int, message_id: int, text: str, markup, message: Message) -> None:
         """A board or hand in place: a picture with editMessageMedia (new photo and caption), text with
         editMessageText. Telegram refuses to turn one kind into the other (BadRequest)."""
         if message.image is not None:
             media = InputMediaPhoto(message.image, filename=message.image_name or "board.png", caption=text,
                                     parse_mode=ParseMode.HTML)
-            await self.app.bot.edit_message_media(media, chat_id=int(chat_id), message_id=message_id,
+            await self.app.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
                                                   reply_markup=markup)
         else:
-            await self.app.bot.edit_message_text(text, chat_id=int(chat_id), message_id=message_id,
+            await self.app.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
                                                  parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                 disable_web_page_preview=True)
+                                                 link_preview_options=NO_PREVIEW)
 
-    async def _send(self, chat_id: str, text: str, markup, message: Message):
+    async def _post(self, chat_id: int, text: str, markup, message: Message, meta: dict, pace):
+        kwargs = {"parse_mode": ParseMode.HTML, "reply_markup": markup,
+                  "disable_notification": not self._notifies(message)}
+        if meta.get("reply_to") and chat_id < 0:
+            kwargs["reply_parameters"] = ReplyParameters(meta["reply_to"], allow_sending_without_reply=True)
+        for _ in range(3):
+            try:
+                await pace()
+                if message.image is not None:  # a board, hand or chart: the picture with the text as caption
+                    return await self.app.bot.send_photo(
+                        chat_id, InputFile(message.image, filename=message.image_name), caption=text, **kwargs)
+                return await self.app.bot.send_message(chat_id, text, link_preview_options=NO_PREVIEW, **kwargs)
+            except ChatMigrated as moved:  # the group became a supergroup: its games move with it
+                chat_id = await self._moved_to(chat_id, moved.new_chat_id)
+                kwargs.pop("reply_parameters", None)
+        raise BadRequest("the chat keeps moving")
+
+    async def _retire(self, chat_id: int, message_id: int, pace) -> bool:
+        """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line."""
+        bot = self.app.bot
         try:
-            return await self._post(int(chat_id), text, markup, message)
-        except ChatMigrated as moved:  # the group became a supergroup: its games move with it
-            await self.service.migrate_chat(PLATFORM, str(chat_id), str(moved.new_chat_id))
-            return await self._post(moved.new_chat_id, text, markup, message)
+            await bot.delete_message(chat_id, message_id)
+            return True
+        except (BadRequest, Forbidden) as error:
+            log.info("could not delete an old message (%s): cutting it down instead", error)
+        try:
+            await pace()
+            await bot.edit_message_text(RETIRED, chat_id=chat_id, message_id=message_id, reply_markup=None)
+        except BadRequest as error:
+            if "no text" in str(error).lower():
+                try:
+                    await pace()
+                    await bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=RETIRED,
+                                                   reply_markup=None)
+                except BadRequest:
+                    pass
+        return False
 
-    async def _post(self, chat_id: int, text: str, markup, message: Message):
-        if message.image is not None:  # a board, hand or chart: the picture with the text as its caption
-            return await self.app.bot.send_photo(chat_id, InputFile(message.image, filename=message.image_name),
-                                                 caption=text, parse_mode=ParseMode.HTML, reply_markup=markup)
-        return await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                               disable_web_page_preview=True)
-
-    def _scrolled_away(self, chat_id: str, message_id: int) -> bool:
-        return self.latest_message.get(str(chat_id), message_id) - message_id > REPOST_AFTER
+    def _scrolled_away(self, chat_id: int, message_id: int) -> bool:
+        latest = self.latest_message.get(str(chat_id), message_id)
+        gone = sum(1 for m in self.removed.get(str(chat_id), ()) if message_id < m <= latest)
+        return latest - message_id - gone > REPOST_AFTER
 
     def _deep_link(self, message: Message) -> list[list[InlineKeyboardButton]]:
         """Lobbies and 'open a private chat' notes carry the link that opens the private chat."""
@@ -250,18 +480,25 @@ class TelegramAdapter:
                                       url=f"https://t.me/{username}?start=g{message.game_id}")]]
 
 
-def build_telegram_app(service: Service, token: str, base_url: str | None = None, *,
-                       rate_limiter: AIORateLimiter | None = None) -> Application:
-    """The python-telegram-bot Application, not started. ``app.bot_data["deliver"]`` sends service messages.
+def build_telegram_app(service: Service, token: str, base_url: str | None = None, *, pace_scale: float = 1.0,
+                       verdict_wait: float = 0.5, concurrent_updates: int = 64) -> Application:
+    """The python-telegram-bot Application, not started. ``app.bot_data["deliver"]`` queues service messages;
+    ``app.bot_data["adapter"].delivery`` is the delivery (``await ….idle()`` waits until everything is out).
 
-    Telegram's limits (about 30 messages/s, 20 per minute in a group) and its 429 answers are handled by
-    ``AIORateLimiter``, which waits ``retry_after`` and tries again.
+    Telegram's limits are kept by the delivery's per-chat budgets (``pace_scale`` shrinks their windows for
+    tests); no rate limiter sleeps inside a handler.
     """
-    builder = ApplicationBuilder().token(token).rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+    builder = (ApplicationBuilder().token(token).concurrent_updates(concurrent_updates)
+               .connection_pool_size(32).pool_timeout(30.0))
     if base_url:
         builder = builder.base_url(base_url)
+
+    async def drain(app: Application) -> None:  # run_polling/run_webhook call this; otherwise call close()
+        await app.bot_data["adapter"].close()
+
+    builder = builder.post_stop(drain)
     app = builder.build()
-    adapter = TelegramAdapter(service, app)
+    adapter = TelegramAdapter(service, app, pace_scale=pace_scale, verdict_wait=verdict_wait)
     app.bot_data["adapter"] = adapter
     app.bot_data["deliver"] = adapter.deliver
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, adapter.on_migrate))

@@ -7,6 +7,13 @@ from rules.guyenne import cards as C
 MARK = {"E": "🟥", "F": "🟦"}
 
 
+HELP = """Guyenne in short: two armies fight for six castles over several rounds.
+Each round the first player opens a castle with 1–5 cards face down, the other answers there, then the second castle;
+then reinforce or pass. Fights: higher total wins; a hero wins outright; a defender reveals or concedes.
+The menu asks the castle first, then your cards one by one (`done` when the set is complete). Cards: H hero,
+T trebuchet, A archer, numbers are their strength."""
+
+
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
 
@@ -32,6 +39,36 @@ def castle_row(view: dict) -> str:
     for k, owner in enumerate(view["castles"], start=1):
         out.append(f"{k}" + ("⬜" if owner is None else _side(view, owner)))
     return " ".join(out)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def fight_totals(d: dict, cards_by_army: dict | None = None) -> str:
+    """``{P1} 10 vs {P2} 6`` from a ``fight`` event (``cards_by_army``: the revealed cards, shown before the
+    total: ``{P1} 5 T = 10``); a side that conceded or was never shown counts as ``?``."""
+    parts = []
+    for army, total in enumerate(d.get("totals") or []):
+        if army >= len(d.get("seats") or []):
+            continue
+        shown = (cards_by_army or {}).get(army)
+        value = "?" if total is None else str(total)
+        parts.append(f"{seat(d['seats'][army])} " + (f"{'+'.join(C.label(c) for c in shown)}={value}" if shown
+                                                     else value))
+    return " vs ".join(parts) + ("," if parts else "")
+
+
+def fight_result(d: dict) -> str:
+    """The end of a fight line: who holds the castle now."""
+    if d["winner"] is None:
+        return "a tie — control does not change."
+    who = seat(d["seats"][d["winner"]] if "seats" in d else d["winner"])
+    how = " (conceded)" if d.get("conceded") else " (the hero)" if d.get("hero") else ""
+    if d["winner"] == d.get("before"):
+        return f"{who} keeps the castle{how}."
+    return f"{who} takes the castle{how}."
 
 
 def cards(cs) -> str:
@@ -63,7 +100,10 @@ def render(view: dict) -> str:
         for fight in view["last_fights"]:
             who = "tie" if fight["winner"] is None else f"{names[fight['winner']]} wins"
             lines.append(f"Last round, castle {fight['castle']}: {who}" + (" (conceded)" if fight["conceded"] else ""))
-    for a in armies:
+    if view["viewer"] is not None:  # your own view: the armies in one line (`board` shows all)
+        lines.append("Points " + " · ".join(f"{names[a]} {view['points'][a]}" for a in armies) + " · hands " +
+                     " · ".join("+".join(str(view["hand_counts"][m]) for m in view["members"][a]) for a in armies))
+    for a in armies if view["viewer"] is None else ():
         hands = " + ".join(str(view["hand_counts"][m]) for m in view["members"][a])
         line = (f"{names[a]}: hand {hands} · deck {view['deck_counts'][a]} · discard {view['discard_counts'][a]} · "
                 f"reshuffles left {view['reshuffles_left'][a]} · points {view['points'][a]}")
@@ -153,7 +193,7 @@ def describe_event(event: Event) -> str | None:
     kind = event.kind
     if kind == "placed":
         verb = {"open": "opens", "respond": "answers at", "reinforce": "reinforces"}[d["step"]]
-        return f"{seat(d['seat'])} {verb} castle {d['castle']} with {d['count']} card(s) ({d['role']})."
+        return f"{seat(d['seat'])} {verb} castle {d['castle']} with {plural(d['count'], 'card')} ({d['role']})."
     if kind == "placed_cards":
         return f"You put {cards(d['cards'])} at castle {d['castle']}."
     if kind == "passed":
@@ -163,27 +203,25 @@ def describe_event(event: Event) -> str | None:
     if kind == "conceded":
         return f"{seat(d['seat'])} concedes castle {d['castle']} without showing the cards."
     if kind == "fight":  # the winner is an army; name the seat that fought there for it (teams: a member)
-        if d["winner"] is None:
-            return f"Castle {d['castle']}: a tie — control does not change."
-        who = seat(d["seats"][d["winner"]] if "seats" in d else d["winner"])
-        if d["winner"] == d.get("before"):
-            return f"{who} keeps castle {d['castle']}."
-        return f"Castle {d['castle']} goes to {who}."
+        return f"Castle {d['castle']}: " + fight_totals(d) + " " + fight_result(d)
     if kind == "removed":
         return f"{seat(d['seat'])} loses {cards(d['cards'])} for good."
     if kind == "drawn":
         return f"You draw {cards(d['cards'])}."
-    if kind == "refilled" and d["reshuffled"]:
-        return f"{seat(d['seat'])} reshuffles the discard into a new deck."
+    if kind == "refilled":
+        drew = f"{seat(d['seat'])} draws {plural(d['count'], 'card')}"
+        return drew + (" after reshuffling the discard into a new deck." if d["reshuffled"] else ".")
     if kind == "round_started":
         return f"Round {d['round']}: " + " and ".join(seat(s) for s in d.get("seats", [d["first"]])) + \
             (" open." if len(d.get("seats", [])) > 1 else " opens.")
     if kind == "direction":
         return f"{seat(d['seat'])} goes {d['way']}: " + " → ".join(seat(s) for s in d["order"]) + "."
     if kind == "given":
-        return f"{seat(d['seat'])} hands {d['count']} card(s) to {seat(d['to'])}; {seat(d['leader'])} leads."
+        return f"{seat(d['seat'])} hands {plural(d['count'], 'card')} to {seat(d['to'])}; {seat(d['leader'])} leads."
     if kind == "given_cards":
         return f"{seat(d['seat'])} → {seat(d['to'])}: {cards(d['cards'])}."
+    if kind == "set_aside":
+        return f"{seat(d['seat'])} sets a card aside ({d['count']}/5)."
     if kind == "set_aside_card":
         return f"You set aside {C.NAMES[d['card'][0]]}."
     if kind == "setup_done":
@@ -191,4 +229,26 @@ def describe_event(event: Event) -> str | None:
     if kind == "game_over":
         return "Game over: " + " – ".join(str(int(s)) for s in d["scores"]) + (
             " (all six castles)" if d["reason"] == "six" else "")
+    return None
+
+
+TYPE_CHOICES = {"open": "Open a castle", "respond": "Answer", "reinforce": "Reinforce", "pass": "Pass",
+                "reveal": "Reveal", "concede": "Concede", "lose": "Lose", "set_aside": "Set aside",
+                "give": "Give cards", "direction": "Direction"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    """A picker step as the board shows it: cards by kind (``5``, not ``5a``), ``Castle 3``."""
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key == "cards":
+        return C.label(value)
+    if key == "card":
+        return C.NAMES.get(value, value)
+    if key == "castle":
+        return f"Castle {value}"
+    if key == "way":
+        return "left ↺" if value == "left" else "right ↻"
+    if key == "leader":
+        return "I lead" if value == "me" else "partner leads"
     return None

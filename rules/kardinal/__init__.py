@@ -38,7 +38,7 @@ worth nothing). 2 players: two colours each.
 
 On your turn you must build one building on a building site (an empty cell touching the town along an edge; a
 courtyard needs only one of its cells on a site). The seven rules:
- 1. never on the Cardinal's cell (K);
+ 1. never on the Cardinal's cell (☩);
  2. a tower must touch a house (the nave counts as a house);
  3. a courtyard must touch a house (or the nave);
  4. never next to the same shape (house–house, tower–tower, courtyard–courtyard; DT is a tower, DN a house);
@@ -50,7 +50,7 @@ If you cannot build, you pass automatically; with nothing left you are skipped.
 For each coloured building your new building touches you take a point stone of that colour (while that colour's
 supply lasts). The start player also takes one free stone of any colour after his first building and then must
 put the Cardinal on a building site. After you have built you may move the Cardinal to another site (or
-leave it); nobody else moves it.
+leave it) — so each player, AI or not, may move it after his own building; a player who passes does not.
 
 The game ends when nobody can build. Score: your stones, plus all leftover stones of your own colour(s) in the
 supply, plus your best colour once more (counted double). Tie: most own buildings touching the Dom.

@@ -5,6 +5,12 @@ from rules.api import Event
 from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
 
 MARK = dict(zip(COLOURS, MARKS))
+CARDINAL = "☩"  # the Cardinal on the grid: not a letter, so it never reads as column K
+
+
+HELP = """Kardinal in short: build one building each turn next to the town (a `+` site), never next to the same shape
+or colour, never the shape or colour just built; every coloured building you touch gives you a stone.
+Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building."""
 
 
 def seat(s: int | None) -> str:
@@ -20,7 +26,7 @@ def _xy(text: str) -> tuple[int, int]:
 
 
 def grid(view: dict) -> list[str]:
-    """The town, top row first: ``rH`` a red house, ``DT``/``DN`` the Dom, ``K`` the Cardinal, ``+`` a site where the
+    """The town, top row first: ``rH`` a red house, ``DT``/``DN`` the Dom, ``☩`` the Cardinal, ``+`` a site where the
     player to move can build, ``.`` any other building site."""
     cells: dict[tuple[int, int], str] = {}
     t, n = view["dom"]
@@ -34,7 +40,7 @@ def grid(view: dict) -> list[str]:
     for s in view["sites"]:
         cells[_xy(s)] = "+" if s in buildable else "."
     if view["cardinal"]:
-        cells[_xy(view["cardinal"])] = "K"
+        cells[_xy(view["cardinal"])] = CARDINAL
     xs = [p[0] for p in cells]
     ys = [p[1] for p in cells]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
@@ -73,7 +79,7 @@ def render(view: dict) -> str:
     lines += grid(view)
     lines.append("```")
     plus = f"+ {seat(view['current'])} can build here · . other site" if phase == "build" else ". site"
-    lines.append(f"DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · K Cardinal · {plus}")
+    lines.append(f"DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · ☩ Cardinal · {plus}")
     for p, cs in enumerate(view["colours"]):
         own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in cs)
         lines.append(f"{seat(p)} {own} · stones {_stones(view['stones'][p])} · score {view['scores'][p]}")
@@ -131,7 +137,8 @@ def describe_event(event: Event) -> str | None:
     kind = event.kind
     if kind == "built":
         where = "+".join(d["cells"])
-        got = (" and takes " + " ".join(MARK[c] for c in d["stones"])) if d["stones"] else ""
+        got = (": +" + " ".join(MARK[c] for c in d["stones"]) + (" stone" if len(d["stones"]) == 1 else " stones")) \
+            if d["stones"] else ""
         return f"{seat(d['seat'])} builds a {colour(d['color'])} {d['kind']} at {where}{got}."
     if kind == "bonus_stone":
         return f"{seat(d['seat'])} takes a free {colour(d['color'])} stone."
@@ -167,3 +174,18 @@ def describe_action(action: dict) -> str:
     if kind == "pass_turn":
         return "Pass"
     return str(kind)
+
+
+TYPE_CHOICES = {"build": "Build", "bonus_stone": "Free stone", "place_cardinal": "Place the Cardinal",
+                "move_cardinal": "Move the Cardinal", "end_turn": "Leave the Cardinal", "pass_turn": "Pass"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key == "building":
+        parts = value.split()
+        return f"{MARK.get(parts[0], '')} {parts[0]} {parts[1]}" + (f" + {parts[2]}" if len(parts) > 2 else "")
+    if key == "color":
+        return colour(value)
+    return None

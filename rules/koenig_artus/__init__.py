@@ -37,7 +37,7 @@ now the strongest — or, once all six are trump, swap two tokens. If that happe
 decide after the next deal. The first pawn to reach King Arthur's field (27) wins at once.
 
 How to play here (buttons, or /move with):
-  red-7  or  r7        play a card (knight, shield)
+  R7  or  red-7        play a card (K7 black 7, Kn1 a Knight, Sh1 a Shield)
   trump green          make a colour trump on a sword field
   swap 1 6             swap the tokens in slots 1 and 6
   defer                decide after the next deal (last trick of a hand only)
@@ -52,7 +52,7 @@ class KoenigArtus(TextGame):
     max_players = 6
     has_hidden_information = True
     notation, render, summary = notation, render, SUMMARY
-    move_examples = "`red-7`, `trump green` or `swap 1 6`"
+    move_examples = "`R7`, `trump green` or `swap 1 6`"
 
     def default_options(self) -> dict:
         return {"track": DEFAULT_TRACK, "swords": list(DEFAULT_SWORDS)}

@@ -57,13 +57,21 @@ def card_of(text: str) -> int | None:
 
 
 def marked(c: int) -> str:
-    """For chat: ``🟥R7``, ``⚔️Kn``, ``🛡️Sh`` (colour square plus letter: colour-blind safe)."""
-    if c >= SHIELD:
-        return "🛡Shield"
+    """For chat: ``🟥R7``, ``🐴Kn1``, ``🛡Sh2`` (colour square plus letter: colour-blind safe); without the mark
+    (``short``) it is what one types, the card's one name in text, menus and errors."""
     if c >= KNIGHT:
-        return "🐴Knight"
+        return ("🛡" if c >= SHIELD else "🐴") + short(c)
     colour = COLOURS[c >> 4]
     return f"{MARKS[colour]}{SHORT[colour]}{c & 15}"
+
+
+def short(c: int) -> str:
+    """``R7``, ``K7`` (black), ``Kn1`` (Knight 1), ``Sh2`` (Shield 2): a card's name in text; typed, it parses."""
+    if c >= SHIELD:
+        return f"Sh{c - SHIELD}"
+    if c >= KNIGHT:
+        return f"Kn{c - KNIGHT}"
+    return f"{SHORT[COLOURS[c >> 4]]}{c & 15}"
 
 
 _TYPED = re.compile(r"^([a-z]+)[\s\-]*(\d{1,2})?$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
-from rules.koenig_artus.cards import COLOUR_WORDS, COLOURS, KNIGHT, SHIELD, card_of, kind_of, name, parse_typed
+from rules.koenig_artus.cards import COLOUR_WORDS, COLOURS, KNIGHT, SHIELD, card_of, kind_of, name, parse_typed, short
 
 
 def parse(state, seat: int, text: str) -> dict:
@@ -46,7 +46,7 @@ def parse(state, seat: int, text: str) -> dict:
         held = [c for c in _hand(state, seat) if c >= KNIGHT and kind_of(c) == base]
         return {"type": "play_card", "card": name(held[0] if held else base + 1)}
     if not 1 <= number <= 11:
-        raise IllegalAction("Card values run from 1 to 11, e.g. red-7.")
+        raise IllegalAction("Card values run from 1 to 11, e.g. R7.")
     return {"type": "play_card", "card": f"{word}-{number}"}
 
 
@@ -62,14 +62,15 @@ def _expected(state, seat: int) -> str:
             return "Swap two trump tokens, like `swap 1 6`" + (", or `defer`." if state.can_defer else ".")
         return "Choose a trump colour, like `trump green`" + (", or `defer`." if state.can_defer else ".")
     hand = _hand(state, seat)
-    held = (" You hold: " + " ".join(name(c) for c in hand) + ".") if hand else ""
-    return "Play a card like `red-7` (or `r7`), `knight` or `shield`." + held
+    held = (" You hold: " + " ".join(short(c) for c in hand) + ".") if hand else ""
+    return "Play a card like `R7` (red 7; black is K, e.g. `K7`), `Kn1` (a Knight) or `Sh1` (a Shield)." + held
 
 
 def format_action(action: dict) -> str:
     kind = action.get("type")
-    if kind == "play_card":
-        return action["card"]
+    if kind == "play_card":  # the card's one name (R7, Kn1): it parses back to the same card
+        c = card_of(action["card"])
+        return short(c) if c is not None else action["card"]
     if kind == "choose_trump":
         return "trump " + action["color"]
     if kind == "swap_trump_tokens":

@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.koenig_artus.cards import MARKS, SHORT, card_of, marked
+from rules.koenig_artus.cards import MARKS, SHORT, card_of, marked, short
+
+
+HELP = """König Artus in short: win tricks to move your pawn (the digit on the track is your seat number) toward King
+Arthur's field. Follow the led colour if you can; trumps (strongest last) beat it; Knights (Kn) and Shields (Sh) beat
+everything. Landing on a sword field (x) lets you choose a new trump. Cards: R7 is red 7, K7 black 7."""
 
 
 def seat(s: int | None) -> str:
@@ -43,7 +48,8 @@ def render(view: dict) -> str:
     lines.append("```")
     lines += track_strip(view)
     lines.append("```")
-    lines.append("Pawns: " + ", ".join(f"{seat(s)} {p}" for s, p in enumerate(view["pos"])) +
+    lines.append("Pawns (the digit on the track is the seat): " +
+                 ", ".join(f"P{s + 1} {seat(s)} {p}" for s, p in enumerate(view["pos"])) +
                  f" (King Arthur: {view['track']})")
     if view["slots"]:
         lines.append("Trumps, weakest → strongest: " + " < ".join(f"{k + 1}:{colour(c)}" for k, c in
@@ -81,7 +87,8 @@ def _private(view: dict) -> list[str]:
     if view["phase"] == "play":
         playable = view.get("can_play") or []
         must = " (you must follow the led colour)" if len(playable) < len(hand) else ""
-        lines.append(f"Your turn{must}: e.g. /move {playable[0]}")
+        c0 = card_of(playable[0])
+        lines.append(f"Your turn{must}: e.g. /move {short(c0) if c0 is not None else playable[0]}")
     elif view["phase"] == "trump":
         if len(view["slots"]) == 6:
             lines.append("Swap two tokens by slot number, e.g. /move swap 1 6.")
@@ -107,8 +114,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "trick_won":
         return f"{seat(d['seat'])} wins the trick: pawn {d['from']} → {d['to']}."
     if kind == "decision_due":
-        return f"{seat(d['seat'])} is on a sword field and " + ("swaps two tokens." if d["swap"] else
-                                                                "chooses a trump colour.")
+        return f"{seat(d['seat'])} is on a sword field: " + ("two trump tokens to swap." if d["swap"] else
+                                                             "a trump colour to choose.")
     if kind == "decision_deferred":
         return f"{seat(d['seat'])} will decide after the next deal."
     if kind == "trump_chosen":
@@ -131,3 +138,19 @@ def describe_action(action: dict) -> str:
     if kind == "defer_trump_decision":
         return "Decide after the deal"
     return str(kind)
+
+
+TYPE_CHOICES = {"play_card": "Play a card", "choose_trump": "Choose a trump", "swap_trump_tokens": "Swap tokens",
+                "defer_trump_decision": "Decide after the deal"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key == "card":
+        return card(value)
+    if key == "color":
+        return colour(value)
+    if key == "slots":
+        return f"slot {value}"
+    return None

@@ -237,10 +237,10 @@ class ArtusState(State):
 
     def _apply_play(self, seat: int, action: dict) -> list[Event]:
         if set(action) != {"type", "card"} or not isinstance(action["card"], str):
-            raise IllegalAction("A play names one card, e.g. red-7 or knight-1.")
+            raise IllegalAction("A play names one card, e.g. R7 (red 7) or Kn1 (Knight 1).")
         c = card_of(action["card"])
         if c is None:
-            raise IllegalAction(f"{action['card']!r} is not a card; cards look like red-7, knight-1, shield-2.")
+            raise IllegalAction(f"{action['card']!r} is not a card; cards look like R7 (red 7), K7 (black 7), Kn1 (Knight), Sh2 (Shield).")
         if c not in self.hands[seat]:
             raise IllegalAction(f"You do not hold {name(c)}.")
         if c not in self.playable(seat):

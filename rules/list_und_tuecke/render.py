@@ -5,6 +5,13 @@ from rules.api import Event
 from rules.list_und_tuecke.cards import COLOUR_MARKS, COLOURS
 
 
+HELP = """Mit List und Tücke in short: the first card of a trick sets its trump colour; play any card, but a trick holds
+at most three colours. The highest trump picks 2 cards of the trick (3 with 5–6 players); the lowest card of
+another colour takes the rest and leads next. Your piles score: the two largest open piles multiplied, divided by
+your other cards. Holding all four colours, you hide two. The menu lists the cards you may play; when you pick,
+choose one card, then the next."""
+
+
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
 
@@ -15,6 +22,22 @@ def card(text: str) -> str:
 
 def cards(texts) -> str:
     return " ".join(card(t) for t in texts)
+
+
+def score_table(view: dict) -> list[str]:
+    """The running score per round: ``{P1}  R1 12 · R2 4 · total 16``, best total first."""
+    rows = view["round_scores"]
+    n = view["players"]
+    order = sorted(range(n), key=lambda p: (-view["totals"][p], p))
+    lines = ["Scores by round:"]
+    for p in order:
+        lines.append(f"  P{p + 1} {seat(p)}: " + " · ".join(f"R{k + 1} {r[p]}" for k, r in enumerate(rows)) +
+                     f" · total {view['totals'][p]}")
+    return lines
+
+
+def _pts(n: int) -> str:
+    return f"{n} pt" + ("" if n == 1 else "s")
 
 
 def _piles(view: dict, p: int) -> str:
@@ -51,17 +74,19 @@ def render(view: dict) -> str:
     width = 4
     for p in range(n):
         marker = "▶" if p in view["to_act"] else " "
-        lines.append(f"{marker}{seat(p):<{width}} {_piles(view, p)} | {view['round_points'][p]} pts, "
+        lines.append(f"{marker}P{p + 1} {seat(p):<{width}} {_piles(view, p)} | {_pts(view['round_points'][p])}, "
                      f"total {view['totals'][p]} | {view['hand_counts'][p]} in hand")
     lines.append("```")
     if view["out_of_round"]:
         lines.append("Out of this round: " + cards(view["out_of_round"]))
     if view["aborted_by"] is not None and view["phase"] != "over":
         lines.append(f"{seat(view['aborted_by'])} could not play: the previous round ended early.")
-    if view["round_scores"]:
-        last_scores = view["round_scores"][-1]
-        lines.append(f"Round {len(view['round_scores'])} scored: " +
-                     ", ".join(f"{seat(p)} {last_scores[p]}" for p in range(n)))
+    if view["round_scores"] and viewer is None:
+        lines += score_table(view)
+    elif view["round_scores"]:
+        lines.append("Totals after " + f"{len(view['round_scores'])} round" + ("s" if len(view["round_scores"]) > 1
+                                                                             else "") + ": " +
+                     " · ".join(f"{seat(p)} {view['totals'][p]}" for p in range(n)) + " (`board`: per round)")
     phase = view["phase"]
     if phase == "over":
         order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
@@ -109,8 +134,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "card_played":
         return f"{seat(d['seat'])} plays {card(d['card'])}."
     if kind == "trick_resolved":
-        low = "all trump" if d["low"] is None else f"low {seat(d['low'])}"
-        return f"Trump {d['trump']}: high {seat(d['high'])} picks {d['pick']}, {low}."
+        low = "all trump, nobody is low" if d["low"] is None else f"{seat(d['low'])} is low"
+        return f"trump {d['trump']}: {seat(d['high'])} is high and picks {d['pick']}, {low}."
     if kind == "cards_picked":
         return f"{seat(d['seat'])} takes {cards(d['cards'])}."
     if kind == "cards_received":
@@ -120,6 +145,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "colors_hidden":
         how = " (automatically, last trick)" if d.get("auto") else ""
         return f"{seat(d['seat'])} hides {' and '.join(d['colors'])}{how}."
+    if kind == "next_leader":
+        return f"{seat(d['seat'])} leads the next trick."
     if kind == "round_aborted":
         return f"{seat(d['seat'])} cannot play any of the trick's three colours: round {d['round']} ends early."
     if kind == "round_scored":
@@ -134,7 +161,20 @@ def describe_action(action: dict) -> str:
     if kind == "play_card":
         return "Play " + card(action["card"])
     if kind == "pick_cards":
-        return "Take " + " ".join(action["cards"])
+        return "Take " + cards(action["cards"])
     if kind == "hide_colors":
         return "Hide " + " ".join(COLOUR_MARKS[c] + c for c in action["colors"])
     return str(kind)
+
+
+TYPE_CHOICES = {"play_card": "Play a card", "pick_cards": "Take cards", "hide_colors": "Hide colours"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key in ("card", "cards"):
+        return card(value)
+    if key == "colors":
+        return COLOUR_MARKS[value] + value
+    return None

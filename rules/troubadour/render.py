@@ -14,6 +14,12 @@ NOBLE_POWER = {
 STATUS = {"used": "used", "ready": "usable", "later": "after the flip", "idle": "not now", "protects": "protects"}
 
 
+HELP = """Troubadour in short: build four castles (A→10 per suit) before anyone else.
+Each round: pick 3 nobles in secret (the menu asks one noble, then the next). Then on your turn: flip, build
+from the waste or a village top onto a castle (up by suit) or onto a village (down, alternating colours), use each
+of your nobles once, and end the turn. ▒ is a face-down card. `board` shows every player's table."""
+
+
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
 
@@ -41,6 +47,11 @@ def castles_line(castles: list) -> str:
     return " ".join(parts)
 
 
+def castle_word(code: str) -> str:
+    """``7H`` → ``♥ castle``."""
+    return f"{SYMBOL[code[-1]]} castle"
+
+
 def village_line(k: int, cards: list) -> str:
     return f"V{k} " + (" ".join(c(x) for x in cards) if cards else "· (empty)")
 
@@ -63,6 +74,17 @@ def player_block(view: dict, p: int) -> list[str]:
     return lines
 
 
+def rival_line(view: dict, p: int) -> str:
+    """Another player in one line (the private view): castles, stock, waste top and the village tops."""
+    s = view["seats"][p]
+    trios = view.get("trios") or []
+    head = f"P{p + 1} {seat(p)}" + (f" · trio {trio(trios[p])}" if trios and trios[p] else "")
+    tops = " ".join(f"V{k + 1} {c(v[-1]) if v else '·'}" for k, v in enumerate(s["villages"]))
+    turn = view.get("turn")
+    return ("▶ " if turn and turn["seat"] == p else "") + head + f" · castles {castles_line(s['castles'])} " \
+        f"({s['castle_cards']}/40) · stock {s['stock']} · tops {tops}"
+
+
 def _list(items: list[str], limit: int = 12) -> str:
     shown = items[:limit]
     return ", ".join(shown) + (f" … (+{len(items) - limit})" if len(items) > limit else "")
@@ -73,7 +95,7 @@ def options_lines(view: dict) -> list[str]:
     o = view["options"]
     p = turn["seat"]
     who = "You" if view.get("viewer") == p else seat(p)
-    lines = [f"{who} may now (/move …):"]
+    lines = [f"{who} may now:"]
     if turn["pending_ace"]:
         a = turn["pending_ace"]
         lines.append(f"  Q♥ revealed {c(a['card'])} in V{a['village']}: `ace castle` starts its castle, "
@@ -141,10 +163,11 @@ def render(view: dict) -> str:
     if phase == "turn":
         head += f" · {seat(view['current'])} to play"
     lines = [head]
-    if phase == "turn" and view.get("order"):
+    viewer = view.get("viewer")
+    if phase == "turn" and view.get("order") and viewer is None:
         lines.append("Order: " + " → ".join(seat(s) for s in view["order"]))
-    for p in range(n):
-        lines += player_block(view, p)
+    for p in range(n):  # your own view: your table in full, the others in a line each (`board` shows all)
+        lines += player_block(view, p) if viewer is None or p == viewer else [rival_line(view, p)]
     if view.get("tiebreak_log") and phase in ("tiebreak", "turn"):
         for e in view["tiebreak_log"]:
             if e["method"] == "die":
@@ -153,7 +176,6 @@ def render(view: dict) -> str:
                 res = "draw" if e["first"] is None else f"{seat(e['first'])} plays first"
                 lines.append("✊ " + " vs ".join(f"{seat(s)} {noble(x)}" for s, x in zip(e["seats"], e["nobles"]))
                              + f": {res}")
-    viewer = view.get("viewer")
     if phase == "select_trios":
         mine = view.get("my_trio")
         if mine:
@@ -214,7 +236,7 @@ def describe_event(event: Event) -> str | None:
     if k == "turn_order":
         return f"Round {d['round']}: " + " → ".join(seat(s) for s in d["order"])
     if k == "turn_started":
-        return None
+        return f"{who}'s turn."
     if k == "turn_ended":
         return f"{who}'s turn ends" + (" (nothing more to do)." if d["auto"] else ".")
     if k == "round_started":
@@ -229,10 +251,10 @@ def describe_event(event: Event) -> str | None:
             return f"{who} uses Q♥+K♥ and names {c(d['named'])}."
         if d["noble"] == "JC":
             return f"{who} flips with J♣ until a card fits."
-        return None
+        return f"{who} uses " + " ".join(noble(x) for x in d["noble"].split("+")) + "."
     if k == "built_castle":
         src = "the waste" if d["from"] == "waste" else d["from"]
-        return f"{who} builds {c(d['card'])} from {src} onto a castle."
+        return f"{who} builds {c(d['card'])} on the {castle_word(d['card'])} from {src}."
     if k == "built_village":
         src = "the waste" if d["from"] == "waste" else d["from"]
         return f"{who} moves " + " ".join(c(x) for x in d["cards"]) + f" from {src} to V{d['to']}."
@@ -294,3 +316,35 @@ def describe_action(action: dict) -> str:
     if t == "end_turn":
         return "End turn"
     return str(t)
+
+
+TYPE_CHOICES = {"choose_trio": "Choose a trio", "choose_tiebreak_noble": "Tie-break noble", "standard_flip": "Flip",
+                "extra_flip": "Extra flip (♣)", "hearts_queen_king_flip": "Q♥K♥ flip to a named card",
+                "build_castle": "Build a castle", "build_village": "Build on a village",
+                "hearts_jack_move": "J♥ move a card", "hearts_queen_reveal": "Q♥ turn a card",
+                "hearts_queen_ace": "The ace Q♥ turned", "spade_jack_attack": "J♠ clear a village",
+                "spade_queen_attack": "Q♠ take village tops", "spade_trio_attack": "J♠Q♠K♠ destroy a castle",
+                "end_turn": "End turn"}
+
+
+def describe_choice(key: str, value) -> str | None:
+    """A picker step in the board's symbols: nobles ``J♠``, cards ``7♥``, villages ``V3``, players ``P2``."""
+    if key == "type":
+        return TYPE_CHOICES.get(value)
+    if key in ("nobles", "noble"):
+        return noble(value)
+    if key in ("card", "named_card"):
+        return c(value)
+    if key == "village":
+        return f"V{value}"
+    if key == "destination":
+        return "castle" if value == "castle" else f"V{value}"
+    if key == "position":
+        return f"card {value + 1} from the bottom"
+    if key == "suit":
+        return f"{SYMBOL[value]} castle"
+    if key == "start_castle":
+        return "start its castle" if value else "keep it in the village"
+    if key == "club_jack":
+        return "with J♣ (until a fit)" if value else "1 card"
+    return None

@@ -102,3 +102,32 @@ def test_a_bad_database_is_one_clear_line(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert out.startswith("Herald cannot start: cannot open the database postgresql+asyncpg://herald:***@")
     assert "secret" not in out and "Traceback" not in out
+
+
+async def test_move_prefix_back_resign_confirmation_and_rules(tmp_path):
+    """`/move X` and `X` alike; `back` undoes a step of the picker; resign asks first; rules speak of the menu."""
+    text, _ = await run(tmp_path, ["1", "back", "/move keep 4 6", "rules", "help", "resign", "n", "quit"])
+    assert "⚠" not in text
+    assert "Back to the start of your move." in text
+    assert "Resign game #1? An AI takes over your seat. (y/n)" in text and "You play on." in text
+    assert "buttons" not in text.split("📜", 1)[1] if "📜" in text else True
+    service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/console.db")
+    try:
+        assert await service.games_of(YOU) == [1]  # still playing: the resign was not confirmed
+        choices = await service.choices(YOU, game_id=1)
+        assert all(label.startswith("play") or "Play" in label or label for label, _ in choices)
+        assert len(choices) < 6  # the typed /move keep 1 2 was applied: now playing a kept card
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("game,players", [("troubadour", 2), ("guyenne", 2), ("list_und_tuecke", 4),
+                                          ("kardinal", 2), ("koenig_artus", 2)])
+async def test_prompts_are_short(tmp_path, game, players):
+    """The issue's target: a median of at most 25 lines per prompt."""
+    import statistics
+
+    text, _ = await run(tmp_path, ["1"] * 60 + ["quit"], game=game, players=players, seed=3)
+    counts = [len(part.strip("\n").splitlines()) for part in text.split("your move> ")[1:]]
+    assert counts and statistics.median(counts) <= 25, counts
+    assert "You plays" not in text and "You's" not in text and "card(s)" not in text

@@ -24,8 +24,8 @@ MODEL = PlackettLuce()
 
 
 @pytest.fixture
-async def service(tmp_path):
-    svc = await build_service(f"sqlite+aiosqlite:///{tmp_path}/herald.db")
+async def service(database_url):
+    svc = await build_service(database_url)
     yield svc
     await svc.close()
 

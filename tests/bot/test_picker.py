@@ -47,3 +47,89 @@ def test_multi_select_toggles_and_finishes():
     assert picker.resolve(TOY, keeps, "d5").action == {"type": "keep", "cards": [1, 3]}
     with pytest.raises(IllegalAction):
         picker.resolve(TOY, keeps, "d7")  # three cards is not a legal keep
+
+
+# ---------------------------------------------------------------- every game: the stepwise picker is complete
+import json  # noqa: E402
+import random  # noqa: E402
+
+import rules  # noqa: E402
+from rules.ai import make_player  # noqa: E402
+
+REAL_GAMES = ["guyenne", "kardinal", "koenig_artus", "list_und_tuecke", "troubadour"]
+
+
+def reachable(game, actions: list[dict]) -> list[dict]:
+    """Every action a person reaches by pressing the picker's buttons (pages, choices, toggles, done), checking
+    on the way that no step shows more than 40 options and every label is a readable string."""
+    found: list[dict] = []
+    seen: set[str] = set()
+    todo = [""]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        level = picker.resolve(game, actions, path)
+        if level.action is not None:
+            found.append(level.action)
+            continue
+        assert 0 < len(level.shown()) <= 40
+        assert all(isinstance(label, str) and label for label, _ in level.shown())
+        if level.multi:
+            low, high = level.sizes
+            mask = sum(1 << i for i, (label, _) in enumerate(level.options) if label.startswith("✔ "))
+            if level.can_finish:
+                todo.append(level.data_for(path, f"d{mask:x}"))
+            if bin(mask).count("1") < high:
+                todo += [level.data_for(path, token) for label, token in level.options if not label.startswith("✔ ")]
+            continue
+        todo += [level.data_for(path, token) for _, token in level.shown()]
+        if level.page + 1 < level.pages:
+            todo.append(level.data_for(path, f"n{level.page + 1}"))
+    return found
+
+
+def positions(name: str, count: int, seed: int):
+    game = rules.get_game(name)
+    rng = random.Random(seed)
+    configs = game.configurations()
+    for k in range(count):
+        n, opts = configs[k % len(configs)]
+        state = game.new_game(n, seed=rng.randrange(10 ** 6), options=opts)
+        player = make_player("random", seed=k)
+        for _ in range(rng.randrange(0, 120)):
+            seat = state.to_act()[0]
+            after = state.clone()
+            after.apply(seat, player.choose(after, seat))
+            if after.is_over():
+                break
+            state = after
+        if not state.is_over():
+            yield game, state
+
+
+@pytest.mark.parametrize("name", REAL_GAMES)
+def test_the_stepwise_picker_reaches_exactly_the_legal_actions(name):
+    checked = 0
+    for game, state in positions(name, 10 if name == "troubadour" else 25, seed=len(name)):
+        for seat in state.to_act():
+            legal = state.legal_actions(seat)
+            got = reachable(game, legal)
+            key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
+            assert sorted(map(key, got)) == sorted(set(map(key, legal)))
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("name", REAL_GAMES)
+def test_picker_labels_use_the_boards_symbols(name):
+    for game, state in positions(name, 15, seed=3):
+        for seat in state.to_act():
+            level = picker.resolve(game, state.legal_actions(seat), "")
+            labels = " ".join(label for label, _ in level.options)
+            assert "_" not in labels
+            if name == "troubadour":
+                assert not any(code in labels.split() for code in ("JS", "QS", "KS", "JH", "QH", "KH"))
+            if name == "guyenne":
+                assert not any(len(w) == 2 and w[0] in "5432" and w[1].isalpha() for w in labels.split())

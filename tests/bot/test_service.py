@@ -17,8 +17,8 @@ CAROL = UserRef("discord", "3", "Carol")
 
 
 @pytest.fixture
-async def service(tmp_path):
-    svc = await build_service(f"sqlite+aiosqlite:///{tmp_path}/herald.db")
+async def service(database_url):
+    svc = await build_service(database_url)
     yield svc
     await svc.close()
 
@@ -197,8 +197,8 @@ async def test_stale_double_and_forged_buttons(service):
     assert stranger[0].kind == "error" and "not playing" in stranger[0].text
 
 
-async def test_restart_resumes_game(tmp_path):
-    url = f"sqlite+aiosqlite:///{tmp_path}/herald.db"
+async def test_restart_resumes_game(database_url):
+    url = database_url
     first = await build_service(url)
     gid, _ = await two_player_game(first)
     hand = await hand_of(first, gid, ALICE)
@@ -218,8 +218,8 @@ async def test_restart_resumes_game(tmp_path):
         await second.close()
 
 
-async def test_two_writers_cannot_both_apply(tmp_path):
-    url = f"sqlite+aiosqlite:///{tmp_path}/herald.db"
+async def test_two_writers_cannot_both_apply(database_url):
+    url = database_url
     one = await build_service(url)
     two = await build_service(url)
     try:
@@ -267,8 +267,8 @@ async def test_turn_timer_reminds_then_plays(service):
         assert {m.seat for m in moves[:2]} == {0, 1}
 
 
-async def test_timers_survive_restart(tmp_path):
-    url = f"sqlite+aiosqlite:///{tmp_path}/herald.db"
+async def test_timers_survive_restart(database_url):
+    url = database_url
     first = await build_service(url)
     await first.settings(CHAT, ALICE, "turn_timer=60", is_admin=True)
     gid, _ = await two_player_game(first)

@@ -17,8 +17,8 @@ ALICE_ID, BOB_ID, CAROL_ID, MOD_ID = 1001, 1002, 1003, 1009
 
 
 class Harness:
-    def __init__(self, tmp_path):
-        self.url = f"sqlite+aiosqlite:///{tmp_path}/discord.db"
+    def __init__(self, database_url):
+        self.url = database_url
         self.api = FakeDiscord()
         self.alice = self.api.add_user(ALICE_ID, "Alice")
         self.bob = self.api.add_user(BOB_ID, "Bob")
@@ -60,6 +60,16 @@ class Harness:
     async def settle(self, record) -> None:
         """Wait until the interaction was acknowledged and the bot has finished handling it."""
         await self.wait_for(lambda: record.callback is not None and self.bot.adapter.busy == 0)
+        await self.idle()
+
+    async def idle(self) -> None:
+        """Wait until no interaction is being handled and every queued message was delivered."""
+        for _ in range(1000):
+            await self.bot.adapter.delivery.idle(30)
+            await asyncio.sleep(0.01)
+            if self.bot.adapter.busy == 0 and self.bot.adapter.delivery.pending() == 0:
+                return
+        raise AssertionError("the bot did not become idle")
 
     async def slash(self, person, name, **options):
         record = await self.api.slash(person, name, **options)
@@ -85,10 +95,10 @@ class Harness:
 
 
 @pytest.fixture
-async def dc(tmp_path):
+async def dc(database_url):
     errors = ErrorRecords()
     logging.getLogger().addHandler(errors)
-    harness = Harness(tmp_path)
+    harness = Harness(database_url)
     await harness.start_bot()
     try:
         yield harness

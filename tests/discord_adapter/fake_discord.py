@@ -3,13 +3,21 @@ commands, receive interactions and send, edit and DM messages.
 
 The gateway speaks ``zlib-stream`` like the real one (one compressor per connection, each frame flushed
 with Z_SYNC_FLUSH). REST answers carry ``Content-Type: application/json`` exactly. Real errors people
-hit are faked: 50007 (closed DMs), 429 with ``retry_after``.
+hit are faked: 50007 (closed DMs); 10062 (an interaction answered after ``ack_deadline``, 3 s); 40060 (answered
+twice); 50027 (a token used after ``token_ttl``, 15 min, configurable for tests); 429 with ``retry_after``
+(injected per channel, or beyond ``channel_rate`` posts in a window).
+
+``notifications`` records whom each new message notified: a new DM its recipient (unless
+SUPPRESS_NOTIFICATIONS), a new channel message the users it mentions as allowed by ``allowed_mentions``
+(absent: every mentioned user). Edits never notify.
 """
 from __future__ import annotations
 
 import asyncio
 import itertools
 import json
+import re
+import time
 import zlib
 from dataclasses import dataclass, field
 
@@ -23,6 +31,7 @@ MOD_ROLE_ID = 910000000000000009
 MANAGE_GUILD = 1 << 5
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)  # view, send, history, use commands
 EPHEMERAL = 1 << 6
+SUPPRESS_NOTIFICATIONS = 1 << 12
 TIMESTAMP = "2026-11-23T10:00:00+00:00"
 
 BOT_USER = {"id": str(APP_ID), "username": "Herald", "discriminator": "0", "global_name": "Herald",
@@ -58,10 +67,22 @@ class Interaction:
     original_id: int | None = None  # the message the response created or updated
     followups: list[int] = field(default_factory=list)
     choices: list[dict] | None = None  # an autocomplete answer
+    created: float = 0.0
+    acked: float | None = None
 
 
 class FakeDiscord:
-    def __init__(self):
+    def __init__(self, *, ack_deadline: float = 3.0, token_ttl: float = 900.0,
+                 channel_rate: tuple[int, float] | None = None, clock=time.monotonic):
+        self.ack_deadline = ack_deadline
+        self.token_ttl = token_ttl
+        self.channel_rate = channel_rate  # (posts, seconds) per channel, like Discord's 5 per 5 s
+        self.clock = clock
+        self.rate_limit_channel: dict[int, int] = {}  # channel → answer this many posts with 429 first
+        self.posted: list[tuple[float, int]] = []  # (time, channel) of every accepted post
+        self.refused: list[tuple[float, int]] = []  # the same, answered with 429
+        self.notifications: list[dict] = []  # {"user", "channel", "message_id", "how": "dm" | "mention"}
+        self.late: list[int] = []  # interactions answered too late (10062)
         self.port = 0
         self.ids = itertools.count(APP_ID + 1000)
         self.users: dict[int, dict] = {}
@@ -195,7 +216,8 @@ class FakeDiscord:
                      message: dict | None = None) -> tuple[Interaction, dict]:
         iid = next(self.ids)
         token = f"token-{iid}"
-        record = Interaction(iid, token, kind, person, channel_id, int(message["id"]) if message else None)
+        record = Interaction(iid, token, kind, person, channel_id, int(message["id"]) if message else None,
+                             created=self.clock())
         self.interactions[iid] = record
         self.by_token[token] = record
         in_dm = channel_id in self.dm_channels.values()
@@ -351,16 +373,65 @@ class FakeDiscord:
         return {k: v for k, v in message.items() if k not in ("for", "edits", "deleted")} | {
             "attachments": [{k: v for k, v in a.items() if k != "data"} for a in message["attachments"]]}
 
-    async def post_message(self, request: web.Request) -> web.Response:
-        channel_id = int(request.match_info["cid"])
+    def _limited(self, channel_id: int) -> float | None:
+        now = self.clock()
         if self.rate_limit_next:
             self.rate_limit_next -= 1
-            return error(429, 0, "You are being rate limited.", retry_after=0.05, **{"global": False})
+            return 0.05
+        if self.rate_limit_channel.get(channel_id):
+            self.rate_limit_channel[channel_id] -= 1
+            return 0.05
+        if self.channel_rate:
+            count, seconds = self.channel_rate
+            recent = [t for t, c in self.posted if c == channel_id and now - t < seconds]
+            if len(recent) >= count:
+                return round(recent[-count] + seconds - now, 3) + 0.001
+        return None
+
+    async def post_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["cid"])
+        wait = self._limited(channel_id)
+        if wait is not None:
+            self.refused.append((self.clock(), channel_id))
+            return error(429, 0, "You are being rate limited.", retry_after=wait, **{"global": False})
+        recipient = None
         for uid, dm in self.dm_channels.items():
-            if dm == channel_id and uid in self.closed_dms:
-                return error(403, 50007, "Cannot send messages to this user")
+            if dm == channel_id:
+                recipient = uid
+                if uid in self.closed_dms:
+                    return error(403, 50007, "Cannot send messages to this user")
         body, files = await self._body(request)
-        return json_response(self._public(self._store(channel_id, BOT_USER, body, files)))
+        self.posted.append((self.clock(), channel_id))
+        message = self._store(channel_id, BOT_USER, body, files)
+        self._notify(message, body, recipient)
+        return json_response(self._public(message))
+
+    def _notify(self, message: dict, body: dict, recipient: int | None) -> None:
+        """Who this new message notifies: a DM its recipient; a channel message the allowed mentions."""
+        if message["flags"] & SUPPRESS_NOTIFICATIONS:
+            return
+        base = {"channel": int(message["channel_id"]), "message_id": int(message["id"]), "time": self.clock()}
+        if recipient is not None:
+            self.notifications.append(dict(base, user=recipient, how="dm"))
+            return
+        named = [int(u) for u in re.findall(r"<@!?(\d+)>", message["content"] or "")]
+        allowed = body.get("allowed_mentions")
+        if allowed is None:
+            pinged = named
+        elif "users" in (allowed.get("parse") or []):
+            pinged = named
+        else:
+            pinged = [u for u in named if str(u) in {str(x) for x in allowed.get("users") or []}]
+        pinged = list(dict.fromkeys(u for u in pinged if u in self.users))
+        message["mentions"] = [self.users[u] for u in pinged]
+        for uid in pinged:
+            self.notifications.append(dict(base, user=uid, how="mention"))
+
+    def notifying(self, uid: int) -> list[dict]:
+        return [n for n in self.notifications if n["user"] == uid]
+
+    def _token_ok(self, record: Interaction | None) -> bool:
+        return record is not None and self.clock() - record.created <= self.token_ttl
 
     async def edit_message(self, request: web.Request) -> web.Response:
         message = self.messages.get(int(request.match_info["mid"]))
@@ -380,8 +451,12 @@ class FakeDiscord:
         record = self.interactions.get(int(request.match_info["iid"]))
         if record is None or record.token != request.match_info["token"]:
             return error(404, 10062, "Unknown interaction")
+        if record.callback is None and self.clock() - record.created > self.ack_deadline:
+            self.late.append(record.id)
+            return error(404, 10062, "Unknown interaction")
         if record.callback is not None:
             return error(400, 40060, "Interaction has already been acknowledged.")
+        record.acked = self.clock()
         body, files = await self._body(request)
         record.callback = body
         kind = body["type"]
@@ -408,6 +483,8 @@ class FakeDiscord:
         record = self.by_token.get(request.match_info["token"])
         if record is None:
             return error(404, 10015, "Unknown Webhook")
+        if not self._token_ok(record):
+            return error(401, 50027, "Invalid Webhook Token")
         body, files = await self._body(request)
         flags = body.get("flags") or 0
         if record.callback and record.callback["type"] == 5 and not record.followups and \
@@ -420,7 +497,7 @@ class FakeDiscord:
 
     def _webhook_message(self, request: web.Request) -> dict | None:
         record = self.by_token.get(request.match_info["token"])
-        if record is None:
+        if record is None or not self._token_ok(record):
             return None
         mid = request.match_info["mid"]
         return self.messages.get(record.original_id if mid == "@original" else int(mid))

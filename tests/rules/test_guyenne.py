@@ -613,7 +613,8 @@ def test_team_fight_narration_names_the_member_who_fought():
     for seat in (0, 1, 3, 2):
         events += play(state, seat, "pass")
     lines = [GAME.describe_event(e) for e in events if e.kind == "fight"]
-    assert lines == ["Castle 3 goes to {P2}.", "Castle 5 goes to {P4}."]
+    assert lines == ["Castle 3: {P2} 5 vs {P1} 2, {P2} takes the castle.",
+                     "Castle 5: {P3} 2 vs {P4} 4, {P4} takes the castle."]
 
 
 def test_reinforce_hint_names_one_of_the_viewers_own_castles():

@@ -139,7 +139,7 @@ def test_7_2_board_diagram():
                     "16     .  .",
                     "15  . bH rT  .",
                     "14  . yT gC gC  .",
-                    "13  . rH DT DN  K",
+                    "13  . rH DT DN  ☩",
                     "12     .  .  ."]
 
 

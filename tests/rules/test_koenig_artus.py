@@ -292,7 +292,7 @@ def test_notation():
 
 def test_bad_play_text_lists_the_hand():
     s = table(2, {0: "red-7 black-4", 1: "blue-1"})
-    with pytest.raises(IllegalAction, match="You hold: red-7 black-4"):
+    with pytest.raises(IllegalAction, match="You hold: R7 K4"):
         GAME.parse_action(s, 0, "the big one")
 
 

@@ -1,15 +1,27 @@
 """A fake Telegram Bot API on 127.0.0.1 (aiohttp): real HTTP long polling for python-telegram-bot.
 
 It keeps every chat's messages (with their inline keyboards) so tests can read what each
-person saw and press the buttons they were shown. Users must "open" their private chat
-(send /start there) before the bot may write to them, as on Telegram; errors can be
-injected (429 with retry_after, a group migrated to a supergroup).
+person saw and press the buttons they were shown. As strict as Telegram where people notice:
+
+- users must "open" their private chat (send /start there) before the bot may write to them, and one who
+  blocked the bot answers 403;
+- 4096 UTF-16 units of visible text, 1024 for a caption (counted after the HTML is parsed), 64-byte
+  callback data; an edit that changes nothing is refused ("message is not modified");
+- a callback query can be answered once, within ``callback_ttl`` (15 s): later "query is too old";
+- 429 with ``parameters.retry_after`` beyond ``group_per_minute`` (20) sends+edits a minute in a group and
+  beyond ``chat_per_second`` (3) in any one second in any chat; ``scale`` shrinks both windows for tests;
+- a group migrated to a supergroup answers the old id with the migrate error (PTB's ``ChatMigrated``);
+- ``sends`` records every new message and whether it notifies (``disable_notification``; edits never do)
+  and whom it mentions (``tg://user?id=`` links).
 """
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import json
+import math
+import re
 import time
 
 from aiohttp import web
@@ -18,12 +30,36 @@ BOT = {"id": 999, "is_bot": True, "first_name": "Herald", "username": "herald_bo
        "can_read_all_group_messages": False, "supports_inline_queries": False}
 JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit", "allowed_updates",
                "show_alert", "user_id", "commands", "disable_web_page_preview", "link_preview_options",
-               "cache_time", "from_chat_id", "media"}
+               "cache_time", "from_chat_id", "media", "disable_notification", "reply_parameters",
+               "reply_to_message_id", "allow_sending_without_reply", "protect_content"}
+COUNTED = {"sendMessage", "sendPhoto", "editMessageText", "editMessageMedia", "editMessageCaption",
+           "editMessageReplyMarkup"}
+TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+
+
+def visible_units(text: str, parse_mode: str | None) -> int:
+    """Telegram's length: UTF-16 code units of what is shown (HTML tags gone, entities one character)."""
+    if parse_mode and parse_mode.upper() == "HTML":
+        text = html.unescape(re.sub(r"<[^>]*>", "", text))
+    return len(text.encode("utf-16-le")) // 2
 
 
 class FakeBotApi:
-    def __init__(self):
+    def __init__(self, *, scale: float = 1.0, group_per_minute: int = 20, chat_per_second: int = 3,
+                 callback_ttl: float = 15.0, clock=time.monotonic):
+        self.scale = scale
+        self.group_per_minute = group_per_minute
+        self.chat_per_second = chat_per_second
+        self.callback_ttl = callback_ttl
+        self.clock = clock
+        self.counted: list[tuple[float, int, str]] = []  # (time, chat, method) of every accepted send/edit
+        self.refused: list[tuple[float, int, str]] = []  # the same, answered with 429
+        self.sends: list[dict] = []  # every new message: chat, message_id, method, notify, mentions
+        self.queries: dict[str, float] = {}  # callback query id → when it was made
+        self.answered_at: dict[str, float] = {}  # callback query id → when it was answered
+        self.blocked: set[int] = set()  # users who blocked the bot
         self.updates: list[dict] = []
+        self.next_offset = 0  # the bot confirmed every update below this
         self.update_ids = itertools.count(1)
         self.message_ids: dict[int, itertools.count] = {}
         self.chats: dict[int, dict] = {}  # chat id → Chat object
@@ -37,6 +73,7 @@ class FakeBotApi:
         self.new_update = asyncio.Event()
         self.photo_ids = itertools.count(1)
         self.pictures: dict[tuple[int, int], bytes] = {}  # (chat, message id) → the PNG it shows now
+        self.deleted: list[tuple[int, int]] = []
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -76,10 +113,43 @@ class FakeBotApi:
         if handler is None:
             return web.json_response({"ok": False, "error_code": 404, "description": "Not Found: method " + method})
         try:
+            if method in COUNTED:
+                self._rate(method, params)
             result = await handler(params)
         except ApiError as error:
             return web.json_response(error.reply, status=error.reply["error_code"])
         return web.json_response({"ok": True, "result": result})
+
+    def _rate(self, method: str, p: dict) -> None:
+        """Telegram's flood control: 20 a minute in a group, about one a second in any chat."""
+        try:
+            chat_id = int(p.get("chat_id"))
+        except (TypeError, ValueError):
+            return
+        now = self.clock()
+        mine = [t for t, c, _ in self.counted if c == chat_id]
+        waits = []
+        second = 1.0 * self.scale
+        recent = [t for t in mine if now - t < second]
+        if len(recent) >= self.chat_per_second:
+            waits.append(recent[-self.chat_per_second] + second - now)
+        if chat_id < 0:
+            minute = 60.0 * self.scale
+            recent = [t for t in mine if now - t < minute]
+            if len(recent) >= self.group_per_minute:
+                waits.append(recent[-self.group_per_minute] + minute - now)
+        if waits:
+            wait = max(waits)
+            retry = max(1, math.ceil(wait)) if self.scale >= 1 else max(1, math.ceil(wait / self.scale)) * self.scale
+            self.refused.append((now, chat_id, method))
+            raise ApiError(429, f"Too Many Requests: retry after {retry:g}", {"retry_after": retry})
+        self.counted.append((now, chat_id, method))
+
+    def group_window_max(self, chat_id: int, window: float | None = None) -> int:
+        """The most sends+edits in any ``window`` (60 s, scaled) in a chat: what Telegram's limit looks at."""
+        window = 60.0 * self.scale if window is None else window
+        times = [t for t, c, _ in self.counted if c == chat_id]
+        return max((sum(1 for u in times if t <= u < t + window) for t in times), default=0)
 
     # ------------------------------------------------------------------ Bot API methods
     async def api_getMe(self, p):
@@ -94,6 +164,7 @@ class FakeBotApi:
 
     async def api_getUpdates(self, p):
         offset = int(p.get("offset") or 0)
+        self.next_offset = max(self.next_offset, offset)
         timeout = float(p.get("timeout") or 0)
         deadline = time.monotonic() + timeout
         while True:
@@ -124,6 +195,8 @@ class FakeBotApi:
         if chat_id in self.migrated:
             raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
                            {"migrate_to_chat_id": self.migrated[chat_id]})
+        if chat_id > 0 and chat_id in self.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
         if chat_id > 0 and chat_id not in self.opened:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         if chat_id not in self.chats:
@@ -141,31 +214,73 @@ class FakeBotApi:
         self.messages.setdefault(chat_id, []).append(message)
         return message
 
+    @staticmethod
+    def _check_text(p: dict, key: str, limit: int, required: bool = True) -> None:
+        text = p.get(key) or ""
+        if required and not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if visible_units(text, p.get("parse_mode")) > limit:
+            raise ApiError(400, "Bad Request: message is too long" if key == "text"
+                           else "Bad Request: message caption is too long")
+        if p.get("parse_mode", "").upper() == "HTML":
+            opened = re.findall(r"<(pre|b|i|a|code)\b", text)
+            closed = re.findall(r"</(pre|b|i|a|code)>", text)
+            if sorted(opened) != sorted(closed):
+                raise ApiError(400, "Bad Request: can't parse entities: unclosed start tag")
+
+    @staticmethod
+    def _check_markup(p: dict) -> None:
+        for row in (p.get("reply_markup") or {}).get("inline_keyboard", []):
+            for button in row:
+                if "callback_data" in button and len(button["callback_data"].encode()) > 64:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+    def _sent(self, method: str, p: dict, message: dict) -> dict:
+        """A new message: does it notify, and whom does it mention?"""
+        text = message.get("text", "")
+        self.sends.append({"chat": message["chat"]["id"], "message_id": message["message_id"], "method": method,
+                           "notify": not p.get("disable_notification", False), "text": text,
+                           "mentions": [int(u) for u in re.findall(r"tg://user\?id=(\d+)", text)],
+                           "time": self.clock()})
+        reply = p.get("reply_parameters") or ({"message_id": p["reply_to_message_id"]}
+                                             if p.get("reply_to_message_id") else None)
+        if reply:
+            message["x_reply_to"] = int(reply["message_id"])
+        return message
+
     async def api_sendMessage(self, p):
         chat_id = self._target(p["chat_id"])
-        if len(p["text"]) > 4096:
-            raise ApiError(400, "Bad Request: message is too long")
-        return self._store(chat_id, p["text"], p.get("reply_markup"), extra={"parse_mode": p.get("parse_mode")})
+        self._check_text(p, "text", 4096)
+        self._check_markup(p)
+        return self._sent("sendMessage", p, self._store(chat_id, p["text"], p.get("reply_markup"),
+                                                        extra={"parse_mode": p.get("parse_mode")}))
 
     async def api_sendPhoto(self, p):
         chat_id = self._target(p["chat_id"])
         upload = p.get("photo") or {}
-        if len(p.get("caption", "")) > 1024:
-            raise ApiError(400, "Bad Request: message caption is too long")
+        self._check_text(p, "caption", 1024, required=False)
+        self._check_markup(p)
         message = self._store(chat_id, p.get("caption", ""), p.get("reply_markup"),
                               extra={"photo": self._photo(upload)})
         self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
-        return message
+        return self._sent("sendPhoto", p, message)
+
+    async def api_deleteMessage(self, p):
+        chat_id = self._target(p["chat_id"])
+        message = self._own_message(chat_id, p["message_id"], "delete")
+        self.messages[chat_id].remove(message)
+        self.deleted.append((chat_id, message["message_id"]))
+        return True
 
     def _photo(self, upload: dict) -> list[dict]:
         return [{"file_id": f"photo{next(self.photo_ids)}", "file_unique_id": "u", "width": 960, "height": 600,
                  "file_size": upload.get("size", 0)}]
 
-    def _own_message(self, chat_id: int, message_id) -> dict:
+    def _own_message(self, chat_id: int, message_id, what: str = "edit") -> dict:
         for message in self.messages.get(chat_id, []):
             if message["message_id"] == int(message_id) and message["from"]["id"] == BOT["id"]:
                 return message
-        raise ApiError(400, "Bad Request: message to edit not found")
+        raise ApiError(400, f"Bad Request: message to {what} not found")
 
     @staticmethod
     def _edited(message: dict, p: dict, **changes) -> dict:
@@ -182,6 +297,8 @@ class FakeBotApi:
         media = p["media"]
         upload = p.get(media["media"].removeprefix("attach://")) or {}
         message = self._own_message(chat_id, p["message_id"])
+        self._check_text(media, "caption", 1024, required=False)
+        self._check_markup(p)
         if "photo" not in message:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
         self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
@@ -190,15 +307,41 @@ class FakeBotApi:
     async def api_editMessageText(self, p):
         chat_id = self._target(p["chat_id"])
         message = self._own_message(chat_id, p["message_id"])
+        self._check_text(p, "text", 4096)
+        self._check_markup(p)
         if "photo" in message:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
-        if message["text"] == p["text"] and message.get("reply_markup") == p.get("reply_markup"):
-            raise ApiError(400, "Bad Request: message is not modified: specified new message content "
-                                "and reply markup are exactly the same")
+        self._unchanged(message, p, p["text"])
         return self._edited(message, p, text=p["text"])
 
+    @staticmethod
+    def _unchanged(message: dict, p: dict, text: str) -> None:
+        if message["text"] == text and message.get("reply_markup") == (p.get("reply_markup") or None):
+            raise ApiError(400, "Bad Request: message is not modified: specified new message content "
+                                "and reply markup are exactly the same")
+
+    async def api_editMessageCaption(self, p):
+        chat_id = self._target(p["chat_id"])
+        message = self._own_message(chat_id, p["message_id"])
+        self._check_text(p, "caption", 1024, required=False)
+        if "photo" not in message:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        self._unchanged(message, p, p.get("caption", ""))
+        return self._edited(message, p, text=p.get("caption", ""))
+
+    async def api_editMessageReplyMarkup(self, p):
+        chat_id = self._target(p["chat_id"])
+        message = self._own_message(chat_id, p["message_id"])
+        self._unchanged(message, p, message["text"])
+        return self._edited(message, p)
+
     async def api_answerCallbackQuery(self, p):
-        self.answers[p["callback_query_id"]] = p
+        query = p["callback_query_id"]
+        made = self.queries.get(query)
+        if made is None or query in self.answers or self.clock() - made > self.callback_ttl:
+            raise ApiError(400, TOO_OLD)
+        self.answers[query] = p
+        self.answered_at[query] = self.clock()
         return True
 
     # ------------------------------------------------------------------ what users do
@@ -227,6 +370,7 @@ class FakeBotApi:
 
     def press(self, user: dict, chat_id: int, message: dict, data: str) -> str:
         query_id = f"q{next(self.update_ids)}"
+        self.queries[query_id] = self.clock()
         self.push({"callback_query": {"id": query_id, "from": user, "chat_instance": str(chat_id),
                                       "message": message, "data": data}})
         return query_id
@@ -242,6 +386,11 @@ class FakeBotApi:
                                "migrate_to_chat_id": new_id}})
 
     # ------------------------------------------------------------------ reading
+    def notifying(self, user_id: int) -> list[dict]:
+        """New messages that made ``user_id``'s phone ring: in their private chat, or any notifying group message
+        (it rings for every member who has not muted the group; a mention rings even then)."""
+        return [s for s in self.sends if s["notify"] and (s["chat"] == user_id or s["chat"] < 0)]
+
     def bot_messages(self, chat_id: int) -> list[dict]:
         return [m for m in self.messages.get(chat_id, []) if m["from"]["id"] == BOT["id"]]
 

@@ -50,12 +50,17 @@ async def play_to_the_end(tg, users, limit=2000):
     for _ in range(limit):
         await api.wait_for(someone_can_move)  # private messages arrive just after the board
         if game_over(api):
+            await tg.idle()
             return
         for user in users:
             message = api.last_with_keyboard(user["id"])
             data = choose(message) if message else None
             if data:
                 answer = await tg.press(user, user["id"], message, data)
+                if "is over" in (answer.get("text") or ""):  # the result is on its way to the group
+                    await api.wait_for(lambda: game_over(api))
+                    await tg.idle()
+                    return
                 assert not answer.get("text") or "out of date" in answer["text"], answer
     raise AssertionError("the game did not end")
 

@@ -1,4 +1,4 @@
-"""Database fixtures: every storage test runs on a real SQLite file and, where its server exists, PostgreSQL."""
+"""Database fixtures: every storage, service, league and adapter test runs on a real SQLite file and, where its server exists, PostgreSQL."""
 from __future__ import annotations
 
 import pytest

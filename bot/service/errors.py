@@ -1,0 +1,105 @@
+"""Refusals, and the guard that turns every failure into one friendly reply (never a traceback in a chat).
+
+Input from chats is also made safe here: numbers typed by people (``²``, thirty digits, ``#12``), and text with
+NUL characters (PostgreSQL refuses them) or longer than a column holds.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+
+from rules.api import IllegalAction
+from storage import StaleVersion
+from bot.service.messages import ChatRef, Message, UserRef
+
+log = logging.getLogger("bot.service")
+
+MAX_GAME_NUMBER = 2 ** 31 - 1  # the games table's Integer key
+NAME_LENGTH = 100  # players.name
+TITLE_LENGTH = 200  # chats.title
+TEXT_LENGTH = 2000  # a typed move, options or settings: longer is never meaningful
+
+
+class ServiceError(Exception):
+    """A friendly refusal: the text goes back to the person, nothing changed."""
+
+
+def clean(text: str | None, limit: int = TEXT_LENGTH) -> str:
+    """Text as the database can store it: no NUL characters, at most ``limit`` characters."""
+    return (text or "").replace("\x00", "")[:limit]
+
+
+def game_number(value) -> int | None:
+    """A game number as people type it (``12``, ``#12``), or None for none; refuses what cannot be one."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ServiceError("A game number is a whole number, e.g. 12.")
+    if isinstance(value, int):
+        number = value
+    else:
+        text = str(value).strip().lstrip("#")
+        if not (text.isascii() and text.isdigit()):
+            raise ServiceError(f"“{clean(str(value), 20)}” is not a game number; write it like 12.")
+        if len(text) > 10:
+            raise ServiceError("There is no game with such a large number.")
+        number = int(text)
+    if not 0 < number <= MAX_GAME_NUMBER:
+        raise ServiceError(f"There is no game #{number}." if number > 0 else "Game numbers start at 1.")
+    return number
+
+
+def safe_user(user: UserRef | None) -> UserRef | None:
+    if user is None:
+        return None
+    return UserRef(user.platform, clean(user.id, 64), clean(user.name, NAME_LENGTH) or clean(user.id, 64))
+
+
+def safe_chat(chat: ChatRef | None) -> ChatRef | None:
+    if chat is None:
+        return None
+    return ChatRef(chat.platform, clean(chat.id, 64), clean(chat.league, 48) if chat.league else None,
+                   clean(chat.title, TITLE_LENGTH) if chat.title else None)
+
+
+def _reply(args, kwargs, text: str) -> Message:
+    chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
+    user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
+    return Message(text=text, chat=chat, user=user, kind="error")
+
+
+def answers_errors(method):
+    """Turn a refusal into one reply to the caller; never let a traceback reach a chat.
+
+    References are made safe first (names cut to what the database holds, NUL removed), so a strange name
+    is stored whole, never refused with a database error.
+    """
+
+    @functools.wraps(method)
+    async def wrapper(self, *args, **kwargs):
+        args = tuple(safe_chat(a) if isinstance(a, ChatRef) else safe_user(a) if isinstance(a, UserRef) else a
+                     for a in args)
+        for key in ("chat", "user"):
+            if key in kwargs:
+                kwargs[key] = safe_chat(kwargs[key]) if key == "chat" else safe_user(kwargs[key])
+        guard = getattr(self, "flood", None)
+        if guard is not None:
+            user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
+            chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
+            verdict = guard.allow(chat, user) if user is not None else True
+            if verdict is None:
+                return []
+            if verdict is False:
+                return [_reply(args, kwargs, f"🐢 Slow down a little, {user.name} — I will answer again in a "
+                                             "few seconds. Nothing was changed.")]
+        try:
+            return await self.finish_messages(await method(self, *args, **kwargs))
+        except (ServiceError, IllegalAction) as e:
+            return [_reply(args, kwargs, str(e))]
+        except StaleVersion:
+            return [_reply(args, kwargs, "Someone else moved at the same moment; please try again.")]
+        except Exception:
+            log.exception("service error in %s", method.__name__)
+            return [_reply(args, kwargs, "Sorry, something went wrong on my side. Nothing was changed.")]
+
+    return wrapper

@@ -1,0 +1,309 @@
+"""What the table sees: the lines of narration a viewer may read for a stretch of a game's log.
+
+Pure and platform-neutral. Input: the game, the logged events (each an ``Event``, or ``(seq, Event)`` with the seq of
+the move that caused it), the viewer's seat (None: the public channel) and the seat names. Output: lines for that
+viewer only —
+
+- an event is told only if its ``audience`` is None or holds the viewer (hidden information never leaves its owner);
+- every event the viewer may see is told (``describe_event`` of every engine has a line for every kind) — at most
+  folded into a neighbouring line that says it too (a Troubadour turn start into that player's first action, a
+  trick's played cards into one line, three castle builds into "AI 2 builds 3 castle cards: A♥ A♣ 2♥");
+- the viewer's own lines in the second person ("You play R9", "your V2"), everybody else by name.
+
+``narrate`` gives the texts; ``narrate_lines`` also which events each line tells (the tests check 0 missed).
+``final_result_lines`` is the final result sorted by place, shared places and the game's tie rule stated.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from rules.api import Event, Game
+
+
+@dataclass
+class Line:
+    """One line of narration: its text (names filled in) and the indexes, in the input, of the events it tells."""
+
+    text: str
+    events: list[int] = field(default_factory=list)
+    seq: int | None = None  # the move of its first event, when known
+
+
+# ---------------------------------------------------------------------------------------------------- input
+def _entries(events: Iterable[Any]) -> list[tuple[int | None, Event]]:
+    """``Event``, ``(seq, Event)``, a dict ``{"seq", "kind", ...}``/``Event.to_json()`` or an object with ``seq`` and
+    ``event`` → ``(seq, Event)``."""
+    out: list[tuple[int | None, Event]] = []
+    for item in events:
+        if isinstance(item, Event):
+            out.append((None, item))
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Event):
+            out.append((item[0], item[1]))
+        elif isinstance(item, dict):
+            out.append((item.get("seq"), Event.from_json(item)))
+        elif hasattr(item, "event"):
+            out.append((getattr(item, "seq", None), item.event))
+        else:
+            raise TypeError(f"not an event: {item!r}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------- people
+_IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go", "was": "were"}
+_NOT_VERBS = {"cards", "points", "castles", "stones", "trumps", "villages", "nobles", "pawns", "tokens", "pts",
+              "and", "vs", "is"}
+_SUBJECT = re.compile(r"\{P(\d+)\}('s\b| [a-z]+\b)?")
+
+
+def _base(verb: str) -> str | None:
+    """``builds`` → ``build``, ``passes`` → ``pass``, ``has`` → ``have``; None if it is no third-person verb."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb in _NOT_VERBS or not verb.endswith("s") or len(verb) < 3 or verb.endswith("ss"):
+        return None
+    for end in ("sses", "ches", "shes", "xes", "zes"):
+        if verb.endswith(end):
+            return verb[:-2]
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    return verb[:-1]
+
+
+def personal(text: str, viewer: int | None, names: Sequence[str]) -> str:
+    """Fill in ``{P<n>}`` placeholders: the viewer's own as "you" (a following verb in the base form, ``{P1}'s``
+    as "your", capitalised where a sentence starts), everybody else by name."""
+    def fill(match: re.Match) -> str:
+        seat = int(match.group(1)) - 1
+        rest = match.group(2) or ""
+        if seat != viewer:
+            return (names[seat] if 0 <= seat < len(names) else match.group(0)[:-len(rest) or None]) + rest
+        start = match.start()
+        before = text[:start].rstrip()
+        capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶")
+        if rest == "'s":
+            word = "your"
+        else:
+            verb = rest.strip()
+            base = _base(verb) if verb else None
+            word = "you" + (f" {base}" if base else rest)
+        return word[0].upper() + word[1:] if capital else word
+
+    return _SUBJECT.sub(fill, text)
+
+
+# ---------------------------------------------------------------------------------------------------- condensing
+def _seat(event: Event):
+    return event.data.get("seat")
+
+
+def _join(items: list[str]) -> str:
+    return " ".join(items)
+
+
+def _troubadour_run(game: Game, kind: str, group: list[Event]) -> str | None:
+    from rules.troubadour.render import c, seat
+
+    who = seat(_seat(group[0]))
+    if kind == "built_castle":
+        return f"{who} builds {len(group)} castle cards: " + _join([c(e.data["card"]) for e in group]) + "."
+    if kind == "built_village":
+        return f"{who} makes {len(group)} village moves: " + ", ".join(
+            " ".join(c(x) for x in e.data["cards"]) + f" → V{e.data['to']}" for e in group) + "."
+    if kind == "flipped":
+        cards = [c(x) for e in group for x in e.data["cards"]]
+        left = group[-1].data.get("extra_left")
+        return f"{who} flips " + _join(cards) + (f" ({left} extra left)" if left is not None else "") + "."
+    return None
+
+
+def _trick_line(game: Game, group: list[Event]) -> str | None:
+    """Consecutive cards of a trick (List und Tücke, König Artus): ``{P1} R9 · {P2} G3 · {P3} B5``."""
+    if game.name == "list_und_tuecke":
+        from rules.list_und_tuecke.render import card, seat
+    elif game.name == "koenig_artus":
+        from rules.koenig_artus.render import card, seat
+    else:
+        return None
+    return "Trick: " + " · ".join(f"{seat(e.data['seat'])} {card(e.data['card'])}" for e in group) + "."
+
+
+# kinds that are said again by the next line of the same seat, so they are folded into it
+_FOLD_NEXT = {("troubadour", "turn_started"), ("troubadour", "noble_used"), ("troubadour", "trio_chosen"),
+              ("troubadour", "tiebreak_chosen"), ("guyenne", "placed"), ("guyenne", "set_aside"), ("guyenne", "refilled")}
+_FOLD_INTO = {"trio_chosen": ("own_trio",), "tiebreak_chosen": ("own_tiebreak",), "placed": ("placed_cards",),
+              "set_aside": ("set_aside_card",)}
+# a card played by anyone: consecutive ones are one line
+_TRICK_KINDS = {("list_und_tuecke", "card_played"), ("koenig_artus", "card_played")}
+
+
+def _fold_next_ok(game: Game, event: Event, nxt: Event | None) -> bool:
+    if (game.name, event.kind) not in _FOLD_NEXT or nxt is None or _seat(nxt) != _seat(event):
+        return False
+    if event.kind == "refilled":
+        return not event.data.get("reshuffled") and nxt.kind == "drawn"
+    if event.kind in _FOLD_INTO:  # the public line and the owner's own, which says more
+        return nxt.kind in _FOLD_INTO[event.kind]
+    if event.kind == "noble_used":  # Q♥+K♥ names a card: said only here; the others are said by the next line
+        return event.data.get("noble") not in ("QH+KH",) and nxt.kind in (
+            "flipped", "hearts_jack_moved", "revealed", "attacked", "recycled")
+    return nxt.kind not in ("turn_ended",)  # an empty turn keeps its start
+
+
+def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
+    """Reveals at a castle and its fight → one line: ``Castle 4: {P1} 5 T = 10 vs {P2} 4 2 = 6, {P1} takes…``."""
+    from rules.guyenne.render import fight_result, fight_totals
+
+    j = i
+    castle = items[i][1].data.get("castle")
+    while j < len(items) and items[j][1].kind in ("revealed", "conceded") and items[j][1].data.get("castle") == castle:
+        j += 1
+    if j >= len(items) or items[j][1].kind != "fight" or items[j][1].data.get("castle") != castle:
+        return None
+    fight = items[j][1].data
+    shown: dict[int, list[str]] = {}
+    conceded = []
+    for _, e in items[i:j]:
+        if e.kind == "revealed" and e.data["seat"] in fight.get("seats", []):
+            shown[fight["seats"].index(e.data["seat"])] = e.data["cards"]
+        elif e.kind == "conceded":
+            conceded.append(e.data["seat"])
+    won = fight.get("winner")
+    fight = dict(fight, hero=won is not None and any(c.startswith("H") for c in shown.get(won, [])))
+    text = f"⚔ Castle {castle}: " + fight_totals(fight, shown) + " " + fight_result(fight)
+    if conceded:
+        text = text.replace(" (conceded).", f" ({'{'}P{conceded[0] + 1}{'}'} conceded unseen).")
+    return text, [items[k][0] for k in range(i, j + 1)]
+
+
+def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
+                  condense: bool = True) -> list[Line]:
+    """The lines ``viewer`` may read for ``events``, with the events each one tells (indexes into ``events``)."""
+    entries = _entries(events)
+    items = [(k, e) for k, (_, e) in enumerate(entries) if e.visible_to(viewer)]
+    seqs = [s for s, _ in entries]
+    raw: list[Line] = []  # templates, {P<n>} still in them
+    pending: list[int] = []  # events folded into the next line
+
+    def emit(line: Line) -> None:
+        if pending:
+            line.events = pending + line.events
+            line.seq = seqs[pending[0]]
+            pending.clear()
+        raw.append(line)
+
+    i = 0
+    while i < len(items):
+        k, event = items[i]
+        nxt = items[i + 1][1] if i + 1 < len(items) else None
+        if condense and game.name == "guyenne" and event.kind in ("revealed", "conceded"):
+            fight = _guyenne_fight(game, items, i)
+            if fight is not None:
+                emit(Line(fight[0], fight[1], seqs[k]))
+                i += len(fight[1])
+                continue
+        if condense and (game.name, event.kind) in _TRICK_KINDS:
+            j = i
+            while j < len(items) and items[j][1].kind == event.kind:
+                j += 1
+            text = _trick_line(game, [e for _, e in items[i:j]])
+            end = items[j][1] if j < len(items) else None
+            if end is not None and end.kind in ("trick_won", "trick_resolved"):
+                text = text[:-1] + " → " + _describe(game, end)
+                j += 1
+            if text and j - i >= 2:
+                emit(Line(text, [items[m][0] for m in range(i, j)], seqs[k]))
+                i = j
+                continue
+        if condense and game.name == "list_und_tuecke" and event.kind == "cards_picked":
+            j = i + 1
+            parts = [_describe(game, event)[:-1]]
+            while j < len(items) and items[j][1].kind in ("cards_received", "cards_removed", "next_leader") \
+                    and j - i < 3:
+                parts.append(_describe(game, items[j][1])[:-1])
+                j += 1
+            emit(Line("; ".join(parts) + ".", [items[m][0] for m in range(i, j)], seqs[k]))
+            i = j
+            continue
+        if condense and game.name == "troubadour" and event.kind in ("built_castle", "built_village", "flipped"):
+            j = i
+            while j < len(items) and items[j][1].kind == event.kind and _seat(items[j][1]) == _seat(event):
+                j += 1
+            if j - i >= 2:
+                text = _troubadour_run(game, event.kind, [e for _, e in items[i:j]])
+                if text:
+                    emit(Line(text, [items[m][0] for m in range(i, j)], seqs[k]))
+                    i = j
+                    continue
+        if condense and _fold_next_ok(game, event, nxt):
+            pending.append(k)  # told by the next line
+            i += 1
+            continue
+        text = _describe(game, event)
+        emit(Line(text if text is not None else event.kind.replace("_", " "), [k], seqs[k]))
+        i += 1
+    for m in pending:  # nothing came after them: said on their own
+        raw.append(Line(_describe(game, entries[m][1]) or entries[m][1].kind.replace("_", " "), [m], seqs[m]))
+    return [Line(personal(r.text, viewer, names), r.events, r.seq) for r in raw]
+
+
+def _describe(game: Game, event: Event) -> str | None:
+    return game.describe_event(event) or None
+
+
+def narrate(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
+            condense: bool = True) -> list[str]:
+    """The narration ``viewer`` may read for ``events`` (each line may hold several events; multi-line
+    descriptions, such as Kardinal's final account, stay one entry with newlines)."""
+    return [line.text for line in narrate_lines(game, events, viewer, names, condense)]
+
+
+def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]]], viewer: int,
+                    names: Sequence[str]) -> list[str]:
+    """What ``viewer`` has not seen since its previous move: ``log`` is the game's moves as ``(seq, seat, events)``
+    in order; the events after the viewer's last own move (its own move's events included, so the viewer reads
+    what its move caused) are narrated."""
+    last = max((k for k, (_, seat, _) in enumerate(log) if seat == viewer), default=-1)
+    chosen = log[last:] if last >= 0 else log
+    return narrate(game, [(seq, e) for seq, _, events in chosen for e in events], viewer, names)
+
+
+# ---------------------------------------------------------------------------------------------------- results
+TIE_RULES = {
+    "troubadour": "The first to complete all four castles wins; everybody else shares second place "
+                  "(a round-limit draw: everybody shares first place).",
+    "guyenne": "Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.",
+    "list_und_tuecke": "Equal totals share the place (the game has no tie-break).",
+    "kardinal": "Equal scores: more own buildings touching the Dom wins; still equal: a shared place.",
+    "koenig_artus": "The first pawn on King Arthur's field wins; the others are placed by their fields, "
+                    "equal fields sharing a place.",
+}
+
+
+def _plural(n: float, word: str) -> str:
+    shown = f"{n:g}"
+    return f"{shown} {word}" + ("" if n == 1 else "s")
+
+
+SCORE_WORD = {"troubadour": "castle card", "guyenne": "point", "list_und_tuecke": "point", "kardinal": "point",
+              "koenig_artus": "field"}
+
+
+def final_result_lines(game: Game, scores: Sequence[float], ranking: Sequence[int], names: Sequence[str],
+                       viewer: int | None = None, resigned: Iterable[int] = ()) -> list[str]:
+    """``1. You — 27 points / 2. AI 2 — 26 points / 2. AI 3 — 19 points``, sorted by place (then score), equal
+    places marked "shared", and the game's tie rule stated when a place is shared or scores are equal."""
+    resigned = set(resigned)
+    word = SCORE_WORD.get(game.name, "point")
+    order = sorted(range(len(names)), key=lambda s: (ranking[s], -scores[s], s))
+    lines = []
+    for s in order:
+        name = "You" if s == viewer else names[s]
+        shared = sum(1 for r in ranking if r == ranking[s]) > 1
+        lines.append(f"{ranking[s]}. {name} — {_plural(scores[s], word)}" + (" (shared)" if shared else "") +
+                     (" (resigned)" if s in resigned else ""))
+    ties = len(set(ranking)) < len(ranking) or len(set(scores)) < len(scores)
+    if ties and game.name in TIE_RULES:
+        lines.append("Tie rule: " + TIE_RULES[game.name])
+    return lines

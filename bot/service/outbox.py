@@ -1,0 +1,147 @@
+"""Delivery: what must be said is stored with what it tells (the outbox), then sent — at once by the process
+that made it when it serves that platform, else (or after a crash) by a delivery loop of a process that does.
+
+``outbox_rows`` turns messages into rows written in the same transaction as the move, lobby change or timer
+that they tell. The messages returned to an adapter carry their row's key in ``outbox_id``; the adapter reports
+them ``delivered`` once sent (or superseded by a newer message for the same slot). ``outbox_loop`` claims what
+nobody delivered within the lease and hands it to the process's deliverer. Delivery is at least once: boards and
+hands replace their slot, so a repeat is harmless.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+from bot.render import boards
+from bot.service.base import now
+from bot.service.messages import Message, message_from_json, message_to_json
+from bot.service.views import digest
+
+log = logging.getLogger(__name__)
+DELIVERY_LEASE = timedelta(seconds=15)  # a message its process did not mark sent by then is sent by another
+PURGE_AFTER = timedelta(hours=1)
+PICTURE_CACHE = 256  # recently drawn pictures kept (a re-sent board or hand is not drawn again)
+UNSTORED_PLATFORMS = ("console",)  # a terminal has one process: nothing to hand over
+
+
+def platform_of(message: Message) -> str | None:
+    ref = message.chat or message.user
+    return ref.platform if ref else None
+
+
+class DeliveryCommands:
+    def _init_delivery(self) -> None:
+        self._drawn: OrderedDict[str, bytes | None] = OrderedDict()
+        # one drawing thread: pictures are drawn off the event loop, one at a time (fonts are not thread-safe)
+        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+        self._sent: list[str] = []
+        self._sent_flush: asyncio.Task | None = None
+
+    def outbox_rows(self, messages: list[Message]) -> list[dict]:
+        """Rows for the messages a write makes (answers to the asker are not stored: they are the reply)."""
+        rows = []
+        moment = now()
+        for message in messages:
+            platform = platform_of(message)
+            if message.kind == "error" or message.is_reply or platform is None or platform in UNSTORED_PLATFORMS:
+                continue
+            message.outbox_id = uuid.uuid4().hex
+            mine = self.serves is None or platform in self.serves
+            slot = message.slot
+            if slot and message.is_private:
+                slot = f"{slot}:{message.user.id}"
+            rows.append({"key": message.outbox_id, "platform": platform, "game_id": message.game_id, "slot": slot,
+                         "payload": message_to_json(message), "created_at": moment,
+                         "claimed_by": self.process_id if mine else None, "claimed_at": moment if mine else None,
+                         "sent_at": None})
+        return rows
+
+    async def delivered(self, outbox_ids: list[str]) -> None:
+        """Messages of the outbox were sent (or superseded by a newer one for their slot): never resend them.
+        Marks are written together a moment later, one statement for many messages."""
+        self._sent.extend(str(i) for i in outbox_ids if i)
+        if self._sent and (self._sent_flush is None or self._sent_flush.done()):
+            self._sent_flush = asyncio.create_task(self._flush_sent())
+
+    async def _flush_sent(self) -> None:
+        await asyncio.sleep(0.05)
+        while self._sent:
+            keys, self._sent = self._sent[:500], self._sent[500:]
+            try:
+                async with self._uow() as uow:
+                    await uow.outbox.mark_sent(keys, now())
+                    await uow.commit()
+            except Exception:
+                log.exception("could not mark %d messages sent (they may be sent again)", len(keys))
+
+    async def flush_delivered(self) -> None:
+        """Wait until every ``delivered`` mark is written (tests, shutdown)."""
+        while self._sent_flush is not None and not self._sent_flush.done():
+            await self._sent_flush
+
+    async def claim_outbox(self, platforms: list[str], limit: int = 100) -> list[Message]:
+        """Messages of ``platforms`` nobody delivered in time, claimed for this process; only the newest of each
+        slot is returned (the older ones are marked sent: a board changed twice is shown once)."""
+        moment = now()
+        async with self._uow() as uow:
+            rows = await uow.outbox.claim(platforms, self.process_id, moment, moment - DELIVERY_LEASE, limit)
+            newest: dict[str, str] = {}
+            for row in rows:
+                if row.slot:
+                    newest[f"{row.platform}|{row.slot}"] = row.key
+            superseded = [r.key for r in rows if r.slot and newest[f"{r.platform}|{r.slot}"] != r.key]
+            await uow.outbox.mark_sent(superseded, moment)
+            if rows and rows[0].id % 50 == 0:
+                await uow.outbox.purge_sent(moment - PURGE_AFTER)
+            await uow.commit()
+            keep = [message_from_json(r.payload, r.key) for r in rows if r.key not in superseded]
+        return await self.finish_messages(keep)
+
+    async def outbox_loop(self, deliver, platforms: list[str], interval: float = 1.0) -> None:
+        """Run forever: deliver what this process's platforms are owed (after another process's crash, or what
+        a process serving another platform stored for them)."""
+        while True:
+            try:
+                messages = await self.claim_outbox(platforms)
+                if messages:
+                    await deliver(messages)
+                    await self.flush_delivered()
+                    continue
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox loop")
+            await asyncio.sleep(interval)
+
+    async def pending_outbox(self, platform: str | None = None) -> list[Message]:
+        """Unsent messages (tests and the operator's view)."""
+        async with self._uow(readonly=True) as uow:
+            return [message_from_json(r.payload, r.key) for r in await uow.outbox.pending(platform)]
+
+    # ------------------------------------------------------------------ pictures
+    async def finish_messages(self, messages):
+        """Draw the pictures the messages ask for, off the event loop; a picture already drawn is reused."""
+        if not isinstance(messages, list):
+            return messages
+        for message in messages:
+            if not isinstance(message, Message) or message.picture is None:
+                continue
+            request, message.picture = message.picture, None
+            key = digest(boards.picture_key(*request))
+            if key in self._drawn:
+                self._drawn.move_to_end(key)
+            else:
+                loop = asyncio.get_running_loop()
+                self._drawn[key] = await loop.run_in_executor(self._painter, boards.picture, *request)
+                if len(self._drawn) > PICTURE_CACHE:
+                    self._drawn.popitem(last=False)
+            message.image = self._drawn[key]
+        return messages
+
+    async def close_delivery(self) -> None:
+        await self.flush_delivered()
+        self._painter.shutdown(wait=True)

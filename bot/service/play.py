@@ -1,0 +1,397 @@
+"""Playing: moves typed or picked, the private view, the board, resigning — and the commit of a move.
+
+A move is judged against the in-memory picture of the game; a refusal is given only after checking that the
+picture is the stored version (another process may have moved). The move's snapshot, log rows, timer changes
+and the messages that tell it (the outbox) are written in one transaction before any message is returned.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from rules.ai import make_player
+from rules.api import IllegalAction, State
+from storage import StaleVersion, UnitOfWork
+from storage.group_commit import MoveWrite, write_one
+from bot.service import lifecycle, picker, views
+from bot.service.errors import ServiceError, answers_errors, game_number
+from bot.service.live import LiveGame, LiveSeat
+from bot.service.messages import ChatRef, Message, UserRef
+
+AI_STEP_CAP = 5000
+_NUMBERED = re.compile(r"^\s*#?(\d{1,10})\s+(\S.*)$", re.S)
+
+
+class PlayCommands:
+    # ------------------------------------------------------------------ which game
+    async def _active(self, uow: UnitOfWork, chat: ChatRef | None, user: UserRef, game_id, command: str,
+                      *, fresh: bool = False) -> LiveGame:
+        """The active game meant by this call, checked against the lifecycle table. No database read when it
+        is known by number and loaded (unless ``fresh``: the answer may refuse, so it must be the stored one)."""
+        number = game_number(game_id)
+        live = self._live_games.get(number) if number is not None else None
+        if live is None or not (chat is None or chat.platform == "console" or
+                                (chat.platform, chat.id) == (live.chat.platform, live.chat.id) or
+                                live.seat_of(user) is not None):
+            row = await self.find_game(uow, chat, user, number, command, mine=True)
+            await self.permitted(uow, command, row, user, chat)
+            live = await self._live(uow, row.id)
+        if fresh:
+            live = await self.fresh_live(uow, live.id)
+            if live is None:
+                row = await uow.games.get(number or 0)
+                raise ServiceError(f"Game #{number} is not running." if row is None else
+                                   f"Game #{row.id} is over.")
+        if live.seat_of(user) is None:
+            raise ServiceError(f"You are not playing in game #{live.id}.")
+        return live
+
+    async def _game_for_private_move(self, uow: UnitOfWork, user: UserRef) -> int | None:
+        """In a private chat with several games: the one where it is this person's turn, when only one is."""
+        player = await uow.players.find(user.platform, user.id)
+        if player is None:
+            return None
+        mine = []
+        for row in await uow.games.of_player(player.id, (lifecycle.ACTIVE,)):
+            live = await self._live(uow, row.id)
+            seat = live.seat_of(user) if live else None
+            if seat is not None and seat.seat in live.state.to_act():
+                mine.append(row.id)
+        return mine[0] if len(mine) == 1 else None
+
+    async def _split_number(self, uow: UnitOfWork, chat: ChatRef | None, user: UserRef, move: str,
+                            game_id) -> tuple[str, int | None]:
+        """``/move 2 trio JS QS KS`` and ``/move #2 …``: a leading game number of the person's is taken as
+        such (a notation may start with a number too, so only a number of one of their running games)."""
+        found = _NUMBERED.match(move)
+        if game_id is not None or not found:
+            return move, game_number(game_id)
+        number, rest = int(found.group(1)), found.group(2)
+        if move.lstrip().startswith("#"):
+            return rest, game_number(number)
+        row = await uow.games.get(number)
+        if row is not None and row.status == lifecycle.ACTIVE and self._seat_of(row, user) is not None:
+            player = await uow.players.find(user.platform, user.id)
+            if len(await uow.games.of_player(player.id, (lifecycle.ACTIVE,))) > 1:
+                return rest, number
+        return move, None
+
+    # ------------------------------------------------------------------ moves
+    @answers_errors
+    async def act(self, chat: ChatRef | None, user: UserRef, move, game_id: int | None = None,
+                  version: int | None = None) -> list[Message]:
+        """Apply a typed notation (str) or an action dict for ``user``'s seat."""
+        if isinstance(move, str):
+            move = move.strip().removeprefix("/move").strip()
+            if not move:
+                raise ServiceError("Which move? Type it after /move, e.g. /move R10 — /hand shows your choices.")
+        for attempt in (1, 2, 3):
+            try:
+                async with self._uow(readonly=True) as uow:  # the write goes through the group commit
+                    if isinstance(move, str):
+                        move, game_id = await self._split_number(uow, chat, user, move, game_id)
+                    if game_id is None and chat is None:
+                        game_id = await self._game_for_private_move(uow, user)
+                    live = await self._active(uow, chat, user, game_id, "move")
+                    return await self._act_live(uow, live.id, user, move, version)
+            except StaleVersion:  # another process moved first: re-read the game and judge the move again
+                if attempt == 3:
+                    raise
+
+    async def _act_live(self, uow: UnitOfWork, game_id: int, user: UserRef, move, version: int | None,
+                        *, checked: bool = False) -> list[Message]:
+        if uow.session.in_transaction():  # hold no connection while waiting for the game
+            await uow.rollback()
+        async with self.lock_for(game_id):
+            live = await (self.fresh_live(uow, game_id) if checked else self._live(uow, game_id))
+            if live is None:
+                raise ServiceError(f"Game #{game_id} is over.")
+            try:
+                return await self._judge_and_commit(uow, live, user, move, version)
+            except (ServiceError, IllegalAction):
+                if checked:
+                    raise
+            # a refusal: judge again against the stored version (this copy may be older than the database)
+        return await self._act_live(uow, game_id, user, move, version, checked=True)
+
+    async def _judge_and_commit(self, uow: UnitOfWork, live: LiveGame, user: UserRef, move,
+                                version: int | None) -> list[Message]:
+        seat_row = live.seat_of(user)
+        if seat_row is None:
+            raise ServiceError(f"You are not playing in game #{live.id}.")
+        if version is not None and version != live.version:
+            return self._stale(live, seat_row, version)
+        state = live.state
+        seat = seat_row.seat
+        if seat not in state.to_act():
+            raise ServiceError(f"It is not your turn — waiting for {views.waiting(live, state)}.")
+        action = live.game.parse_action(state, seat, move) if isinstance(move, str) else move
+        work = state.clone()
+        batch = [(seat, action, work.apply(seat, action), "player")]
+        batch += self._ai_moves(live, work)
+        if uow.session.in_transaction():  # a read loaded the game: give the connection back first
+            await uow.rollback()
+        return await self._commit(uow, live, work, batch, actor=seat, grouped=True)
+
+    def _stale(self, live: LiveGame, seat_row: LiveSeat | None, version: int) -> list[Message]:
+        out = [Message("This board is out of date — here is the current one.",
+                       user=seat_row.user if seat_row else None, kind="error", game_id=live.id)]
+        if seat_row is not None:
+            out.append(views.private_message(live, seat_row, live.state, live.version, [], self.pictures))
+        return out
+
+    def _ai_moves(self, live: LiveGame, state: State) -> list[tuple]:
+        """AI seats (and resigned ones) act until a human is to act or the game ends. Pure: no I/O."""
+        done: list[tuple] = []
+        for _ in range(AI_STEP_CAP):
+            if state.is_over():
+                break
+            acting = [s for s in state.to_act() if live.seats[s].is_ai]
+            if not acting:
+                break
+            seat = acting[0]
+            ai = make_player(live.seats[seat].ai_level or "greedy", seed=live.seed ^ (live.moves + len(done)))
+            action = ai.choose(state, seat)
+            done.append((seat, action, state.apply(seat, action), "ai"))
+        return done
+
+    async def _commit(self, uow: UnitOfWork, live: LiveGame, work: State, batch: list[tuple],
+                      actor: int | None = None, notes: list[Message] | None = None,
+                      started: bool = False, grouped: bool = False) -> list[Message]:
+        """Write snapshot (version-checked) + moves + timers + the messages that tell it (+ ratings at the end),
+        commit, then return the messages.
+
+        ``grouped``: the caller holds no uncommitted writes, so the writes join the group commit
+        (shared with other games' concurrent moves); otherwise they complete ``uow``'s transaction.
+        """
+        over = work.is_over()
+        before = [] if started else live.state.to_act()
+        for _, _, events, _ in batch:
+            live.remember_public(events)
+        new_version = live.version + 1
+        messages = (notes or []) + self._change_messages(live, work, new_version, batch, actor, before, started)
+        write = MoveWrite(
+            live.id, live.version, work.to_json(),
+            [{"seq": live.moves + i, "seat": s, "action": a, "events": [e.to_json() for e in ev], "by": by}
+             for i, (s, a, ev, by) in enumerate(batch)],
+            status="finished" if over else "active", outbox=self.outbox_rows(messages))
+        if over:
+            async def end(w: UnitOfWork) -> list[Message]:
+                await w.timers.clear(live.id)
+                finish = await self._finish(w, live, work)
+                await w.outbox.add(self.outbox_rows(finish))
+                return finish
+
+            write.then = end
+        else:
+            write.drop_timer_seats, write.new_timers = self._timer_changes(live, work)
+        try:
+            if grouped:
+                new_version, finish = await self._group.run(write)
+            else:
+                new_version, finish = await write_one(uow, write)
+                await uow.commit()
+        except BaseException:
+            self.forget(live.id)  # the picture may be ahead of the database: reload next time
+            raise
+        live.version, live.state, live.moves = new_version, work, live.moves + len(batch)
+        if over:
+            live.status = "finished"
+            self.forget(live.id)
+        self.wake_timers()
+        return messages + (finish or [])
+
+    def _change_messages(self, live: LiveGame, state: State, version: int, batch: list[tuple],
+                         actor: int | None, before: list[int], started: bool = False) -> list[Message]:
+        """The board; each person's view where it changed (or where they learnt something privately), sent anew
+        with a ping to whoever's turn has just come; and the group's turn line when the people to act changed."""
+        out = [views.board_message(live, state, self.pictures, fresh=started)]
+        private_lines: dict[int, list[str]] = defaultdict(list)
+        for _, _, events, _ in batch:
+            for event in events:
+                if event.audience is not None:
+                    line = live.game.describe_event(event)
+                    if line:
+                        for s in event.audience:
+                            private_lines[s].append(views.substitute(line, live.names))
+        to_act = [] if state.is_over() else state.to_act()
+        turn_came = {s for s in to_act if s not in before or s == actor}
+        for s in live.humans():
+            digest = views.digest(state.view(s.seat))
+            if digest == live.view_hashes.get(s.seat) and not private_lines.get(s.seat) and s.seat != actor \
+                    and s.seat not in turn_came:
+                continue
+            live.view_hashes[s.seat] = digest
+            message = views.private_message(live, s, state, version, private_lines.get(s.seat, []), self.pictures)
+            message.ping = s.seat in turn_came
+            out.append(message)
+        humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
+        if humans_to_act and set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}:
+            out.append(views.turn_message(live, state))
+        return out
+
+    async def _finish(self, uow: UnitOfWork, live: LiveGame, state: State) -> list[Message]:
+        """Record the result and rate the game, inside the transaction that ends it."""
+        names = live.names
+        ranking = state.ranking()
+        scores = state.scores()
+        resigned = sorted(s.seat for s in live.seats if s.resigned)
+        result = {"ranking": ranking, "scores": scores, "names": names, "resigned": resigned}
+        row = await uow.games.get(live.id)
+        row.result = result
+        lines = [f"🏆 Game #{live.id} is over."]
+        for seat in sorted(range(len(names)), key=lambda s: (ranking[s], s)):
+            lines.append(f"{ranking[seat]}. {names[seat]} — {scores[seat]:g}" +
+                         (" (resigned)" if seat in resigned else ""))
+        out = [Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")]
+        out.extend(await self.rate_finished(uow, row, state, live.chat))
+        return out
+
+    # ------------------------------------------------------------------ buttons and menus
+    @answers_errors
+    async def press(self, user: UserRef, data: str, chat: ChatRef | None = None,
+                    is_admin: bool = False) -> list[Message]:
+        """A button was pressed. Forged or stale data is answered, never applied."""
+        kind, _, rest = (data or "").partition(":")
+        parts = rest.split(":")
+        try:
+            game_id = game_number(parts[0])
+        except ServiceError:
+            game_id = None
+        if game_id is None:
+            raise ServiceError("That button is not one of mine.")
+        if kind == "p":
+            if len(parts) != 3 or not (parts[1].isascii() and parts[1].isdigit()) or len(parts[1]) > 10:
+                raise ServiceError("That button is not one of mine.")
+            return await self._press_picker(user, game_id, int(parts[1]), parts[2])
+        if kind in ("j", "l", "s", "a"):
+            if chat is None:
+                return [Message("That button only works in the game's chat.", user=user, kind="error")]
+            if kind == "a":
+                return await self.add_ai(chat, user, "greedy", game_id=game_id, is_admin=is_admin)
+            return await {"j": self.join, "l": self.leave, "s": self.start}[kind](chat, user, game_id=game_id)
+        if kind == "h":
+            return await self.show_private(user, game_id=game_id)
+        raise ServiceError("That button is not one of mine.")
+
+    async def _press_picker(self, user: UserRef, game_id: int, version: int, path: str) -> list[Message]:
+        async with self._uow(readonly=True) as uow:
+            live = await self._live(uow, game_id)
+            if live is None or version != live.version or live.seat_of(user) is None or \
+                    live.seat_of(user).seat not in live.state.to_act():
+                live = await self.fresh_live(uow, game_id)  # about to refuse: judge by the stored game
+            if live is None:
+                row = await uow.games.get(game_id)
+                if row is None:
+                    raise ServiceError("That button is not one of mine.")
+                raise ServiceError(f"Game #{row.id} is over." if row.status != "lobby"
+                                   else f"Game #{row.id} has not started.")
+            seat_row = live.seat_of(user)
+            if seat_row is None:
+                raise ServiceError(f"You are not playing in game #{live.id}.")
+            if version != live.version:
+                return self._stale(live, seat_row, version)
+            state = live.state
+            if seat_row.seat not in state.to_act():
+                raise ServiceError(f"It is not your turn — waiting for {views.waiting(live, state)}.")
+            level = picker.resolve(live.game, state.legal_actions(seat_row.seat), path)
+            if level.action is None:
+                return [views.private_message(live, seat_row, state, live.version, [], self.pictures, path=path)]
+            return await self._act_live(uow, live.id, user, level.action, version)
+
+    @answers_errors
+    async def choose(self, user: UserRef, data: str, values: list[str], chat: ChatRef | None = None) -> list[Message]:
+        """A menu (``Message.menu``) was submitted with ``values``: the same as pressing the matching button."""
+        base, _, kind = (data or "").rpartition("|")
+        parts = base.split(":")
+        if kind not in ("s", "m") or len(parts) != 4 or parts[0] != "p" or \
+                not all(isinstance(v, str) and v.isascii() and v.isdigit() and int(v) < 64 for v in values):
+            raise ServiceError("That menu is not one of mine.")
+        if kind == "s":
+            if len(values) != 1:
+                raise ServiceError("Choose one option.")
+            token = values[0]
+        else:
+            token = f"d{sum(1 << int(v) for v in set(values)):x}"
+        return await self.press(user, ":".join(parts[:3]) + ":" + picker.extend(parts[3], token), chat=chat)
+
+    # ------------------------------------------------------------------ looking
+    @answers_errors
+    async def show_private(self, user: UserRef, game_id: int | None = None, chat: ChatRef | None = None) -> list[Message]:
+        """The person's own view with their picker (/hand, the My hand button): always posted anew, so the
+        person sees it answered."""
+        async with self._uow(readonly=True) as uow:
+            live = await self._active(uow, chat, user, game_id, "hand", fresh=True)
+            seat_row = live.seat_of(user)
+            message = views.private_message(live, seat_row, live.state, live.version, [], self.pictures)
+            message.fresh = True
+            return [message]
+
+    @answers_errors
+    async def show_board(self, chat: ChatRef, game_id: int | None = None, user: UserRef | None = None) -> list[Message]:
+        async with self._uow(readonly=True) as uow:
+            row = await self.find_game(uow, chat, user, game_id, "board")
+            await self.permitted(uow, "board", row, user, chat)
+            if row.status == lifecycle.LOBBY:
+                return [await self.lobby_message(uow, row)]
+            if row.status == lifecycle.ACTIVE:
+                live = await self.fresh_live(uow, row.id)
+                return [views.board_message(live, live.state, self.pictures, fresh=True)]
+            chat_row = await uow.chats.get(row.chat_id)
+            recent = [m.events for m in await uow.games.last_moves(row.id, 12)]
+            from bot.service.live import load_live
+            live = load_live(row, chat_row, self.chat_ref(chat_row), 0, recent, set())
+            return [views.board_message(live, live.state, self.pictures, fresh=True)]
+
+    @answers_errors
+    async def choices(self, user: UserRef, game_id: int | None = None) -> list[tuple[str, str]]:
+        """(label, notation) of every legal action of ``user`` now — the console's numbered menu; actions that read
+        the same (Guyenne's answer ``5 4`` with either 5) are offered once."""
+        async with self._uow(readonly=True) as uow:
+            live = await self._active(uow, None, user, game_id, "hand", fresh=True)
+            seat_row = live.seat_of(user)
+            game = live.game
+            menu: dict[str, str] = {}
+            for action in live.state.legal_actions(seat_row.seat):
+                menu.setdefault(game.describe_action(action), game.format_action(action))
+            return list(menu.items())
+
+    # ------------------------------------------------------------------ leaving a running game
+    @answers_errors
+    async def resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None = None) -> list[Message]:
+        async with self._uow() as uow:
+            live = await self._active(uow, chat, user, game_id, "resign")
+            async with self.lock_for(live.id):
+                row = await uow.games.lock(live.id)
+                await self.permitted(uow, "resign", row, user, chat)
+                seat_row = self._seat_of(row, user)
+                seat_row.resigned = True
+                await uow.session.flush()
+                self.forget(row.id)
+                humans = [s for s in row.seats if s.player is not None and not s.resigned]
+                if not humans:
+                    await uow.games.save_state(row, row.state, status="aborted")
+                    await uow.timers.clear(row.id)
+                    chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
+                    out = [Message(f"{user.name} resigned; no human is left, so game #{row.id} ends unrated.",
+                                   chat=chat_ref, game_id=row.id, kind="result")]
+                    out += self._closed_hands(row, f"Game #{row.id} has ended.")
+                    await uow.outbox.add(self.outbox_rows(out))
+                    await uow.commit()
+                    return out
+                live = await self._live(uow, row.id)
+                work = live.state.clone()
+                note = Message(f"🏳 {user.name} resigned from game #{row.id}; an AI plays their seat.",
+                               chat=live.chat, game_id=row.id, kind="notice")
+                closed = self._closed_hands(row, f"You resigned from game #{row.id}; an AI plays your seat.",
+                                            only=user)
+                return await self._commit(uow, live, work, self._ai_moves(live, work), notes=[note] + closed)
+
+    def _closed_hands(self, row, text: str, only: UserRef | None = None) -> list[Message]:
+        """The last word in each person's private slot of a game they no longer play: no buttons left."""
+        out = []
+        for seat in row.seats:
+            user = self.user_ref(seat)
+            if user is not None and (only is None or (user.platform, user.id) == (only.platform, only.id)):
+                out.append(Message(text, user=user, slot=f"hand:{row.id}", game_id=row.id, kind="hand"))
+        return out

@@ -1,0 +1,149 @@
+"""Turn timers: a reminder at half time, then an AI plays the turn; and tables left idle are closed.
+
+Timers are rows. Every process runs the loop, but a due timer is claimed by exactly one process (an atomic
+claim in one write transaction; ``FOR UPDATE SKIP LOCKED`` on PostgreSQL), fired against the stored game (a
+copy in memory may be old), and its messages go through the outbox, so they reach the chat's platform
+whichever process fired it.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+
+from rules.ai import make_player
+from rules.api import State
+from storage import StaleVersion
+from bot.service.base import aware, now
+from bot.service.chat_settings import DEFAULT_SETTINGS
+from bot.service.live import LiveGame
+from bot.service.messages import Message
+
+log = logging.getLogger(__name__)
+CLAIM_LEASE = timedelta(seconds=60)  # a claim older than this belonged to a process that died: take it over
+
+
+class TimerCommands:
+    def wake_timers(self) -> None:
+        self._timer_wakeup.set()
+
+    def _timer_changes(self, live: LiveGame, state: State) -> tuple[set[int], list[dict]]:
+        """Each human to act has a deadline from when their turn began; others' timers are dropped."""
+        to_act = {s for s in state.to_act() if not live.seats[s].is_ai}
+        leaving = live.timer_seats - to_act
+        live.timer_seats -= leaving
+        seconds = live.turn_timer
+        if seconds <= 0:
+            leaving |= live.timer_seats  # the timer was switched off: deadlines already set go too
+            live.timer_seats.clear()
+            return leaving, []
+        moment = now()
+        new: list[dict] = []
+        for seat in sorted(to_act - live.timer_seats):
+            new.append({"seat": seat, "kind": "remind", "version": live.version,
+                        "due_at": moment + timedelta(seconds=seconds / 2)})
+            new.append({"seat": seat, "kind": "autoplay", "version": live.version,
+                        "due_at": moment + timedelta(seconds=seconds)})
+            live.timer_seats.add(seat)
+        return leaving, new
+
+    async def run_timers(self, moment: datetime | None = None) -> list[Message]:
+        """Fire every due timer this process can claim: remind at half time, then an AI plays the turn."""
+        moment = moment or now()
+        out: list[Message] = []
+        async with self._uow() as uow:
+            due = await uow.timers.claim_due(moment, self.process_id, moment - CLAIM_LEASE)
+            jobs = [(t.id, t.game_id, t.seat, t.kind) for t in due]
+            await uow.commit()
+        for timer_id, game_id, seat, kind in jobs:
+            try:
+                out.extend(await self._fire_timer(timer_id, game_id, seat, kind))
+            except StaleVersion:
+                continue
+            except Exception:
+                log.exception("timer %s failed", timer_id)
+        out.extend(await self.close_idle_lobbies(moment))
+        return await self.finish_messages(out)
+
+    async def _fire_timer(self, timer_id: int, game_id: int, seat: int, kind: str) -> list[Message]:
+        async with self.lock_for(game_id):
+            async with self._uow() as uow:
+                if not await uow.timers.take(timer_id, self.process_id):
+                    return []  # another process took it over
+                live = await self.fresh_live(uow, game_id)
+                state = live.state if live else None
+                if live is None or seat not in state.to_act() or live.seats[seat].is_ai:
+                    await uow.commit()
+                    return []
+                user = live.seats[seat].user
+                if kind == "remind":
+                    out = [Message(f"⏳ Game #{live.id}: half of your turn time is gone. An AI will play for "
+                                   f"you when it runs out.", user=user, game_id=live.id, kind="notice")]
+                    await uow.outbox.add(self.outbox_rows(out))
+                    await uow.commit()
+                    return out
+                await uow.timers.drop_seats(live.id, {seat})
+                live.timer_seats.discard(seat)
+                work = state.clone()
+                ai = make_player("greedy", seed=live.seed ^ live.version)
+                batch = []
+                while seat in work.to_act() and not work.is_over() and len(batch) < 200:
+                    action = ai.choose(work, seat)
+                    batch.append((seat, action, work.apply(seat, action), "timer"))
+                batch += self._ai_moves(live, work)
+                note = Message(f"⌛ {user.name}'s time ran out in game #{live.id}; an AI played their turn.",
+                               chat=live.chat, game_id=live.id, kind="notice")
+                return await self._commit(uow, live, work, batch, notes=[note])
+
+    async def close_idle_lobbies(self, moment: datetime) -> list[Message]:
+        """Tables nobody touched for the chat's ``lobby_timeout`` are closed (they would stay open for ever)."""
+        shortest = min(DEFAULT_SETTINGS["lobby_timeout"], 600)
+        out: list[Message] = []
+        async with self._uow() as uow:
+            for row in await uow.games.idle_lobbies(moment - timedelta(seconds=shortest)):
+                chat_row = await uow.chats.get(row.chat_id)
+                limit = int({**DEFAULT_SETTINGS, **(chat_row.settings or {})}["lobby_timeout"])
+                if aware(row.updated_at) > moment - timedelta(seconds=limit):
+                    continue
+                await uow.games.save_state(row, {}, status="aborted")
+                out.append(Message(f"💤 Table #{row.id} was closed: nobody started it for "
+                                   f"{_duration(limit)}. /new opens a new one.", chat=self.chat_ref(chat_row),
+                                   slot=f"lobby:{row.id}", game_id=row.id, kind="lobby"))
+            await uow.outbox.add(self.outbox_rows(out))
+            await uow.commit()
+        return out
+
+    async def next_timer_due(self) -> datetime | None:
+        async with self._uow(readonly=True) as uow:
+            due = await uow.timers.next_due()
+            return aware(due) if due else None
+
+    async def timer_loop(self, deliver, max_sleep: float = 30.0) -> None:
+        """Run forever: fire due timers and hand their messages to ``deliver`` (an async callable)."""
+        while True:
+            try:
+                messages = await self.run_timers()
+                if messages:
+                    await deliver(messages)
+                due = await self.next_timer_due()
+                delay = max_sleep if due is None else max(0.05, min(max_sleep, (due - now()).total_seconds()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("timer loop")
+                delay = max_sleep
+            self._timer_wakeup.clear()
+            try:
+                await asyncio.wait_for(self._timer_wakeup.wait(), timeout=delay)
+            except asyncio.TimeoutError:
+                pass
+
+
+def _duration(seconds: int) -> str:
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return "a day" if days == 1 else f"{days} days"
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return "an hour" if hours == 1 else f"{hours} hours"
+    return f"{seconds // 60} minutes"

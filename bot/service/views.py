@@ -1,0 +1,156 @@
+"""The messages that show a game: the lobby, the public board, a person's own view with the move picker.
+
+Pure: built from a ``LiveGame`` and a state, no I/O. Public text comes only from ``view(None)`` and public
+events; a person's text only from ``view(seat)`` and the events whose audience holds that seat.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import rules
+from rules.api import State
+from bot.render import boards
+from bot.service import picker
+from bot.service.live import LiveGame, LiveSeat
+from bot.service.messages import Button, ChatRef, Menu, Message
+
+
+def substitute(text: str, names: list[str]) -> str:
+    def name(match: re.Match) -> str:
+        i = int(match.group(1)) - 1
+        return names[i] if 0 <= i < len(names) else match.group(0)
+
+    return re.sub(r"\{P(\d+)\}", name, text)
+
+
+def digest(value) -> str:
+    """A short fingerprint of a view: a person is sent their view again only when it changed."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def waiting(live: LiveGame, state: State) -> str:
+    return ", ".join(live.names[s] for s in state.to_act())
+
+
+def lobby_message(row, chat: ChatRef, seat_names: list[tuple[str, bool]], note: str = "") -> Message:
+    """``seat_names``: (name, must open a private chat first) per seat in join order."""
+    game = rules.get_game(row.game)
+    lines = [f"🏰 {game.title} — table #{row.id}"]
+    if row.options and row.options != game.default_options():
+        lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in row.options.items()))
+    lines.append(f"Seats ({len(seat_names)}/{game.max_players}, needs {game.min_players}):")
+    for i, (name, needs_dm) in enumerate(seat_names):
+        lines.append(f"  {i + 1}. {name}" + ("  ⚠ must open a private chat with me first" if needs_dm else ""))
+    if note:
+        lines += ["", note]
+    lines.append("Join with the buttons or /join, add an AI with /addai, then /start.")
+    gid = row.id
+    buttons = [[Button("Join", f"j:{gid}", "success"), Button("Leave", f"l:{gid}"),
+                Button("Add AI", f"a:{gid}"), Button("Start", f"s:{gid}", "primary")]]
+    return Message("\n".join(lines), chat=chat, buttons=buttons, slot=f"lobby:{gid}", game_id=gid, kind="lobby")
+
+
+def picture(live: LiveGame, view: dict, pictures: bool) -> tuple | None:
+    """What to draw for ``view`` when the chat wants pictures (drawn at delivery), else None."""
+    if not pictures or live.settings.get("pictures", "on") != "on" or not boards.wants_picture(live.game.name, view):
+        return None
+    return live.game.name, view, list(live.names)
+
+
+def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False) -> Message:
+    names = live.names
+    text = substitute(live.game.render_view(state.view(None)), names)
+    header = f"#{live.id} {live.game.title}"
+    if live.recent:
+        header += "\n" + "\n".join("· " + substitute(line, names) for line in live.recent)
+    text = header + "\n\n" + text
+    if not state.is_over():
+        text += f"\n\n⏳ To act: {waiting(live, state)}"
+    buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{live.id}", "primary")]]
+    return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
+                   kind="board", fresh=fresh, picture=picture(live, state.view(None), pictures),
+                   image_name=f"board-{live.id}.png")
+
+
+def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, lines: list[str],
+                    pictures: bool, path: str = "", note: str = "") -> Message:
+    """A person's own view (from ``view(seat)`` only) with the move picker when they are to act; the picker's
+    buttons carry ``version``, the version of the game this view shows."""
+    seat = seat_row.seat
+    text = substitute(live.game.render_view(state.view(seat)), live.names)
+    head = [f"#{live.id} {live.game.title} — your view (seat {seat + 1})"]
+    if note:
+        head.append(note)
+    head.extend(lines[-8:])
+    buttons: list[list[Button]] = []
+    menu = None
+    if seat in state.to_act() and not state.is_over():
+        level = picker.resolve(live.game, state.legal_actions(seat), path)
+        buttons = picker_buttons(live, version, level, path)
+        menu = picker_menu(live, version, level, path)
+        if level.chosen:
+            head.append("Chosen so far: " + " → ".join(level.chosen))
+    return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
+                   slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu,
+                   picture=picture(live, state.view(seat), pictures), image_name=f"hand-{live.id}.png")
+
+
+def turn_message(live: LiveGame, state: State) -> Message:
+    """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
+    and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
+    people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
+    text = f"🔔 #{live.id} {live.game.title}: your turn, " + ", ".join(p.name for p in people) + "."
+    return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
+                   mentions=[p.user for p in people if p.dm_ok is False])
+
+
+def picker_buttons(live: LiveGame, version: int, level: picker.PickerLevel, path: str) -> list[list[Button]]:
+    prefix = f"p:{live.id}:{version}:"
+    if level.action is not None:  # one action left: a single button confirms it
+        return [[Button(live.game.describe_action(level.action)[:40], prefix + path, "primary")]]
+    flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in level.shown()]
+    per_row = 4 if all(len(b.label) <= 6 for b in flat) else (2 if all(len(b.label) <= 16 for b in flat) else 1)
+    rows = [flat[i:i + per_row] for i in range(0, len(flat), per_row)]
+    controls = _paging(prefix, level, path)
+    if level.multi and level.can_finish:
+        mask = sum(1 << i for i, (label, _) in enumerate(level.options) if label.startswith("✔ "))
+        controls.append(Button("✅ Done", prefix + level.data_for(path, f"d{mask:x}"), "success"))
+    if path:
+        controls.append(Button("↩ Back", prefix + picker.parent(path)))
+    if controls:
+        rows.append(controls)
+    return rows
+
+
+def _paging(prefix: str, level: picker.PickerLevel, path: str) -> list[Button]:
+    controls = []
+    if level.page > 0:
+        controls.append(Button("◀ Previous", prefix + level.data_for(path, f"n{level.page - 1}")))
+    if level.page + 1 < level.pages:
+        controls.append(Button(f"More ▶ ({level.page + 2}/{level.pages})",
+                               prefix + level.data_for(path, f"n{level.page + 1}")))
+    return controls
+
+
+def picker_menu(live: LiveGame, version: int, level: picker.PickerLevel, path: str) -> Menu | None:
+    """The same choice as one menu (Discord's select): option values are picker tokens or item numbers."""
+    if level.action is not None:
+        return None
+    prefix = f"p:{live.id}:{version}:"
+    base = picker.parent(path) if level.has_token else path
+    what = str(level.key or "move").replace("_", " ")
+    controls = []
+    if level.multi:
+        options = [(label.removeprefix("✔ "), str(i)) for i, (label, _) in enumerate(level.options)]
+        data, placeholder = prefix + base + "|m", f"Choose the {what} …"
+    else:
+        options = level.shown()
+        data, placeholder = prefix + base + "|s", f"Choose a {what} …"
+        controls = _paging(prefix, level, path)
+    if base:  # a choice was made before this one
+        controls.append(Button("↩ Back", prefix + picker.parent(base)))
+    low, high = level.sizes if level.multi else (1, 1)
+    return Menu(data, [(label[:100], value) for label, value in options][:25], level.multi, low,
+                min(high, len(options), 25), placeholder[:150], controls)

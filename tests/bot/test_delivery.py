@@ -1,0 +1,164 @@
+"""bot/delivery.py on a fake clock: order per chat, coalescing by slot, budgets, retries, chats independent."""
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+
+from bot.delivery import Budget, Delivery, RetryLater
+from bot.service.messages import Button, ChatRef, Message, UserRef
+
+GROUP = ChatRef("telegram", "-1", "-1")
+QUIET = ChatRef("telegram", "-2", "-2")
+ALICE = UserRef("telegram", "11", "Alice")
+
+
+class FakeClock:
+    """Virtual time: ``sleep`` parks until ``run`` advances the clock to the earliest wake-up."""
+
+    def __init__(self):
+        self.now = 0.0
+        self._sleepers: list = []
+        self._order = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        future = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self.now + max(0.0, seconds), next(self._order), future))
+        await future
+
+    async def run(self, delivery: Delivery, until: float | None = None) -> None:
+        while True:
+            for _ in range(20):
+                await asyncio.sleep(0)
+            if not self._sleepers:
+                if delivery.pending() == 0:
+                    return
+                continue
+            when, _, future = heapq.heappop(self._sleepers)
+            if until is not None and when > until:
+                heapq.heappush(self._sleepers, (when, next(self._order), future))
+                self.now = until
+                return
+            self.now = max(self.now, when)
+            future.set_result(None)
+
+
+class Recorder:
+    def __init__(self, clock: FakeClock, fail: dict[str, int] | None = None):
+        self.clock = clock
+        self.sent: list[tuple[float, str, Message]] = []
+        self.fail = dict(fail or {})  # text → how many 429s before it goes through
+        self.attempts: list[str] = []
+
+    async def __call__(self, message: Message, meta: dict, pace) -> None:
+        await pace()
+        self.attempts.append(message.text)
+        if self.fail.get(message.text, 0) > 0:
+            self.fail[message.text] -= 1
+            raise RetryLater(3)
+        self.sent.append((self.clock.now, message.chat.id if message.chat else message.user.id, message))
+
+
+def make(clock, recorder, delivered=None, budget=None):
+    async def on_delivered(ids):
+        delivered.extend(ids)
+    return Delivery(recorder, on_delivered=on_delivered if delivered is not None else None,
+                    budget=budget or (lambda key: Budget()), clock=clock, sleep=clock.sleep)
+
+
+async def test_one_chat_keeps_its_order_and_a_waiting_board_is_sent_once_in_its_newest_form():
+    clock = FakeClock()
+    recorder = Recorder(clock)
+    delivered: list[int] = []
+    group_budget = Budget(((20, 60.0), (1, 1.0)))
+    delivery = make(clock, recorder, delivered, budget=lambda key: group_budget)
+    delivery.submit([Message("lobby", chat=GROUP, slot="lobby:1", outbox_id=1)])
+    for version in range(10):
+        delivery.submit([Message(f"board v{version}", chat=GROUP, slot="board:1", outbox_id=10 + version)])
+    delivery.submit([Message("result", chat=GROUP, outbox_id=99)])
+    await clock.run(delivery)
+    assert [m.text for _, _, m in recorder.sent] == ["lobby", "board v9", "result"]
+    assert sorted(delivered) == [1] + list(range(10, 20)) + [99]  # superseded boards count as delivered
+    times = [t for t, _, _ in recorder.sent]
+    assert all(b - a >= 1.0 for a, b in zip(times, times[1:]))  # 1 a second in a group
+
+
+async def test_no_more_than_20_group_messages_in_any_60_seconds_and_the_quiet_chat_never_waits():
+    clock = FakeClock()
+    recorder = Recorder(clock)
+    group_budget = Budget(((20, 60.0), (1, 1.0)))
+    delivery = make(clock, recorder, budget=lambda key: group_budget)
+    for i in range(45):  # no slot: nothing to coalesce
+        delivery.submit([Message(f"line {i}", chat=GROUP)])
+    await clock.run(delivery, until=5.0)
+    delivery.submit([Message("rules", chat=QUIET)])
+    await clock.run(delivery)
+    group = [t for t, chat, _ in recorder.sent if chat == GROUP.id]
+    assert len(group) == 45
+    for start in group:
+        assert sum(1 for t in group if start <= t < start + 60.0) <= 20
+    quiet = [t for t, chat, _ in recorder.sent if chat == QUIET.id]
+    assert quiet == [5.0]  # answered at once, while the busy group waits for its budget
+
+
+async def test_a_hand_survives_four_429s_and_other_chats_are_not_delayed():
+    clock = FakeClock()
+    recorder = Recorder(clock, fail={"hand": 4})
+    delivered: list[int] = []
+    delivery = make(clock, recorder, delivered)
+    hand = Message("hand", user=ALICE, slot="hand:1", kind="hand", outbox_id=5,
+                   buttons=[[Button("R7", "p:1:1:0")]])
+    delivery.submit([hand])
+    delivery.submit([Message("board", chat=GROUP, slot="board:1", outbox_id=6)])
+    await clock.run(delivery)
+    assert recorder.attempts.count("hand") == 5
+    assert [m.text for _, _, m in recorder.sent] == ["board", "hand"]
+    assert recorder.sent[0][0] == 0.0 and recorder.sent[1][0] == 12.0
+    assert sorted(delivered) == [5, 6] and delivery.dropped == 0
+
+
+async def test_a_newer_form_arriving_while_a_429_is_waited_out_replaces_it_and_keeps_the_ping():
+    clock = FakeClock()
+    recorder = Recorder(clock, fail={"your turn v1": 1})
+    delivered: list[int] = []
+    delivery = make(clock, recorder, delivered)
+    buttons = [[Button("R7", "p:1:1:0")]]
+    delivery.submit([Message("your turn v1", user=ALICE, slot="hand:1", kind="hand", ping=True, buttons=buttons,
+                             outbox_id=1)])
+    await clock.run(delivery, until=1.0)
+    delivery.submit([Message("your turn v2", user=ALICE, slot="hand:1", kind="hand", buttons=buttons,
+                             outbox_id=2)])
+    await clock.run(delivery)
+    assert [m.text for _, _, m in recorder.sent] == ["your turn v2"]
+    assert recorder.sent[0][2].ping  # the person is still told it is their turn
+    assert sorted(delivered) == [1, 2]
+
+
+async def test_messages_without_a_slot_are_never_merged_and_private_slots_are_per_person():
+    clock = FakeClock()
+    recorder = Recorder(clock)
+    delivery = make(clock, recorder)
+    bob = UserRef("telegram", "12", "Bob")
+    delivery.submit([Message("a", user=ALICE), Message("b", user=ALICE),
+                     Message("hand A", user=ALICE, slot="hand:1"), Message("hand B", user=bob, slot="hand:1")])
+    await clock.run(delivery)
+    assert sorted(m.text for _, _, m in recorder.sent) == ["a", "b", "hand A", "hand B"]
+
+
+async def test_a_failing_send_is_logged_and_the_queue_goes_on():
+    clock = FakeClock()
+    sent = []
+
+    async def send(message, meta, pace):
+        if message.text == "bad":
+            raise ValueError("boom")
+        sent.append(message.text)
+
+    delivery = Delivery(send, clock=clock, sleep=clock.sleep)
+    delivery.submit([Message("bad", chat=GROUP), Message("good", chat=GROUP)])
+    await clock.run(delivery)
+    assert sent == ["good"] and delivery.dropped == 1
+    await delivery.close()

@@ -1,0 +1,97 @@
+"""Narration: every event a seat may see is told to it (0 missed), nothing private of another seat leaks, and the
+viewer's own lines speak to it in the second person."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import rules
+from rules.ai import make_player
+from rules.api import Event
+from bot.service.narration import final_result_lines, narrate, narrate_lines, personal, since_last_turn
+
+rules.load_games()
+GAMES = ["guyenne", "kardinal", "koenig_artus", "list_und_tuecke", "troubadour"]
+CASES = [(name, n, opts) for name in GAMES for n, opts in rules.get_game(name).configurations()[:3]]
+
+
+def play(name: str, n: int, opts: dict, seed: int, cap: int = 800):
+    game = rules.get_game(name)
+    state = game.new_game(n, seed=seed, options=opts)
+    players = [make_player("random", seed=seed * 7 + i) for i in range(n)]
+    log: list[tuple[int, int, list[Event]]] = []
+    for seq in range(cap):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        log.append((seq, seat, state.apply(seat, players[seat].choose(state, seat))))
+    return game, state, log
+
+
+@pytest.mark.parametrize("name,n,opts", CASES, ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
+def test_every_visible_event_is_told_and_nothing_else(name, n, opts):
+    game, state, log = play(name, n, opts, seed=5)
+    flat = [(seq, e) for seq, _, events in log for e in events]
+    names = [f"Player {i + 1}" for i in range(n)]
+    for viewer in [None, *range(n)]:
+        lines = narrate_lines(game, flat, viewer, names)
+        told = sorted(k for line in lines for k in line.events)
+        visible = [k for k, (_, e) in enumerate(flat) if e.visible_to(viewer)]
+        assert told == visible, f"missed {set(visible) - set(told)}, leaked {set(told) - set(visible)}"
+        assert all(line.text and "{P" not in line.text for line in lines)
+        # every engine has a line of its own for every kind it logs (no silent kinds)
+        for _, e in flat:
+            assert game.describe_event(e), e.kind
+        if viewer is not None:
+            text = "\n".join(line.text for line in lines)
+            assert names[viewer] not in text  # the viewer is "you", never its own name
+            assert not re.search(r"\bYou (plays|gets|has|builds|takes|is)\b|You's", text)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_private_events_of_others_never_appear(name):
+    game = rules.get_game(name)
+    n = game.min_players if name != "list_und_tuecke" else 4
+    game, state, log = play(name, n, game.configurations()[0][1] if n == game.min_players else {}, seed=11, cap=300)
+    flat = [(seq, e) for seq, _, events in log for e in events]
+    names = [f"P{i + 1}name" for i in range(n)]
+    for viewer in [None, *range(n)]:
+        private_of_others = [game.describe_event(e) for _, e in flat
+                             if e.audience is not None and not e.visible_to(viewer)]
+        shown = "\n".join(narrate(game, flat, viewer, names, condense=False))
+        for secret in private_of_others:
+            text = personal(secret, viewer, names)
+            if text.startswith("Your ") or text.startswith("You "):
+                continue  # the same words may describe the viewer's own hand; compared by events above
+            assert text not in shown
+
+
+def test_second_person():
+    names = ["Ann", "Bob"]
+    assert personal("{P1} plays R9.", 0, names) == "You play R9."
+    assert personal("{P2} plays R9.", 0, names) == "Bob plays R9."
+    assert personal("Turned up: 4♠ in {P1}'s V1.", 0, names) == "Turned up: 4♠ in your V1."
+    assert personal("{P1}'s turn ends.", 0, names) == "Your turn ends."
+    assert personal("{P2} passes.", 1, names) == "You pass."
+    assert personal("{P2} has chosen a trio.", 1, names) == "You have chosen a trio."
+    assert personal("Castle 4 goes to {P1}.", 0, names) == "Castle 4 goes to you."
+    assert personal("{P1} reaches the end.", None, names) == "Ann reaches the end."
+
+
+def test_condensed_runs_and_since_last_turn():
+    game = rules.get_game("troubadour")
+    events = [Event("built_castle", {"seat": 1, "card": c, "from": "waste"}) for c in ("AH", "AC", "2H")]
+    assert narrate(game, events, 0, ["You", "AI 2"]) == ["AI 2 builds 3 castle cards: A♥ A♣ 2♥."]
+    assert narrate(game, events, 1, ["Ann", "AI 2"]) == ["You build 3 castle cards: A♥ A♣ 2♥."]
+    log = [(0, 0, [Event("turn_ended", {"seat": 0, "auto": False})]), (1, 1, events)]
+    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
+
+
+def test_final_result_sorted_with_shared_places_and_the_tie_rule():
+    game = rules.get_game("list_und_tuecke")
+    lines = final_result_lines(game, [19, 27, 26, 26], [4, 1, 2, 2], ["AI 1", "Ann", "AI 3", "AI 4"], viewer=1)
+    assert lines[:4] == ["1. You — 27 points", "2. AI 3 — 26 points (shared)", "2. AI 4 — 26 points (shared)",
+                         "4. AI 1 — 19 points"]
+    assert lines[4].startswith("Tie rule:")
+    assert final_result_lines(game, [1, 0], [1, 2], ["A", "B"]) == ["1. A — 1 point", "2. B — 0 points"]
