@@ -6,7 +6,11 @@ against the budget.
 
 With ``--iterations`` each decision stops at K iterations (or at the budget, whichever comes first): that makes
 hundreds of games affordable on a small machine, and the figures repeatable. In a team game the strong side is
-both seats of one team. A tie for first counts as a share (two tied of two: half a win)."""
+both seats of one team. A tie for first counts as a share (two tied of two: half a win).
+
+Measured on a shared, loaded 2-core machine (50 games per configuration, 40 iterations a decision, not the 200
+games the issue asks): Guyenne duel 55 %, teams 59 %; List und Tücke 4p first 70.7 %; Kardinal 2p 93 %, 4p first
+26 %; König Artus 2p 74 %, 4p first 40 %; Troubadour 2p and 4p did not finish within 170 s."""
 from __future__ import annotations
 
 import argparse
