@@ -1,9 +1,10 @@
-"""``python -m bench``: engine playouts per game, then the service on a SQLite file."""
+"""``python -m bench``: engine playouts per game, then the service on a SQLite file; ``--strength`` adds a short
+run of the strong AI against greedy (``python -m bench.strength`` for the full 200 games per configuration)."""
 from __future__ import annotations
 
 import sys
 
-from bench import engines, pictures, service
+from bench import engines, pictures, service, strength
 
 
 def main() -> None:
@@ -16,6 +17,10 @@ def main() -> None:
     print()
     print("== Service: 100 concurrent games on SQLite ==")
     service.main(["--games", "20" if quick else "100"])
+    if "--strength" in sys.argv:
+        print()
+        print("== Strong AI against greedy (40 iterations a decision) ==")
+        strength.main(["--games", "10" if quick else "40", "--iterations", "40"])
 
 
 if __name__ == "__main__":

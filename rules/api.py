@@ -8,7 +8,7 @@ Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
 ``get_game``, ``GAMES``) a game may override a few presentation hooks with
 defaults here (``rules_summary``, ``render_view``, ``describe_event``,
 ``configurations``, ``has_hidden_information``, ``State.evaluate``,
-``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.teams``): the bot
+``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.ai_rewards``, ``State.teams``): the bot
 and the AI use them, and they never change what is legal.
 """
 from __future__ import annotations
@@ -115,6 +115,12 @@ class State:
         """The actions the greedy AI weighs: ``legal_actions`` with one action kept of every group that plays the
         same (e.g. which of two equal cards goes). Only a shortcut for the AI; default: all of them."""
         return self.legal_actions(seat)
+
+    def ai_rewards(self) -> list[float] | None:
+        """Each seat's chance to come first from here, in [0, 1], for the strong AI's search where it cuts a
+        playout short. None (the default): the search ranks the seats by ``evaluate``. Only a guess for the AI,
+        read in worlds the search sampled: it may use everything in the state."""
+        return None
 
     def teams(self) -> list[list[int]] | None:
         """Seats that win and lose together (rated as teams), or None when everyone plays for themselves."""

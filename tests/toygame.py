@@ -116,7 +116,7 @@ class ToyState(State):
         if self.phase != "keep":
             return world
         unknown = [s for s in range(self.n) if s != seat]
-        pool = [c for s in unknown for c in self.hands[s]]
+        pool = sorted(c for s in unknown for c in self.hands[s])
         rng.shuffle(pool)
         for i, s in enumerate(unknown):
             world.hands[s] = sorted(pool[4 * i:4 * i + 4])

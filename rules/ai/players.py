@@ -67,13 +67,3 @@ class GreedyPlayer(Player):
             elif value == best_value:
                 best.append(action)
         return self.rng.choice(best or actions)
-
-
-LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer}
-
-
-def make_player(level: str = "greedy", seed: int | None = None) -> Player:
-    try:
-        return LEVELS[level](seed)
-    except KeyError:
-        raise IllegalAction(f"Unknown AI level {level!r}. Levels: {', '.join(LEVELS)}.") from None

@@ -915,7 +915,7 @@ class GuyenneState(State):
                 continue
             if len(team) == 1 and team[0] == seat:  # his own army: he knows all but the order of his deck
                 if len(world.decks[a]) > 1:
-                    world.decks[a] = shuffled(world.decks[a])
+                    world.decks[a] = shuffled(sorted(world.decks[a]))  # sorted: the real order stays unread
                 continue
             known, unknown, hands, hidden, pool = world._unseen(a, seat)
             home = len(world.decks[a]) + len(unknown)  # where hands and face-down cards begin in the pool
@@ -930,7 +930,7 @@ class GuyenneState(State):
             hero = world.hero_at[a] < 2 and "H" in pool and "H" not in pinned
             for c in pinned + (["H"] if hero else []):
                 pool.remove(c)
-            pool = shuffled(pool)
+            pool = shuffled(sorted(pool))  # from a sorted pool: where the cards really lie changes nothing
             for c in pinned:
                 pool.insert(home + int(draw() * (len(pool) + 1 - home)), c)
             if hero:  # 0: in a hand or face down (after the deck and the discard), 1: or in the discard

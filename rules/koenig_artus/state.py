@@ -435,9 +435,10 @@ class ArtusState(State):
             else:
                 pool += hand
             needs[p] = len(hand) - len(mine)
+        pool.sort()  # sorted: where the unseen cards really lie changes nothing
         hands, world.stack = share(pool, needs, self.voids, draw)
         if old_pool:
-            extra, _ = share(old_pool, old_needs, self.voids, draw)
+            extra, _ = share(sorted(old_pool), old_needs, self.voids, draw)
             for p, cards in extra.items():
                 hands[p] += cards
         for p in others:

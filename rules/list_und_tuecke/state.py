@@ -515,7 +515,7 @@ class LuTState(State):
         world.seed = rng.getrandbits(48)
         world.counter = 0
         others = [p for p in range(self.n) if p != seat]
-        pool = [c for p in others for c in self.hands[p]]
+        pool = sorted(c for p in others for c in self.hands[p])  # sorted: who really holds what changes nothing
         draw = rng.random
         pool.sort(key=lambda _: draw())  # a uniform shuffle, cheaper than Random.shuffle
         at = 0
@@ -534,7 +534,7 @@ class LuTState(State):
                          rng: random.Random) -> None:
         """Re-deal so that ``actor`` holds a card of ``colours``: his hand uniform among such hands, the rest
         uniform. Used only when the plain deal failed, so the two together stay uniform over consistent deals."""
-        pool = [c for p in others for c in self.hands[p]]
+        pool = sorted(c for p in others for c in self.hands[p])
         fits = [c for c in pool if c >> 5 in colours]
         misfits = [c for c in pool if c >> 5 not in colours]
         size = len(self.hands[actor])

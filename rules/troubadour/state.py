@@ -1131,6 +1131,7 @@ class TroubadourState(State):
                 slots, pool = None, stock[:]
             if hidden:
                 pool += [x - FD for v in hidden for x in v if x >= FD]
+            pool.sort()  # first in card order: where the unseen cards really lie changes nothing
             pool.sort(key=key)
             size = len(slots) if seen else len(stock)
             if seen:
@@ -1148,7 +1149,7 @@ class TroubadourState(State):
                 start = 0
                 for end in cuts + [len(stock)]:
                     if end - start > 1:
-                        part = stock[start:end]
+                        part = sorted(stock[start:end])
                         part.sort(key=key)
                         stock[start:end] = part
                     start = end

@@ -190,3 +190,20 @@ def check_no_leak(state: State, rng: random.Random) -> bool:
         if dump(world_a) != dump(world_b):
             redrew = True
     return redrew
+
+
+def check_strong_sees_only_its_seat(state: State, rng: random.Random, iterations: int = 6) -> None:
+    """The strong AI's search (at a small fixed iteration count) is the same in the state and in any
+    determinization for the seat that searches, given the same seed: it reads nothing that seat cannot know."""
+    from rules.ai.search import search
+
+    for seat in state.to_act():
+        seed = rng.getrandbits(32)
+        original = dump(state)
+        real = search(state, seat, random.Random(seed), iterations=iterations)
+        assert dump(state) == original, "the search must not change the state"
+        world = state.determinize(seat, rng)
+        imagined = search(world, seat, random.Random(seed), iterations=iterations)
+        assert [(c.action, c.visits, c.win_rate) for c in real.choices] == \
+            [(c.action, c.visits, c.win_rate) for c in imagined.choices], \
+            f"the strong AI of seat {seat} decides on what it cannot know"

@@ -73,3 +73,18 @@ def test_game_description(name):
         game.new_game(game.max_players + 1, seed=1)
     with pytest.raises(IllegalAction):
         game.new_game(game.min_players - 1, seed=1)
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CONFIGS, ids=IDS)
+def test_strong_ai_reads_only_its_seat(name, n, options):
+    """Along a greedy playout, the strong AI's search is the same in the state and in a determinization of it."""
+    game = GAMES[name]
+    rng = random.Random(5)
+    steps = []
+
+    def on_step(before, after, seat, action, events):
+        steps.append(before)
+
+    kit.playout(game, n, options, 21, GreedyPlayer, cap=400, on_step=on_step)
+    for state in steps[::max(1, len(steps) // 12)]:
+        kit.check_strong_sees_only_its_seat(state, rng)

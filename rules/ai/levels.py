@@ -1,0 +1,20 @@
+"""The AI levels by name, and the one factory the bot uses."""
+from __future__ import annotations
+
+from rules.ai.players import GreedyPlayer, Player, RandomPlayer
+from rules.ai.strong import DEFAULT_BUDGET, StrongPlayer
+from rules.api import IllegalAction
+
+LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer}
+
+
+def make_player(level: str = "greedy", seed: int | None = None, budget: float | None = DEFAULT_BUDGET,
+                iterations: int | None = None) -> Player:
+    """A player of ``level``; ``budget`` (seconds per decision) and ``iterations`` (a cap that makes a search
+    repeatable) concern only the levels that search."""
+    cls = LEVELS.get(level)
+    if cls is None:
+        raise IllegalAction(f"Unknown AI level {level!r}. Levels: {', '.join(LEVELS)}.")
+    if cls is StrongPlayer:
+        return StrongPlayer(seed, budget=budget, iterations=iterations)
+    return cls(seed)

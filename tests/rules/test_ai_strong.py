@@ -1,0 +1,153 @@
+"""The strong AI: repeatable for a seed and an iteration cap, always legal, stops by its cap, hints, names."""
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+from rules import GAMES, IllegalAction
+from rules.ai import GreedyPlayer, StrongPlayer, advise, ai_name, hint, make_player, think
+from rules.ai.search import rank_rewards, search
+from tests.toygame import TOY
+
+GAME_CONFIGS = [("troubadour", 2), ("guyenne", 2), ("list_und_tuecke", 4), ("kardinal", 2), ("koenig_artus", 4)]
+
+
+def midgame(name: str, n: int, seed: int = 4, moves: int = 12):
+    """A state some greedy moves into a game, with a seat to act."""
+    game = GAMES[name]
+    state = game.new_game(n, seed=seed)
+    greedy = GreedyPlayer(seed)
+    for _ in range(moves):
+        seat = state.to_act()[0]
+        state.apply(seat, greedy.choose(state, seat))
+    return state
+
+
+@pytest.mark.parametrize(("name", "n"), GAME_CONFIGS)
+def test_same_seed_and_iterations_same_decision(name, n):
+    state = midgame(name, n)
+    seat = state.to_act()[0]
+    runs = [search(state, seat, random.Random(9), iterations=30) for _ in range(2)]
+    assert [(c.action, c.visits, c.win_rate) for c in runs[0].choices] == \
+        [(c.action, c.visits, c.win_rate) for c in runs[1].choices]
+    assert runs[0].iterations == 30
+    one = make_player("strong", seed=3, budget=None, iterations=20).choose(state, seat)
+    assert one == make_player("strong", seed=3, budget=None, iterations=20).choose(state, seat)
+
+
+@pytest.mark.parametrize(("name", "n"), GAME_CONFIGS)
+def test_strong_plays_a_game_to_its_end_with_legal_actions(name, n):
+    """Every decision is one of the seat's legal actions (apply would raise otherwise); the game ends."""
+    game = GAMES[name]
+    state = game.new_game(n, seed=7)
+    players = [StrongPlayer(s, budget=None, iterations=4) for s in range(n)]
+    for _ in range(3000):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        action = players[seat].choose(state, seat)
+        assert action in state.legal_actions(seat)
+        state.apply(seat, action)
+    assert state.is_over()
+
+
+def test_the_iteration_cap_stops_the_search_before_a_long_budget():
+    state = midgame("kardinal", 2)
+    seat = state.to_act()[0]
+    player = StrongPlayer(1, budget=3600.0, iterations=7)
+    player.choose(state, seat)
+    assert player.last_iterations == 7
+
+
+def test_the_budget_stops_the_search_without_a_cap():
+    """A tiny budget ends the search after very few iterations (counted, not timed)."""
+    state = midgame("kardinal", 2)
+    seat = state.to_act()[0]
+    player = StrongPlayer(1, budget=0.0)
+    action = player.choose(state, seat)
+    assert player.last_iterations == 1 and action in state.legal_actions(seat)
+
+
+def test_a_forced_move_needs_no_search():
+    state = TOY.new_game(2, seed=1)
+    for seat in (0, 1):
+        state.apply(seat, state.legal_actions(seat)[0])
+    while len(state.legal_actions(state.to_act()[0])) != 1:
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.to_act()[0]
+    result = search(state, seat, random.Random(1), iterations=50)
+    assert result.iterations == 0 and result.best.action == state.legal_actions(seat)[0]
+
+
+def test_strong_needs_a_budget_or_a_cap():
+    with pytest.raises(ValueError):
+        StrongPlayer(1, budget=None, iterations=None)
+    with pytest.raises(IllegalAction):
+        make_player("grandmaster")
+
+
+def test_strong_finds_the_only_reply_that_saves_the_toy_game():
+    """Seat 0 led 7 and keeps 9; seat 1 holds 5 and 8: 8 takes this trick and ties the game, 5 loses both."""
+    state = TOY.from_json({"n": 2, "seed": 1, "counter": 1, "hands": [[1, 2, 7, 9], [3, 4, 5, 8]],
+                           "kept": [[9], [5, 8]], "trick": [[0, 7]], "points": [0, 0], "leader": 0,
+                           "tricks_done": 0})
+    result = search(state, 1, random.Random(2), iterations=50)
+    assert result.best.action == {"type": "play", "card": 8}
+    assert result.best.win_rate == pytest.approx(0.5, abs=0.05) and result.choices[1].win_rate < 0.05
+
+
+@pytest.mark.parametrize(("name", "n"), GAME_CONFIGS)
+def test_advice_gives_two_distinct_legal_actions_and_win_rates(name, n):
+    state = midgame(name, n)
+    seat = state.to_act()[0]
+    advice = advise(state, seat, seed=5, budget=None, iterations=40)
+    legal = state.legal_actions(seat)
+    assert advice.action in legal
+    if len(state.ai_actions(seat)) > 1:
+        assert advice.runner_up in legal and advice.runner_up != advice.action
+        assert 0.0 <= advice.runner_up_win_rate <= 1.0
+    assert 0.0 <= advice.win_rate <= 1.0
+    assert advice == advise(state, seat, seed=5, budget=None, iterations=40)
+
+
+def test_advice_refuses_a_seat_that_is_not_to_act():
+    state = midgame("kardinal", 2)
+    waiting = next(s for s in range(2) if s not in state.to_act())
+    with pytest.raises(IllegalAction):
+        advise(state, waiting, seed=1, iterations=5)
+
+
+def test_think_and_hint_work_from_json_and_pickle():
+    """What a process pool runs: JSON in, JSON out, picklable functions; same as deciding in process."""
+    state = midgame("list_und_tuecke", 4)
+    seat = state.to_act()[0]
+    data = json.loads(json.dumps(state.to_json()))
+    assert pickle.loads(pickle.dumps(think)) is think
+    action = think("list_und_tuecke", data, seat, "strong", seed=8, budget=None, iterations=15)
+    assert action == make_player("strong", seed=8, budget=None, iterations=15).choose(state, seat)
+    assert think("list_und_tuecke", data, seat, "greedy", seed=8) in state.legal_actions(seat)
+    advice = hint("list_und_tuecke", data, seat, seed=8, budget=None, iterations=15)
+    json.dumps(advice)
+    assert advice["action"] in state.legal_actions(seat)
+
+
+def test_rank_rewards_count_rivals_only():
+    assert rank_rewards([3.0, 1.0]) == [1.0, 0.0]
+    assert rank_rewards([2.0, 2.0, 0.0]) == [0.75, 0.75, 0.0]
+    # team mates (0, 2) are not rivals: each is judged against 1 and 3 only
+    assert rank_rewards([5.0, 1.0, 5.0, 9.0], [[0, 2], [1, 3]]) == [0.5, 0.0, 0.5, 1.0]
+
+
+def test_ai_names_say_the_level_and_differ_per_seat():
+    for level in ("random", "greedy", "strong"):
+        names = [ai_name(level, i) for i in range(14)]
+        assert len(set(names)) == len(names)
+        assert all(name.startswith("🤖 ") for name in names)
+    assert ai_name("greedy", 0) == "🤖 Sir Greedy"
+    assert ai_name("strong", 0) == "🤖 Strong Merlin"
+    assert all("Strong" in ai_name("strong", i) for i in range(10))
+    assert ai_name("greedy", 0) != ai_name("strong", 0)
