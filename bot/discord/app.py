@@ -58,7 +58,10 @@ class DiscordAdapter:
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
         self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
-        self.delivery = Delivery(self._send, on_delivered=service.delivered, name="discord")
+        # pictures are drawn when a message is really sent (a board replaced while waiting is never drawn)
+        service.draw_at_delivery = True
+        self.delivery = Delivery(self._send, on_delivered=service.delivered, prepare=service.draw_picture,
+                                 name="discord")
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
@@ -185,6 +188,7 @@ class DiscordAdapter:
         return hand_here
 
     async def _answer(self, message: Message, interaction: discord.Interaction) -> None:
+        await self.service.draw_picture(message)  # answered at once, not through the delivery queues
         view = build_view(message)
         clicked = interaction.message
         payload = _as_payload(message.text)

@@ -34,9 +34,10 @@ class Service(LobbyCommands, PlayCommands, TimerCommands, ChatCommands, Delivery
     history = answers_errors(LeagueCommands.history)
     new_season = answers_errors(LeagueCommands.new_season)
 
-    def __init__(self, db: Database, *, pictures: bool = False):
+    def __init__(self, db: Database, *, pictures: bool = False, picture_workers: int | None = None,
+                 warm_pictures: bool = True):
         ServiceBase.__init__(self, db, pictures=pictures)
-        self._init_delivery()
+        self._init_delivery(picture_workers, warm_pictures)
         self._timer_wakeup = asyncio.Event()
         self._group = GroupCommit(db)  # concurrent moves share one transaction (see storage/group_commit.py)
 
@@ -46,14 +47,17 @@ class Service(LobbyCommands, PlayCommands, TimerCommands, ChatCommands, Delivery
 
 
 async def build_service(database_url: str | None = None, *, pictures: bool = False,
-                        flood_guard: bool = False) -> Service:
+                        flood_guard: bool = False, picture_workers: int | None = None,
+                        warm_pictures: bool = True) -> Service:
     """Open (and migrate) the database, resume every active game; the fixed entry point for all adapters.
     ``pictures``: send board and hand pictures with the text (chat platforms); ``flood_guard``: answer a person
-    who floods a chat with "slow down" (the chat platforms)."""
+    who floods a chat with "slow down" (the chat platforms); ``picture_workers``: processes drawing pictures
+    (default one a core; they start on the first picture), ``warm_pictures``: each first draws a few pictures of
+    every game so its caches are warm (tests pass ``picture_workers=1, warm_pictures=False``)."""
     from bot.settings import DEFAULT_DATABASE_URL
 
     db = await open_database(database_url or DEFAULT_DATABASE_URL)
-    service = Service(db, pictures=pictures)
+    service = Service(db, pictures=pictures, picture_workers=picture_workers, warm_pictures=warm_pictures)
     if flood_guard:
         service.flood = FloodGuard()
     await service.resume()

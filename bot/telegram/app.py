@@ -88,8 +88,11 @@ class TelegramAdapter:
         self.busy = 0  # updates being handled (tests and the bench wait for 0)
         self._group_budget = GROUP_BUDGET.scaled(pace_scale)
         self._private_budget = PRIVATE_BUDGET.scaled(pace_scale)
+        # pictures are drawn when a message is really sent (a board replaced while waiting is never drawn)
+        service.draw_at_delivery = True
         self.delivery = Delivery(self._send, on_delivered=service.delivered, chat_key=default_chat_key,
-                                 budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale), name="telegram")
+                                 budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale),
+                                 prepare=service.draw_picture, name="telegram")
 
     async def close(self, drain: float = 5.0) -> None:
         """Deliver what is queued (up to ``drain`` seconds), then stop; call before ``app.stop()``."""
