@@ -34,6 +34,7 @@ class DeliveryCommands:
         # pictures are drawn in worker processes (one a core by default), never on the event loop; the pool
         # keeps recently drawn ones (a re-sent board or hand is not drawn again). Its workers start on the
         # first picture, so a service without pictures never starts them.
+        self.delivery_lease = DELIVERY_LEASE
         self.pictures_pool = PicturePool(picture_workers, warm=warm_pictures)
         # True where the adapters draw at delivery (``draw_pictures`` in their Delivery's ``prepare``): the
         # messages keep their picture request, and a board superseded before it is sent is never drawn
@@ -88,7 +89,7 @@ class DeliveryCommands:
         slot is returned (the older ones are marked sent: a board changed twice is shown once)."""
         moment = now()
         async with self._uow() as uow:
-            rows = await uow.outbox.claim(platforms, self.process_id, moment, moment - DELIVERY_LEASE, limit)
+            rows = await uow.outbox.claim(platforms, self.process_id, moment, moment - self.delivery_lease, limit)
             newest: dict[str, str] = {}
             for row in rows:
                 if row.slot:
