@@ -205,7 +205,7 @@ class PlayCommands:
                          actor: int | None, before: list[int], started: bool = False) -> list[Message]:
         """The board; each person's view where it changed (or where they learnt something privately), sent anew
         with a ping to whoever's turn has just come; and the group's turn line when the people to act changed."""
-        out = [views.board_message(live, state, self.pictures, fresh=started)]
+        out = [views.board_message(live, state, self.pictures, fresh=started, view=state.view(None))]
         private_lines: dict[int, list[str]] = defaultdict(list)
         for _, _, events, _ in batch:
             for event in events:
@@ -217,7 +217,8 @@ class PlayCommands:
         to_act = [] if state.is_over() else state.to_act()
         turn_came = {s for s in to_act if s not in before or s == actor}
         for s in live.humans():
-            digest = views.digest(state.view(s.seat))
+            view = state.view(s.seat)  # built once: its digest, its text and its picture
+            digest = views.digest(view)
             if digest == live.view_hashes.get(s.seat) and not private_lines.get(s.seat) and s.seat != actor \
                     and s.seat not in turn_came:
                 continue
@@ -225,7 +226,7 @@ class PlayCommands:
             lines = private_lines.get(s.seat, [])
             if s.seat in turn_came:  # their turn: everything they may know that happened since their last one
                 lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names)
-            message = views.private_message(live, s, state, version, lines, self.pictures)
+            message = views.private_message(live, s, state, version, lines, self.pictures, view=view)
             message.ping = s.seat in turn_came
             out.append(message)
         humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
