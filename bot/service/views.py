@@ -17,12 +17,18 @@ from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Menu, Message
 
 
+_PLAYER = re.compile(r"\{P(\d+)\}")
+
+
 def substitute(text: str, names: list[str]) -> str:
+    if "{P" not in text:  # most lines name nobody (a hot spot: every view of every move passes here)
+        return text
+
     def name(match: re.Match) -> str:
         i = int(match.group(1)) - 1
         return names[i] if 0 <= i < len(names) else match.group(0)
 
-    return re.sub(r"\{P(\d+)\}", name, text)
+    return _PLAYER.sub(name, text)
 
 
 def digest(value) -> str:
