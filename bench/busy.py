@@ -12,6 +12,23 @@
 
     python -m bench.busy                    # the default game, then pictures of every game
     python -m bench.busy --game kardinal --games 100 --moves 30 --workers 1 2
+
+Figures (König Artus, 4 seats, 100 games × 30 moves; this 2-core host shared with other test runs, load
+average 3–9, so wall times are inflated 2–4× against a quiet machine — compare within a row):
+
+    figure                                  before (main, 08:20)        after (h-perf, 09:28)
+    bare commit floor p50                   0.21 ms                     0.18 ms
+    quiet overhead p50 / p99 (× floor)      5.87 / 17.5 ms (28×)        1.20 / 17.9 ms (6.6×)
+    100 games, text only                    492 moves/s, act p50 171 ms 232–409 moves/s (load 7–9)
+    one picture p50 / max (worst game)      3.05 / 6.1 ms               2.6–4.5 / 10–64 ms (load 7–9)
+    100 games, pictures on                  181 moves/s (1 thread)      173 (1 worker) / 137–188 (2 workers)
+
+Why the text-only target is out of reach here: the event loop spends ~1.2–1.4 ms of CPU a move (a free core
+would allow ~750 moves/s), of which the group commit's SQL is now ~0.2 ms; the rest is building the board and
+each seat's view, rendering their texts, the picker of the seat to act (``picker.resolve`` ~0.4 ms) and
+serialising six messages to JSON for the outbox — Python work that grows with seats, not with cores (a second
+core only helps pictures, which run in the pool). With pictures on, drawing leaves the loop (the loop pays
+~0.1 ms a picture to key and ship it), and boards superseded in a chat's queue are never drawn.
 """
 from __future__ import annotations
 
