@@ -81,3 +81,18 @@ def test_python_m_bot_run_refuses_in_one_line(env, expected, tmp_path):
     assert done.returncode == 2
     output = done.stdout + done.stderr
     assert expected in output and "Traceback" not in output, output
+
+
+def test_a_second_process_polling_the_same_bot_is_named_once(caplog):
+    from telegram.error import Conflict, NetworkError
+
+    from bot import runner
+
+    runner._told_conflict = False
+    conflict = Conflict("terminated by other getUpdates request; make sure that only one bot instance is running")
+    for _ in range(3):
+        runner.polling_error(conflict)
+    runner.polling_error(NetworkError("connection reset"))
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "webhook mode" in errors[0]
+    assert any("connection reset" in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
