@@ -469,11 +469,11 @@ def _register_commands(bot: HeraldBot) -> None:
         admin = a.is_admin(interaction)
         await a.command(interaction, lambda c, u: s.new_season(c, u, game, is_admin=admin))
 
-    @tree.command(name="help", description="How Herald works")
-    async def help_(interaction: discord.Interaction):
-        async def answer(c, u):
-            return s.help(c, u)
-        await a.command(interaction, answer, guild_only=False)
+    @tree.command(name="help", description="How Herald works, or how one game is played here")
+    @app_commands.describe(game="one game's help (default: the game running here, or all games)")
+    @app_commands.autocomplete(game=_game_names)
+    async def help_(interaction: discord.Interaction, game: str | None = None):
+        await a.command(interaction, lambda c, u: s.help(c, u, game or ""), guild_only=False)
 
     @tree.error
     async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError):

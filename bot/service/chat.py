@@ -41,8 +41,27 @@ class ChatCommands:
         game = rules.get_game(clean(game_name, 40).strip())
         return [Message(f"📜 {game.title}\n\n{game.rules_summary()}", chat=chat, user=user)]
 
-    def help(self, chat: ChatRef | None = None, user: UserRef | None = None) -> list[Message]:
-        return [Message(HELP_TEXT + "\n\nGames:\n" + game_list_text(), chat=chat, user=user)]
+    @answers_errors
+    async def help(self, chat: ChatRef | None = None, user: UserRef | None = None, text: str = "") -> list[Message]:
+        """``/help``: how Herald works and the games; ``/help <game>``: that game's own help (``help_text``); in a
+        chat (or, privately, for a person) with one running game, that game's help follows the general text."""
+        name = clean(text or "", 40).strip().lstrip("#")
+        if name and not name.isdigit():
+            game = rules.get_game(name)
+            return [Message(f"❓ {game.title}\n\n{game.help_text()}\n\nThe full rules: /rules {game.name}",
+                            chat=chat, user=user)]
+        general = HELP_TEXT + "\n\nGames (/help <game> for one):\n" + game_list_text()
+        async with self._uow(readonly=True) as uow:
+            running = await self._candidates(uow, chat, user, (lifecycle.ACTIVE,))
+            if name.isdigit():
+                running = [g for g in running if g.id == int(name)]
+            elif len(running) > 1 and user is not None:
+                running = [g for g in running if self._seat_of(g, user) is not None] or running
+        if len(running) == 1:
+            game = rules.get_game(running[0].game)
+            return [Message(f"❓ Game #{running[0].id} — {game.title}\n\n{game.help_text()}\n\n" + HELP_TEXT,
+                            chat=chat, user=user)]
+        return [Message(general, chat=chat, user=user)]
 
     @answers_errors
     async def settings(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> list[Message]:

@@ -55,7 +55,7 @@ COMMANDS = [
     ("rules", "rules of a game: /rules <game>"), ("leaderboard", "the group's ratings: /leaderboard [game]"),
     ("stats", "a player's record"), ("history", "recent games"), ("settings", "group settings (admins)"),
     ("newseason", "start a new league season: /newseason [game] (admins)"),
-    ("help", "how to play here"),
+    ("help", "how to play here: /help [game]"),
 ]
 
 
@@ -171,6 +171,8 @@ class TelegramAdapter:
                 out = await s.act(None, user, text)
             elif command == "rules":
                 out = await s.rules_text(None, text, user=user)
+            elif command == "help":
+                out = await s.help(None, user, text)
             else:
                 out = [Message("Here I send your hands; the games themselves are played in a group. "
                                "Type a move here as /move <notation>, or use the buttons.", user=user)]
@@ -201,7 +203,7 @@ class TelegramAdapter:
         elif command == "newseason":
             out = await s.new_season(chat, user, text, is_admin=await self.is_admin(update))
         else:
-            out = s.help(chat, user)
+            out = await s.help(chat, user, text)
         if command == "board":
             for m in out:
                 m.fresh = True

@@ -13,6 +13,10 @@ then reinforce or pass. Fights: higher total wins; a hero wins outright; a defen
 The menu asks the castle first, then your cards one by one (`done` when the set is complete). Cards: H hero,
 T trebuchet, A archer, numbers are their strength."""
 
+# how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
+TIE_RULE = ("Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.")
+SCORE_UNIT = "point"
+
 
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"

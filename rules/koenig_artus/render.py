@@ -9,6 +9,11 @@ HELP = """König Artus in short: win tricks to move your pawn (the digit on the 
 Arthur's field. Follow the led colour if you can; trumps (strongest last) beat it; Knights (Kn) and Shields (Sh) beat
 everything. Landing on a sword field (x) lets you choose a new trump. Cards: R7 is red 7, K7 black 7."""
 
+# how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
+TIE_RULE = ("The first pawn on King Arthur's field wins; the others are placed by their fields, "
+            "equal fields sharing a place.")
+SCORE_UNIT = "field"
+
 
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"

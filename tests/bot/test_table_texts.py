@@ -1,0 +1,88 @@
+"""What the table sees (issues 23 and 22): tie rules from the engines, per-game help, /stats by part of a name,
+secret moves refused in the group, resign with a confirmation, /log."""
+from __future__ import annotations
+
+import pytest
+
+import rules
+from bot.service import ChatRef, UserRef, build_service
+from bot.service.narration import final_result_lines
+from rules.api import Game
+from tests.bot.test_leagues import open_game, play_out
+
+CHAT = ChatRef("discord", "chan1", "guild1", "general")
+ALICE, BOB = UserRef("discord", "1", "Alice"), UserRef("discord", "2", "Bob")
+ROBERT, ROBERTA = UserRef("discord", "3", "Robert Smith"), UserRef("discord", "4", "Roberta Jones")
+
+
+@pytest.fixture
+async def service(database_url):
+    svc = await build_service(database_url)
+    yield svc
+    await svc.close()
+
+
+# ---------------------------------------------------------------------------------------------- tie rules
+def test_every_game_states_its_own_tie_rule_through_the_engine_hook():
+    rules.load_games()
+    for name in ("troubadour", "guyenne", "list_und_tuecke", "kardinal", "koenig_artus"):
+        game = rules.get_game(name)
+        assert game.tie_rule() and game.score_unit()
+        lines = final_result_lines(game, [5, 5], [1, 1], ["A", "B"])
+        assert lines[-1] == "Tie rule: " + game.tie_rule()
+    assert rules.get_game("koenig_artus").score_unit() == "field"
+
+
+def test_a_game_without_the_hook_states_no_rule_and_an_override_is_used():
+    class Plain(Game):
+        name = "plain"
+
+    class Ruled(Plain):
+        def tie_rule(self):
+            return "Ties go to the youngest."
+
+        def score_unit(self):
+            return "crown"
+
+    assert final_result_lines(Plain(), [2, 2], [1, 1], ["A", "B"]) == ["1. A — 2 points (shared)",
+                                                                       "1. B — 2 points (shared)"]
+    lines = final_result_lines(Ruled(), [1, 1], [1, 1], ["A", "B"])
+    assert lines == ["1. A — 1 crown (shared)", "1. B — 1 crown (shared)", "Tie rule: Ties go to the youngest."]
+
+
+# ---------------------------------------------------------------------------------------------- help
+async def test_help_lists_games_and_help_of_a_game_is_its_own(service):
+    [general] = await service.help(CHAT, ALICE)
+    assert "/new" in general.text and "koenig_artus" in general.text and "/help <game>" in general.text
+    [artus] = await service.help(CHAT, ALICE, "koenig_artus")
+    assert rules.get_game("koenig_artus").help_text() in artus.text and "/new" not in artus.text
+    [kardinal] = await service.help(CHAT, ALICE, "Kardinal")
+    assert rules.get_game("kardinal").help_text() in kardinal.text
+    [unknown] = await service.help(CHAT, ALICE, "chess")
+    assert unknown.kind == "error" and "Known games" in unknown.text
+
+
+async def test_help_inside_a_running_game_gives_that_games_help(service):
+    gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=3))[0].game_id
+    await service.add_ai(CHAT, ALICE, "random", game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    [text] = await service.help(CHAT, ALICE)
+    assert f"Game #{gid}" in text.text and rules.get_game("kardinal").help_text() in text.text
+    [private] = await service.help(None, ALICE)
+    assert rules.get_game("kardinal").help_text() in private.text
+
+
+# ---------------------------------------------------------------------------------------------- stats
+async def test_stats_finds_a_player_by_part_of_the_name_and_asks_when_several_match(service):
+    await play_out(service, await open_game(service, [ALICE, ROBERT], seed=1), [ALICE, ROBERT])
+    [found] = await service.stats(CHAT, ALICE, "robert")
+    assert found.text.startswith("📜 Robert Smith — 1 games") or found.text.startswith("📜 Robert Smith")
+    [found] = await service.stats(CHAT, ALICE, "SMITH")
+    assert found.text.startswith("📜 Robert Smith")
+    await play_out(service, await open_game(service, [ALICE, ROBERTA], seed=2), [ALICE, ROBERTA])
+    [which] = await service.stats(CHAT, ALICE, "Robert")
+    assert which.kind == "error" and "Robert Smith" in which.text and "Roberta Jones" in which.text
+    [exact] = await service.stats(CHAT, ALICE, "robert smith")
+    assert exact.text.startswith("📜 Robert Smith")
+    assert "has not played here" in (await service.stats(CHAT, ALICE, "Zed"))[0].text
+    assert "has not played here" in (await service.stats(CHAT, ALICE, "%"))[0].text
