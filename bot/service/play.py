@@ -93,6 +93,8 @@ class PlayCommands:
                     if game_id is None and chat is None:
                         game_id = await self._game_for_private_move(uow, user)
                     live = await self._active(uow, chat, user, game_id, "move")
+                    if isinstance(move, str) and chat is not None and chat.platform != "console":
+                        _refuse_secret(live, user, move)
                     return await self._act_live(uow, live.id, user, move, version)
             except StaleVersion:  # another process moved first: re-read the game and judge the move again
                 if attempt == 3:
@@ -395,3 +397,18 @@ class PlayCommands:
             if user is not None and (only is None or (user.platform, user.id) == (only.platform, only.id)):
                 out.append(Message(text, user=user, slot=f"hand:{row.id}", game_id=row.id, kind="hand"))
         return out
+
+
+def _refuse_secret(live: LiveGame, user: UserRef, move: str) -> None:
+    """A secret move (the engine's ``State.is_secret``: a trio, cards placed face down) typed where the table reads
+    it is refused, and nothing of it is shown: it belongs in the person's private chat."""
+    seat_row = live.seat_of(user)
+    if seat_row is None or seat_row.seat not in live.state.to_act():
+        return  # the usual refusal says why
+    try:
+        action = live.game.parse_action(live.state, seat_row.seat, move)
+    except IllegalAction:
+        return  # the usual refusal explains the notation
+    if live.state.is_secret(seat_row.seat, action):
+        raise ServiceError("That move is secret: make it privately, in my private chat (type it there, or use the "
+                           "buttons of /hand), so the table does not read it. Nothing was played.")

@@ -17,6 +17,7 @@ MAX_AT_CASTLE = 5
 HAND = 6
 LEVELS = ("basic", "advanced", "expert")
 PLACING = ("open1", "respond1", "open2", "respond2")
+SECRET_ACTIONS = frozenset({"open", "respond", "reinforce", "set_aside", "give"})  # cards that go face down
 
 
 def group_points(mine: list[bool]) -> int:
@@ -225,6 +226,10 @@ class GuyenneState(State):
 
     def teams(self) -> list[list[int]] | None:
         return [list(team) for team in self.members] if self.mode == "teams" else None
+
+    def is_secret(self, seat: int, action: dict) -> bool:
+        """Cards placed face down (opening, answering, reinforcing), set aside or given to a partner stay hidden."""
+        return isinstance(action, dict) and action.get("type") in SECRET_ACTIONS
 
     # ------------------------------------------------------------------ legal actions
     def _keep_one(self, seat: int) -> bool:

@@ -86,3 +86,49 @@ async def test_stats_finds_a_player_by_part_of_the_name_and_asks_when_several_ma
     assert exact.text.startswith("📜 Robert Smith")
     assert "has not played here" in (await service.stats(CHAT, ALICE, "Zed"))[0].text
     assert "has not played here" in (await service.stats(CHAT, ALICE, "%"))[0].text
+
+
+# ---------------------------------------------------------------------------------------------- secret moves
+async def _started(service, name, seed=5, ai=1, options=""):
+    gid = (await service.create_lobby(CHAT, ALICE, name, options, seed=seed))[0].game_id
+    for _ in range(ai):
+        await service.add_ai(CHAT, ALICE, "random", game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    return gid
+
+
+async def _state(service, gid):
+    from storage import UnitOfWork
+
+    async with UnitOfWork(service.db) as uow:
+        row = await uow.games.get(gid)
+        seat = next(s.seat for s in row.seats if s.player is not None and s.player.external_id == ALICE.id)
+        return rules.get_game(row.game).from_json(row.state), seat, row.version
+
+
+@pytest.mark.parametrize("name", ["troubadour", "guyenne"])
+async def test_a_secret_move_typed_in_the_group_is_refused_and_shows_nothing(service, name):
+    gid = await _started(service, name)
+    state, seat, version = await _state(service, gid)
+    game = rules.get_game(name)
+    action = state.legal_actions(seat)[0]
+    assert state.is_secret(seat, action)
+    typed = game.format_action(action)
+    out = await service.act(CHAT, ALICE, "/move " + typed, game_id=gid)
+    assert [m.kind for m in out] == ["error"] and "privately" in out[0].text
+    assert out[0].user == ALICE and typed not in out[0].text
+    assert (await _state(service, gid))[2] == version  # nothing played
+    played = await service.act(None, ALICE, typed, game_id=gid)  # in the private chat it is a move
+    assert not any(m.kind == "error" for m in played)
+    assert (await _state(service, gid))[2] > version
+
+
+async def test_a_public_move_typed_in_the_group_is_played(service):
+    gid = await _started(service, "kardinal")
+    state, seat, version = await _state(service, gid)
+    while seat not in state.to_act():
+        pytest.skip("the AI starts")
+    action = state.legal_actions(seat)[0]
+    assert not state.is_secret(seat, action)
+    out = await service.act(CHAT, ALICE, rules.get_game("kardinal").format_action(action), game_id=gid)
+    assert not any(m.kind == "error" for m in out)
