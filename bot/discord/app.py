@@ -420,9 +420,10 @@ def _register_commands(bot: HeraldBot) -> None:
         await a.command(interaction, lambda c, u: s.show_board(c, game_id=table, user=u), fresh=True)
 
     @tree.command(name="resign", description="Leave a running game (an AI takes your seat)")
-    @app_commands.describe(table=table)
-    async def resign(interaction: discord.Interaction, table: int | None = None):
-        await a.command(interaction, lambda c, u: s.resign(c, u, table))
+    @app_commands.describe(table=table, confirm="yes: resign without being asked")
+    @app_commands.choices(confirm=[app_commands.Choice(name="yes", value="yes")])
+    async def resign(interaction: discord.Interaction, table: int | None = None, confirm: str | None = None):
+        await a.command(interaction, lambda c, u: s.resign(c, u, table, confirmed=confirm == "yes"))
 
     @tree.command(name="abort", description="End a table or game (its creator, or Manage Server)")
     @app_commands.describe(table=table)

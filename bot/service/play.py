@@ -16,7 +16,7 @@ from storage.group_commit import MoveWrite, write_one
 from bot.service import lifecycle, narration, picker, views
 from bot.service.errors import ServiceError, answers_errors, game_number
 from bot.service.live import LOG_KEPT, LiveGame, LiveSeat, load_live
-from bot.service.messages import ChatRef, Message, UserRef
+from bot.service.messages import Button, ChatRef, Message, UserRef
 
 AI_STEP_CAP = 5000
 _NUMBERED = re.compile(r"^\s*#?(\d{1,10})\s+(\S.*)$", re.S)
@@ -275,6 +275,9 @@ class PlayCommands:
             return await {"j": self.join, "l": self.leave, "s": self.start}[kind](chat, user, game_id=game_id)
         if kind == "h":
             return await self.show_private(user, game_id=game_id)
+        if (kind == "r" and len(parts) == 3 and parts[1].isascii() and parts[1].isdigit()) or \
+                (kind == "rc" and len(parts) == 2):
+            return await self._press_resign(user, chat, kind, game_id, parts)
         raise ServiceError("That button is not one of mine.")
 
     async def _press_picker(self, user: UserRef, game_id: int, version: int, path: str) -> list[Message]:
@@ -360,7 +363,36 @@ class PlayCommands:
 
     # ------------------------------------------------------------------ leaving a running game
     @answers_errors
-    async def resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None = None) -> list[Message]:
+    async def resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None = None,
+                     confirmed: bool = True) -> list[Message]:
+        """Leave a running game; an AI plays the seat. ``confirmed=False`` (``/resign`` typed without ``yes``)
+        only asks, with a Yes button (``r:<game>:<version>:<person>``) and a Cancel button (``rc:<game>:<person>``)."""
+        if not confirmed:
+            async with self._uow(readonly=True) as uow:
+                live = await self._active(uow, chat, user, game_id, "resign", fresh=True)
+                return [_resign_question(live, user, chat)]
+        return await self._resign(chat, user, game_id)
+
+    async def _press_resign(self, user: UserRef, chat: ChatRef | None, kind: str, game_id: int,
+                            parts: list[str]) -> list[Message]:
+        """The confirmation's buttons: only the person asked may press them; a question the game has moved on
+        from is asked again rather than acted on."""
+        owner = parts[-1]
+        if owner != user.id:
+            raise ServiceError("That button belongs to someone else's question; type /resign to leave your own game.")
+        if kind == "rc":
+            return [Message(f"You play on in game #{game_id}; nothing changed.", chat=chat, user=user,
+                            game_id=game_id)]
+        version = parts[1]
+        async with self._uow(readonly=True) as uow:
+            live = await self._active(uow, None, user, game_id, "resign", fresh=True)
+            if version != str(live.version):
+                question = _resign_question(live, user, chat)
+                question.text = "The game has moved on since I asked. " + question.text
+                return [question]
+        return await self._resign(chat, user, game_id)
+
+    async def _resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None) -> list[Message]:
         async with self._uow() as uow:
             live = await self._active(uow, chat, user, game_id, "resign")
             async with self.lock_for(live.id):
@@ -412,3 +444,12 @@ def _refuse_secret(live: LiveGame, user: UserRef, move: str) -> None:
     if live.state.is_secret(seat_row.seat, action):
         raise ServiceError("That move is secret: make it privately, in my private chat (type it there, or use the "
                            "buttons of /hand), so the table does not read it. Nothing was played.")
+
+
+def _resign_question(live: LiveGame, user: UserRef, chat: ChatRef | None) -> Message:
+    """Are you sure? — answered by buttons that only the asker may press (``/resign yes`` skips the question)."""
+    text = (f"Resign from game #{live.id} ({live.game.title})? An AI takes over your seat and the game counts as "
+            f"lost for you. (/resign yes skips this question.)")
+    buttons = [[Button("🏳 Yes, resign", f"r:{live.id}:{live.version}:{user.id}", "danger"),
+                Button("Cancel", f"rc:{live.id}:{user.id}")]]
+    return Message(text, chat=chat, user=user, buttons=buttons, game_id=live.id, kind="confirm")

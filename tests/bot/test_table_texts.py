@@ -132,3 +132,50 @@ async def test_a_public_move_typed_in_the_group_is_played(service):
     assert not state.is_secret(seat, action)
     out = await service.act(CHAT, ALICE, rules.get_game("kardinal").format_action(action), game_id=gid)
     assert not any(m.kind == "error" for m in out)
+
+
+# ---------------------------------------------------------------------------------------------- resign
+async def _seated(service, gid, user):
+    from storage import UnitOfWork
+
+    async with UnitOfWork(service.db) as uow:
+        row = await uow.games.get(gid)
+        return [s for s in row.seats if s.player is not None and s.player.external_id == user.id and not s.resigned]
+
+
+async def test_resign_asks_first_and_its_buttons_are_checked(service):
+    gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=3))[0].game_id
+    await service.join(CHAT, BOB, game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    [question] = await service.resign(CHAT, ALICE, gid, confirmed=False)
+    assert question.user == ALICE and question.chat == CHAT and "Resign from game" in question.text
+    yes, cancel = question.buttons[0]
+    assert yes.data.startswith(f"r:{gid}:") and cancel.data.startswith(f"rc:{gid}:")
+    assert await _seated(service, gid, ALICE)  # asking changed nothing
+    # Bob presses Alice's buttons (Telegram shows a reply to the whole group): refused, nothing changes
+    [refused] = await service.press(BOB, yes.data, chat=CHAT)
+    assert refused.kind == "error" and "someone else" in refused.text
+    assert await _seated(service, gid, ALICE) and await _seated(service, gid, BOB)
+    [kept] = await service.press(ALICE, cancel.data, chat=CHAT)
+    assert "play on" in kept.text and await _seated(service, gid, ALICE)
+    for forged in (f"r:{gid}:x:{ALICE.id}", f"r:{gid}:1", f"rc:{gid}", f"r:999:1:{ALICE.id}"):
+        [answer] = await service.press(ALICE, forged, chat=CHAT)
+        assert answer.kind == "error", forged
+    assert await _seated(service, gid, ALICE)
+    # a question the game moved on from is asked again, not acted on
+    state, seat, version = await _state(service, gid)
+    mover = ALICE if seat in state.to_act() else BOB
+    mover_seat = seat if mover is ALICE else 1 - seat
+    await service.act(None, mover, state.legal_actions(mover_seat)[0], game_id=gid)
+    [again] = await service.press(ALICE, yes.data, chat=CHAT)
+    assert "moved on" in again.text and again.buttons and await _seated(service, gid, ALICE)
+    out = await service.press(ALICE, again.buttons[0][0].data, chat=CHAT)
+    assert any("resigned" in m.text for m in out) and not await _seated(service, gid, ALICE)
+
+
+async def test_resign_yes_resigns_at_once(service):
+    gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=3))[0].game_id
+    await service.join(CHAT, BOB, game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    out = await service.resign(CHAT, BOB, gid, confirmed=True)
+    assert any("resigned" in m.text for m in out) and not await _seated(service, gid, BOB)
