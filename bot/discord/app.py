@@ -419,6 +419,11 @@ def _register_commands(bot: HeraldBot) -> None:
     async def board(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.show_board(c, game_id=table, user=u), fresh=True)
 
+    @tree.command(name="log", description="What happened in the game (what only you saw comes by DM)")
+    @app_commands.describe(lines="how many of the last lines (default 15)", table=table)
+    async def log_(interaction: discord.Interaction, lines: int | None = None, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.log(c, u, str(lines or ""), game_id=table), guild_only=False)
+
     @tree.command(name="resign", description="Leave a running game (an AI takes your seat)")
     @app_commands.describe(table=table, confirm="yes: resign without being asked")
     @app_commands.choices(confirm=[app_commands.Choice(name="yes", value="yes")])

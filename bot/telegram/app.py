@@ -51,7 +51,7 @@ COMMANDS = [
     ("new", "open a table: /new <game> [options]"), ("join", "take a seat"), ("leave", "leave your seat"),
     ("addai", "add an AI player: /addai [random|greedy]"), ("start", "start the game"),
     ("hand", "your private view and moves"), ("move", "make a move: /move <notation>"),
-    ("board", "show the board again"), ("resign", "leave a running game (an AI takes over): /resign [yes]"),
+    ("board", "show the board again"), ("log", "what happened: /log [lines] [#game]"), ("resign", "leave a running game (an AI takes over): /resign [yes]"),
     ("abort", "end a table or game (creator or admin)"), ("games", "the games of this group"),
     ("rules", "rules of a game: /rules <game>"), ("leaderboard", "the group's ratings: /leaderboard [game]"),
     ("stats", "a player's record"), ("history", "recent games"), ("settings", "group settings (admins)"),
@@ -174,6 +174,8 @@ class TelegramAdapter:
                 out = await s.rules_text(None, text, user=user)
             elif command == "help":
                 out = await s.help(None, user, text)
+            elif command == "log":
+                out = await s.log(None, user, text)
             else:
                 out = [Message("Here I send your hands; the games themselves are played in a group. "
                                "Type a move here as /move <notation>, or use the buttons.", user=user)]
@@ -188,6 +190,7 @@ class TelegramAdapter:
             "hand": lambda: s.show_private(user, game_id=number, chat=chat),
             "move": lambda: s.act(chat, user, text),
             "board": lambda: s.show_board(chat, game_id=number, user=user),
+            "log": lambda: s.log(chat, user, text),
             "resign": lambda: s.resign(chat, user, number, confirmed=any(a.lower() in YES for a in args)),
             "games": lambda: s.games(chat, user),
             "rules": lambda: s.rules_text(chat, text, user=user),

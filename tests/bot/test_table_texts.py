@@ -179,3 +179,44 @@ async def test_resign_yes_resigns_at_once(service):
     await service.start(CHAT, ALICE, game_id=gid)
     out = await service.resign(CHAT, BOB, gid, confirmed=True)
     assert any("resigned" in m.text for m in out) and not await _seated(service, gid, BOB)
+
+
+# ---------------------------------------------------------------------------------------------- /log
+async def test_log_tells_the_public_log_and_only_the_asker_their_private_lines(service):
+    from bot.service.narration import narrate
+    from rules.api import Event
+    from storage import UnitOfWork
+
+    gid = await _started(service, "list_und_tuecke", seed=4, ai=3)
+    for _ in range(12):  # Alice plays her first legal move a dozen times (the AIs answer)
+        state, seat, _ = await _state(service, gid)
+        if seat not in state.to_act():
+            break
+        await service.act(None, ALICE, state.legal_actions(seat)[0], game_id=gid)
+    out = await service.log(CHAT, ALICE, "200")
+    public = next(m for m in out if m.chat == CHAT)
+    assert public.user == ALICE and public.kind == "log"  # an answer to the asker (Discord: ephemeral)
+    async with UnitOfWork(service.db) as uow:
+        moves = await uow.games.moves(gid)
+        names = [s.player.name if s.player else f"🤖 AI {s.seat + 1}" for s in sorted((await uow.games.get(gid)).seats,
+                                                                                    key=lambda s: s.seat)]
+    entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
+    told = narrate(rules.get_game("list_und_tuecke"), entries, None, names)
+    assert told and all(line in public.text for line in told[-10:])
+    private = [m for m in out if m.is_private]
+    hidden = [e for _, e in entries if e.audience is not None]
+    assert all(m.user == ALICE for m in private)
+    if any(ALICE_SEAT in e.audience for e in hidden for ALICE_SEAT in [seat]):
+        assert private and "what only you saw" in private[0].text
+    short = next(m for m in await service.log(CHAT, ALICE, "3") if m.chat == CHAT)
+    assert short.text.count("\n· ") == 3 and "/log" in short.text.splitlines()[0]
+    # someone not at the table reads the public log and gets nothing private
+    out = await service.log(CHAT, BOB)
+    assert [m.is_private for m in out] == [False] and out[0].kind == "log"
+    assert (await service.log(CHAT, ALICE, "lots"))[0].kind == "error"
+
+
+async def test_log_fits_a_message_and_the_console_has_it(service):
+    gid = await _started(service, "troubadour", seed=2, ai=1)
+    out = await service.log(CHAT, ALICE, "200", game_id=gid)
+    assert all(len(m.text) <= 2000 for m in out)
