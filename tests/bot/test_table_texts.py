@@ -220,3 +220,30 @@ async def test_log_fits_a_message_and_the_console_has_it(service):
     gid = await _started(service, "troubadour", seed=2, ai=1)
     out = await service.log(CHAT, ALICE, "200", game_id=gid)
     assert all(len(m.text) <= 2000 for m in out)
+
+
+# ---------------------------------------------------------------------------------------------- score tables
+def _play_until(game, state, stop, limit=3000):
+    import random
+
+    rng = random.Random(1)
+    for _ in range(limit):
+        if stop(state) or state.is_over():
+            break
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+def test_koenig_artus_board_has_a_running_score_table_per_hand():
+    game = rules.get_game("koenig_artus")
+    state = _play_until(game, game.new_game(3, seed=7), lambda s: s.view(None)["hand_no"] >= 3)
+    view = state.view(None)
+    assert len(view["hand_ends"]) == view["hand_no"] - 1 >= 2
+    text = game.render_view(view)
+    assert "Fields after each hand:" in text
+    rows = [line for line in text.splitlines() if line.strip().startswith("P") and " H1 " in line]
+    assert len(rows) == 3 and all("H2" in r and "now" in r for r in rows)
+    assert "Fields after each hand" not in game.render_view(state.view(0))  # the turn message stays short
+    again = game.from_json(state.to_json())
+    assert again.view(None) == view and again.clone().view(None) == view
