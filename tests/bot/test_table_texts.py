@@ -247,3 +247,34 @@ def test_koenig_artus_board_has_a_running_score_table_per_hand():
     assert "Fields after each hand" not in game.render_view(state.view(0))  # the turn message stays short
     again = game.from_json(state.to_json())
     assert again.view(None) == view and again.clone().view(None) == view
+
+
+# ---------------------------------------------------------------------------------------------- Guyenne's last action
+@pytest.mark.parametrize("players,options", [(2, {}), (3, {"mode": "two_sets"})])
+def test_guyenne_highlights_the_last_action_in_the_text_and_the_picture(players, options):
+    import io
+
+    from PIL import Image
+
+    from bot.render import boards
+    from bot.render.boards import guyenne as picture
+
+    game = rules.get_game("guyenne")
+    state = game.new_game(players, seed=6, options=options)
+    state = _play_until(game, state, lambda s: any(f["counts"][0] and f["counts"][1] for f in s.view(None)["fights"])
+                        and s.view(None)["last"]["castle"] is not None)
+    view = state.view(None)
+    last = view["last"]
+    assert last["castle"] is not None and last["seat"] in range(players)
+    text = game.render_view(view)
+    assert f"👉 Last: {{P{last['seat'] + 1}}}" in text and f"castle {last['castle']}" in text
+    assert f"👉⚔ Castle {last['castle']}" in text
+    canvas = boards.draw("guyenne", view, ["Alice", "Bob", "Carol"])
+    assert [k for k in canvas.layout if k.startswith("last:")] == [f"last:{last['castle']}"]
+    x0, y0, x1, y1 = canvas.layout[f"last:{last['castle']}"]
+    image = Image.open(io.BytesIO(canvas.png())).convert("RGB")
+    ring = image.getpixel(((x0 + x1) // 2, y0 + 1))
+    assert sum(abs(a - b) for a, b in zip(ring, picture.LAST)) <= 40
+    assert "last" not in state.view(0)  # a hand is told the last action in its narration
+    again = game.from_json(state.to_json())
+    assert again.view(None) == view and again.clone().view(None) == view
