@@ -311,8 +311,9 @@ def speak_to(text: str, seat: int) -> str:
         verb = base(match.group(1))
         if verb is None:
             return match.group(0)
-        before = text[:match.start()].rstrip()
-        word = "You" if not before or before[-1] in ".:!?·—\n" else "you"
+        head = text[:match.start()].rstrip(" ")
+        before = head.rstrip()
+        word = "You" if not before or head.endswith("\n") or before[-1] in ".:!?·—" else "you"
         return f"{word} {verb}"
 
     return re.sub(r"\{P" + str(seat + 1) + r"\} ([a-z]+)\b", fill, text)

@@ -116,6 +116,7 @@ class Console:
                 if m.kind == "board":
                     head, _, _ = text.partition("\n\n")
                     self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                    text = "\n".join(addressed(line, YOU.name) for line in text.splitlines())  # "You open"
                 self.say("📢 " + text)
             self.say()
 

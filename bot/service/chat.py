@@ -103,7 +103,7 @@ class ChatCommands:
         public = narration.narrate(game, entries, None, names)
         shown, skipped = _page(public, count)
         head = f"📜 #{row.id} {game.title} — the log, " + (
-            f"the last {len(shown)} of {len(public)} lines" if skipped else f"{len(public)} lines")
+            f"the last {_lines(len(shown))} of {len(public)}" if skipped else _lines(len(public)))
         if skipped:
             head += f" (/log {min(len(public), LOG_MOST)} for more)"
         body = "\n".join("· " + line for line in shown) if shown else "Nothing has happened yet."
@@ -255,6 +255,10 @@ def _dm_remedy(platform: str) -> str:
                "of your hand can reach you."
     return "Please allow direct messages from server members (or start a private chat with me); meanwhile use " \
            "/hand or the “My hand” button here."
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" + ("" if n == 1 else "s")
 
 
 def _page(lines: list[str], count: int) -> tuple[list[str], bool]:

@@ -10,8 +10,8 @@ Arthur's field. Follow the led colour if you can; trumps (strongest last) beat i
 everything. Landing on a sword field (x) lets you choose a new trump. Cards: R7 is red 7, K7 black 7."""
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("The first pawn on King Arthur's field wins; the others are placed by their fields, "
-            "equal fields sharing a place.")
+TIE_RULE = ("The first pawn on King Arthur's field wins; everybody else shares second place (the rules rank "
+            "nobody behind the winner).")
 SCORE_UNIT = "field"
 
 

@@ -278,3 +278,19 @@ def test_guyenne_highlights_the_last_action_in_the_text_and_the_picture(players,
     assert "last" not in state.view(0)  # a hand is told the last action in its narration
     again = game.from_json(state.to_json())
     assert again.view(None) == view and again.clone().view(None) == view
+
+
+# ---------------------------------------------------------------------------------------------- second person
+def test_a_line_of_its_own_view_starting_with_the_seat_speaks_to_it_capitalised():
+    from rules.api import speak_to
+
+    assert speak_to("Points {P1} 0 · {P2} 0 · hands 6 · 6\n{P1} opens a castle.", 0).endswith("\nYou open a castle.")
+    assert speak_to("Castles: 1⬜\n  {P1} answers there.", 0).endswith("\n  You answer there.")
+    assert speak_to("then {P1} answers there.", 0) == "then you answer there."
+
+
+def test_the_console_board_speaks_to_you():
+    from bot.console.play import addressed
+
+    assert addressed("You opens a castle.", "You") == "You open a castle."
+    assert addressed("You 🟥E: hand 6 · deck 16", "You") == "You 🟥E: hand 6 · deck 16"
