@@ -24,6 +24,8 @@ CLAIM_LEASE = timedelta(seconds=60)  # a claim older than this belonged to a pro
 
 
 class TimerCommands:
+    timer_lease = CLAIM_LEASE
+
     def wake_timers(self) -> None:
         self._timer_wakeup.set()
 
@@ -52,7 +54,7 @@ class TimerCommands:
         moment = moment or now()
         out: list[Message] = []
         async with self._uow() as uow:
-            due = await uow.timers.claim_due(moment, self.process_id, moment - CLAIM_LEASE)
+            due = await uow.timers.claim_due(moment, self.process_id, moment - self.timer_lease)
             jobs = [(t.id, t.game_id, t.seat, t.kind) for t in due]
             await uow.commit()
         for timer_id, game_id, seat, kind in jobs:
@@ -68,6 +70,8 @@ class TimerCommands:
     async def _fire_timer(self, timer_id: int, game_id: int, seat: int, kind: str) -> list[Message]:
         async with self.lock_for(game_id):
             async with self._uow() as uow:
+                # the game row first, then its timers: the order every move's write takes (no deadlock)
+                await uow.games.lock(game_id)
                 if not await uow.timers.take(timer_id, self.process_id):
                     return []  # another process took it over
                 live = await self.fresh_live(uow, game_id)
