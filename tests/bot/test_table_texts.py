@@ -294,3 +294,14 @@ def test_the_console_board_speaks_to_you():
 
     assert addressed("You opens a castle.", "You") == "You open a castle."
     assert addressed("You 🟥E: hand 6 · deck 16", "You") == "You 🟥E: hand 6 · deck 16"
+
+
+def test_koenig_artus_picture_has_the_compact_score_table():
+    from bot.render import boards
+
+    game = rules.get_game("koenig_artus")
+    state = _play_until(game, game.new_game(4, seed=7), lambda s: s.view(None)["hand_no"] >= 3)
+    canvas = boards.draw("koenig_artus", state.view(None), ["A", "B", "C", "D"])
+    assert "hand_ends" in canvas.layout
+    fresh = boards.draw("koenig_artus", game.new_game(4, seed=7).view(None), ["A", "B", "C", "D"])
+    assert "hand_ends" not in fresh.layout
