@@ -225,7 +225,7 @@ class PlayCommands:
                 continue
             live.view_hashes[s.seat] = digest
             lines = private_lines.get(s.seat, [])
-            if s.seat in turn_came:  # their turn: everything they may know that happened since their last one
+            if s.seat in turn_came or not to_act:  # their turn, or the end: all they may know since their last one
                 lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names)
             message = views.private_message(live, s, state, version, lines, self.pictures)
             message.ping = s.seat in turn_came

@@ -305,3 +305,27 @@ def test_koenig_artus_picture_has_the_compact_score_table():
     assert "hand_ends" in canvas.layout
     fresh = boards.draw("koenig_artus", game.new_game(4, seed=7).view(None), ["A", "B", "C", "D"])
     assert "hand_ends" not in fresh.layout
+
+
+# ---------------------------------------------------------------------------------------------- the end is told
+@pytest.mark.parametrize("name,ai", [("kardinal", 1), ("koenig_artus", 2), ("list_und_tuecke", 3)])
+async def test_at_the_end_each_person_is_told_everything_since_their_last_move(service, name, ai):
+    from bot.service.narration import since_last_turn
+    from rules.api import Event
+    from storage import UnitOfWork
+
+    gid = await _started(service, name, seed=9, ai=ai)
+    last = []
+    for _ in range(400):
+        state, seat, _ = await _state(service, gid)
+        if state.is_over():
+            break
+        out = await service.act(None, ALICE, state.legal_actions(seat)[0], game_id=gid)
+        last = [m for m in out if m.is_private and m.user == ALICE and m.kind == "hand"]
+    assert state.is_over() and last
+    async with UnitOfWork(service.db) as uow:
+        row = await uow.games.get(gid)
+        names = row.result["names"]
+        log = [(m.seq, m.seat, [Event.from_json(e) for e in m.events]) for m in await uow.games.moves(gid)]
+    told = since_last_turn(rules.get_game(name), log, seat, names)
+    assert all(line in last[-1].text for line in told)  # (nothing, when their own move ended the game)
