@@ -329,3 +329,11 @@ async def test_at_the_end_each_person_is_told_everything_since_their_last_move(s
         log = [(m.seq, m.seat, [Event.from_json(e) for e in m.events]) for m in await uow.games.moves(gid)]
     told = since_last_turn(rules.get_game(name), log, seat, names)
     assert all(line in last[-1].text for line in told)  # (nothing, when their own move ended the game)
+
+
+async def test_the_console_shows_the_log(tmp_path):
+    from tests.bot.test_console import run
+
+    text, code = await run(tmp_path, ["1", "1", "log 2", "log", "quit"], game="kardinal", players=2, seed=3)
+    assert code == 0 and "📜 #1 Kardinal — the log" in text
+    assert "log [n]" in text  # the command line names it
