@@ -18,8 +18,9 @@ YOU = UserRef("console", "you", "You")
 HELP = """Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
 `back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
 (with or without /move), e.g. what `rules` shows.
-Commands: board (the full table), hand (your view), rules, help, resign, quit."""
-COMMANDS = "(number · back · a move · board, hand, rules, help, resign, quit)"
+Commands: board (the full table), hand (your view), hint (what the strong AI would play), rules, help, resign,
+quit."""
+COMMANDS = "(number · back · a move · board, hand, hint, rules, help, resign, quit)"
 BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
 
 
@@ -227,6 +228,9 @@ class Console:
                 await self.help()
             elif word == "board":
                 self.show(await self.service.show_board(CHAT, game_id=self.game_id), full_board=True)
+            elif word == "hint":
+                self.say("  The strong AI is thinking…")
+                self.show(await self.service.hint(CHAT, YOU, game_id=self.game_id))
             elif word == "hand":
                 self.levels.clear()
                 self.show(await self.service.show_private(YOU, game_id=self.game_id))
