@@ -13,6 +13,7 @@ from bot.service import ChatRef, UserRef, build_service
 from bot.service.base import now
 from bot.service.timers import CLAIM_LEASE
 from storage import UnitOfWork
+from tests.bot.ai_workers import register_toy
 
 CHAT = ChatRef("discord", "chan1", "guild1", "general")
 OTHER_CHAT = ChatRef("discord", "chan2", "guild1", "other")
@@ -25,7 +26,7 @@ GUARD = 60  # seconds: a deadlock guard, never a measured duration
 @pytest.fixture(scope="session")
 def pool():
     """One worker process for the whole run (a spawned worker takes a moment to import the rules)."""
-    shared = AIPool(workers=1)
+    shared = AIPool(workers=1, initializer=register_toy)
     yield shared
     shared.close()
 
@@ -37,6 +38,7 @@ class CountingPool:
     def __init__(self, pool, gated: bool = False, broken: bool = False):
         self.pool, self.gated, self.broken = pool, gated, broken
         self.calls = 0
+        self.failures = 0
         self.entered = asyncio.Event()
         self.gate = asyncio.Event()
 
@@ -47,11 +49,19 @@ class CountingPool:
             await self.gate.wait()
         if self.broken:
             raise RuntimeError("the worker died")
-        return await self.pool.choose(*args, **kwargs)
+        try:
+            return await self.pool.choose(*args, **kwargs)
+        except Exception:
+            self.failures += 1
+            raise
 
     async def hint(self, *args, **kwargs):
         self.calls += 1
-        return await self.pool.hint(*args, **kwargs)
+        try:
+            return await self.pool.hint(*args, **kwargs)
+        except Exception:
+            self.failures += 1
+            raise
 
 
 async def make_service(database_url, pool, **kwargs):
@@ -130,7 +140,7 @@ async def test_a_game_with_a_strong_ai_plays_to_the_end(service):
     moves = await moves_of(service, gid)
     ai_seat = next(s.seat for s in row.seats if s.player is None)
     assert [m.by for m in moves if m.seat == ai_seat] == ["ai"] * 3  # keep, then a card in each of two tricks
-    assert service.ai_pool.calls >= 1
+    assert service.ai_pool.calls >= 1 and service.ai_pool.failures == 0
     assert await timers_of(service, gid) == []
 
 
@@ -159,6 +169,7 @@ async def test_the_ai_thinks_holding_no_lock_and_no_transaction(database_url, po
         # ... and the job is done again from the stored game
         await asyncio.wait_for(service.run_timers(), GUARD)
         assert [m.by for m in await moves_of(service, gid)] == ["player", "ai"]
+        assert service.ai_pool.failures == 0
     finally:
         await service.close()
 
@@ -172,6 +183,7 @@ async def test_two_processes_never_both_play_an_ai_turn(database_url, pool):
         moves = await moves_of(one, gid)
         assert [m.by for m in moves] == ["ai"]
         assert one.ai_pool.calls + two.ai_pool.calls == 1
+        assert one.ai_pool.failures + two.ai_pool.failures == 0
         row = await play_out(two, gid)  # the other process plays it on from the database
         assert row.status == "finished"
     finally:
@@ -281,7 +293,7 @@ async def test_the_ai_thinks_for_the_chats_ai_time(service):
     await service.settings(CHAT, ALICE, "ai_time=0.3", is_admin=True)
     gid, _ = await strong_game(service)
     await asyncio.wait_for(service.run_timers(), GUARD)
-    assert seen == [("strong", 0.3)]
+    assert seen == [("strong", 0.3)] and service.ai_pool.failures == 0
 
 
 async def test_switching_the_turn_timer_off_keeps_the_ai_jobs(service):
