@@ -33,6 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("run", help="run the bot for Discord and/or Telegram (tokens from the environment)")
     run.add_argument("--discord", action="store_true")
     run.add_argument("--telegram", action="store_true")
+    run.add_argument("--webhook-url", help="Telegram: receive updates at this public https URL instead of polling "
+                                           "(TELEGRAM_WEBHOOK_URL); several replicas may serve one URL")
+    run.add_argument("--webhook-port", type=int, help="Telegram webhook: the local port (TELEGRAM_WEBHOOK_PORT, 8080)")
+    run.add_argument("--webhook-listen", help="Telegram webhook: the local address (TELEGRAM_WEBHOOK_LISTEN, 0.0.0.0)")
+    run.add_argument("--shards", help="Discord: the shard ids this process connects, e.g. 0,1 "
+                                      "(DISCORD_SHARD_IDS; DISCORD_SHARD_COUNT gives the total)")
     args = parser.parse_args(argv)
     try:
         settings = Settings()
@@ -54,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
             print("\nBye — the game is saved; continue with --resume.")
             return 0
     from bot.runner import run_bots
+
+    for option, name in (("webhook_url", "telegram_webhook_url"), ("webhook_port", "telegram_webhook_port"),
+                         ("webhook_listen", "telegram_webhook_listen"), ("shards", "discord_shard_ids")):
+        if getattr(args, option) is not None:
+            setattr(settings, name, getattr(args, option))
 
     if not (args.discord or args.telegram):
         args.discord = settings.discord_token is not None

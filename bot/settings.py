@@ -34,6 +34,19 @@ def database_url(value: str) -> str:
     return value
 
 
+def shard_ids(value: str | None) -> list[int] | None:
+    """``"0,1"`` or ``"2-3"`` (or a mix) → the shard numbers this process connects."""
+    if value is None or not str(value).strip():
+        return None
+    ids: list[int] = []
+    for part in str(value).replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"shard ids are numbers like 0,1 or 0-3, not {part!r}")
+        ids.extend(range(int(first), int(last or first) + 1))
+    return sorted(set(ids))
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", env_ignore_empty=True)
 
@@ -42,8 +55,36 @@ class Settings(BaseSettings):
     telegram_base_url: str | None = None
     database_url: str = DEFAULT_DATABASE_URL
     log_level: str = "INFO"
+    # Telegram webhook mode (else long polling): the public HTTPS URL Telegram posts updates to, and where this
+    # process listens behind it. Replicas behind one URL share the secret (derived from the token if unset).
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = 8080
+    telegram_webhook_secret: SecretStr | None = None
+    # Discord sharding: the total number of shards and the ones this process connects (all when unset)
+    discord_shard_count: int | None = None
+    discord_shard_ids: str | None = None
+    # Discord's REST and gateway addresses, for an HTTP proxy shared by many processes (and the tests' fake)
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
 
     @field_validator("database_url")
     @classmethod
     def _database_url(cls, value: str) -> str:
         return database_url(value)
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: str | None) -> str | None:
+        shard_ids(value)
+        return value
+
+    def shards(self) -> tuple[int | None, list[int] | None]:
+        """(shard count, this process's shard ids); (None, None) when Discord is not sharded."""
+        ids = shard_ids(self.discord_shard_ids)
+        if ids is None and self.discord_shard_count is None:
+            return None, None
+        count = self.discord_shard_count or (max(ids) + 1)
+        if ids is not None and max(ids) >= count:
+            raise ValueError(f"DISCORD_SHARD_IDS {self.discord_shard_ids} do not fit DISCORD_SHARD_COUNT {count}")
+        return count, ids

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from sqlalchemy import and_, bindparam, delete, insert, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from storage.db import Database
 from storage.models import GameRow, Move, Timer, utcnow
@@ -31,10 +31,18 @@ Job = Callable[[UnitOfWork], Awaitable[Any]]
 BUSY_RETRIES = 12  # with backoff up to 1 s: about 8 s beyond SQLite's own busy_timeout
 
 
+# PostgreSQL: deadlock detected, serialization failure, lock not available — the transaction was undone
+RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03"}
+
+
 def is_busy(error: Exception) -> bool:
-    """SQLite's 'database is locked' / 'busy': another process holds the write lock; trying again works."""
-    text = str(getattr(error, "orig", error)).lower()
-    return "locked" in text or "busy" in text
+    """Another process is in the way and trying again works: SQLite's 'database is locked' / 'busy', or a
+    PostgreSQL deadlock between two processes' transactions (one of them is undone)."""
+    orig = getattr(error, "orig", error)
+    if getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES or getattr(orig, "pgcode", None) in RETRYABLE_SQLSTATES:
+        return True
+    text = str(orig).lower()
+    return "locked" in text or "busy" in text or "deadlock detected" in text
 
 GAMES = GameRow.__table__
 MOVES = Move.__table__
@@ -135,7 +143,7 @@ class GroupCommit:
                 if not await self._all_at_once(batch):
                     await self._one_by_one(batch)
                 return
-            except OperationalError as error:
+            except DBAPIError as error:
                 if not is_busy(error) or attempt == BUSY_RETRIES - 1:
                     raise
                 await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
@@ -144,6 +152,7 @@ class GroupCommit:
         """The common case: a handful of statements for the whole batch. False if it must be redone."""
         if len(batch) > 1 and not self.db.engine.dialect.supports_sane_multi_rowcount:
             return False
+        batch.sort(key=lambda wf: wf[0].game_id)  # rows locked in one order by every process: no deadlock
         writes = [w for w, _ in batch]
         now = utcnow()
         async with UnitOfWork(self.db) as uow:
@@ -178,6 +187,7 @@ class GroupCommit:
         return True
 
     async def _one_by_one(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> None:
+        batch.sort(key=lambda wf: wf[0].game_id)
         outcomes: list[tuple[asyncio.Future, Any]] = []
         failures: list[tuple[asyncio.Future, Exception]] = []
         async with UnitOfWork(self.db) as uow:
@@ -185,7 +195,7 @@ class GroupCommit:
                 try:
                     async with uow.session.begin_nested():
                         outcomes.append((future, await write_one(uow, write)))
-                except OperationalError as error:
+                except DBAPIError as error:
                     if is_busy(error):
                         raise  # the whole batch is tried again
                     failures.append((future, error))

@@ -494,8 +494,18 @@ def _register_commands(bot: HeraldBot) -> None:
             pass
 
 
-def build_discord_bot(service: Service, **kwargs) -> HeraldBot:
-    """The discord.py Bot, not logged in: ``await bot.start(token)`` runs it."""
-    bot = HeraldBot(service, **kwargs)
+class HeraldShardedBot(HeraldBot, commands.AutoShardedBot):
+    """The same bot over several gateway shards (discord.py's ``AutoShardedBot``): each process of a sharded
+    deployment connects its own shards and so serves its share of the servers."""
+
+
+def build_discord_bot(service: Service, *, shard_count: int | None = None, shard_ids: list[int] | None = None,
+                      **kwargs) -> HeraldBot:
+    """The discord.py Bot, not logged in: ``await bot.start(token)`` runs it. With ``shard_count`` it connects
+    the shards ``shard_ids`` (all of them when None) of that many."""
+    if shard_count is not None:
+        bot = HeraldShardedBot(service, shard_count=shard_count, shard_ids=shard_ids, **kwargs)
+    else:
+        bot = HeraldBot(service, **kwargs)
     _register_commands(bot)
     return bot

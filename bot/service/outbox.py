@@ -35,6 +35,7 @@ def platform_of(message: Message) -> str | None:
 
 class DeliveryCommands:
     def _init_delivery(self) -> None:
+        self.delivery_lease = DELIVERY_LEASE
         self._drawn: OrderedDict[str, bytes | None] = OrderedDict()
         # one drawing thread: pictures are drawn off the event loop, one at a time (fonts are not thread-safe)
         self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
@@ -88,7 +89,7 @@ class DeliveryCommands:
         slot is returned (the older ones are marked sent: a board changed twice is shown once)."""
         moment = now()
         async with self._uow() as uow:
-            rows = await uow.outbox.claim(platforms, self.process_id, moment, moment - DELIVERY_LEASE, limit)
+            rows = await uow.outbox.claim(platforms, self.process_id, moment, moment - self.delivery_lease, limit)
             newest: dict[str, str] = {}
             for row in rows:
                 if row.slot:

@@ -25,6 +25,8 @@ CLAIM_LEASE = timedelta(seconds=60)  # a claim older than this belonged to a pro
 
 
 class TimerCommands:
+    timer_lease = CLAIM_LEASE
+
     def wake_timers(self) -> None:
         self._timer_wakeup.set()
 
@@ -59,7 +61,7 @@ class TimerCommands:
         moment = moment or now()
         out: list[Message] = []
         async with self._uow() as uow:
-            due = await uow.timers.claim_due(moment, self.process_id, moment - CLAIM_LEASE)
+            due = await uow.timers.claim_due(moment, self.process_id, moment - self.timer_lease)
             jobs = [(t.id, t.game_id, t.seat, t.kind, t.version) for t in due]
             await uow.commit()
         thinking = [self._ai_job(timer_id, game_id, seat, version)
@@ -86,6 +88,8 @@ class TimerCommands:
     async def _fire_timer(self, timer_id: int, game_id: int, seat: int, kind: str) -> list[Message]:
         async with self.lock_for(game_id):
             async with self._uow() as uow:
+                # the game row first, then its timers: the order every move's write takes (no deadlock)
+                await uow.games.lock(game_id)
                 if not await uow.timers.take(timer_id, self.process_id):
                     return []  # another process took it over
                 live = await self.fresh_live(uow, game_id)

@@ -11,7 +11,6 @@ from datetime import timedelta
 import pytest
 
 from bot.service import ChatRef, UserRef, build_service
-from bot.service import outbox as outbox_module
 from bot.service.base import now
 from storage import UnitOfWork
 
@@ -181,7 +180,7 @@ async def test_messages_of_a_timer_reach_the_platform_of_the_chat(processes):
     assert await two.claim_outbox(["telegram"]) == []  # claimed once
 
 
-async def test_messages_of_a_move_survive_the_process_that_made_it(processes, monkeypatch):
+async def test_messages_of_a_move_survive_the_process_that_made_it(processes):
     """The move is committed with its messages; the process dies before sending them: another process (or the
     same one restarted) delivers them, the newest board of each slot once, and never what was marked sent."""
     one, two = processes
@@ -195,7 +194,7 @@ async def test_messages_of_a_move_survive_the_process_that_made_it(processes, mo
     told = {m.outbox_id for m in said if m.outbox_id}
     assert told and {m.outbox_id for m in await two.pending_outbox()} == told
     assert await two.claim_outbox(["telegram"]) == []  # within the lease the maker is trusted to send them
-    monkeypatch.setattr(outbox_module, "DELIVERY_LEASE", timedelta(0))
+    two.delivery_lease = timedelta(0)  # ... and the lease has passed
     recovered = await two.claim_outbox(["telegram"])
     assert {m.text for m in recovered} == {m.text for m in said if m.outbox_id}
     for message in recovered:

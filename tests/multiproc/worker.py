@@ -1,0 +1,133 @@
+"""One service process of a multi-process run: ``python -m tests.multiproc.worker DB_URL INDEX COUNT UNTIL OUT``.
+
+It plays its share of the seats of every active game (seat ``s`` of game ``g`` belongs to worker
+``(g + s) % COUNT``; seats nobody owns are left to the turn timers), fires due timers until the wall-clock time UNTIL (so all
+workers stop together), then for a few seconds more only delivers; it delivers the
+messages of the platform it serves (even workers Discord, odd ones Telegram) from the outbox, as
+``python -m bot run`` does. Every answer is written to OUT as a JSON line the moment it is known:
+
+- ``{"acked": [game, seat, action]}`` a move the service accepted;
+- ``{"refused": text, "wrong": bool, ...}`` a refusal, ``wrong`` when the stored game had not changed since the
+  worker read it and the move is still legal there (a legal move refused);
+- ``{"error": text}`` an answer that shows a person a failure ("something went wrong", a lock error);
+- ``{"delivered": [keys]}`` outbox messages this worker delivered.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import sys
+import time
+from datetime import timedelta
+
+import rules
+from bot.service import ChatRef, UserRef, build_service
+from bot.service.base import now
+from storage import UnitOfWork
+
+PLATFORMS = ("discord", "telegram")
+TIMER_SKEW = timedelta(seconds=31)  # timers are fired as if 31 s had passed: 30 s deadlines come due at once
+
+
+class Worker:
+    def __init__(self, url: str, index: int, count: int, until: float, out_path: str):
+        self.url, self.index, self.count, self.until = url, index, count, until
+        self.platform = PLATFORMS[index % 2]
+        self.out = open(out_path, "a", buffering=1)
+        self.rng = random.Random(index)
+
+    def write(self, record: dict) -> None:
+        self.out.write(json.dumps(record) + "\n")
+
+    async def deliver(self, messages) -> None:
+        keys = [m.outbox_id for m in messages if m.outbox_id and
+                (m.chat or m.user).platform == self.platform]
+        if keys:
+            self.write({"delivered": keys})
+            await self.service.delivered(keys)
+
+    async def run(self) -> None:
+        self.service = await build_service(self.url)
+        self.service.serves = {self.platform}
+        self.service.delivery_lease = timedelta(seconds=1)
+        self.service.timer_lease = timedelta(seconds=1)
+        outbox = asyncio.create_task(self.service.outbox_loop(self.deliver, [self.platform], interval=0.1))
+        timers = asyncio.create_task(self.timers())
+        loops = [outbox, timers]
+        try:
+            while time.time() < self.until:
+                if not await self.play_round():
+                    break
+            while time.time() < self.until:  # every game is over: wait for the others
+                await asyncio.sleep(0.1)
+            timers.cancel()
+            await asyncio.sleep(3)  # stay a while: deliver what the others left behind
+            await self.service.flush_delivered()
+        finally:
+            for loop in loops:
+                loop.cancel()
+            await self.service.close()
+            self.write({"done": self.index})
+
+    async def timers(self) -> None:
+        while True:
+            out = await self.service.run_timers(now() + TIMER_SKEW)
+            await self.deliver(out)
+            await asyncio.sleep(0.1)
+
+    async def play_round(self) -> bool:
+        """One move for each of this worker's seats to act; False when every game is over."""
+        async with UnitOfWork(self.service.db, readonly=True) as uow:
+            rows = await uow.games.with_status(("active",))
+            games = [(r.id, r.game, r.version, r.state, r.chat_id,
+                      {s.seat: (s.player.platform, s.player.external_id, s.player.name)
+                       for s in r.seats if s.player}) for r in rows]
+            chats = {r.chat_id: await uow.chats.get(r.chat_id) for r in rows}
+        if not games:
+            return False
+        calls = []
+        for gid, name, version, data, chat_id, people in games:
+            game = rules.get_game(name)
+            state = game.from_json(data)
+            for seat in state.to_act():
+                if (gid + seat) % self.count != self.index or seat not in people or people[seat][2].startswith("zz"):
+                    continue  # another worker's seat, or a sleeper left to the timers
+                action = self.rng.choice(state.legal_actions(seat))
+                chat_row = chats[chat_id]
+                chat = ChatRef(chat_row.platform, chat_row.external_id, chat_row.league.partition(":")[2] or None)
+                user = UserRef(*people[seat])
+                calls.append(self.act(chat, user, gid, seat, version, action))
+        if calls:
+            await asyncio.gather(*calls)
+        else:
+            await asyncio.sleep(0.05)
+        return True
+
+    async def act(self, chat, user, gid, seat, version, action) -> None:
+        answer = await self.service.act(chat, user, action, game_id=gid)
+        errors = [m.text for m in answer if m.kind == "error"]
+        if not errors:
+            self.write({"acked": [gid, seat, action]})
+            await self.deliver(answer)
+            return
+        text = errors[0]
+        if "wrong" in text.lower() or "locked" in text.lower() or "try again" in text.lower():
+            self.write({"error": text})
+            return
+        async with UnitOfWork(self.service.db, readonly=True) as uow:
+            row = await uow.games.get(gid)
+            still = row.version == version and row.status == "active" and \
+                action in rules.get_game(row.game).from_json(row.state).legal_actions(seat)
+        self.write({"refused": text, "wrong": still, "game": gid, "seat": seat})
+
+
+def main() -> None:
+    url, index, count, until, out = sys.argv[1:6]
+    logging.basicConfig(filename=out + ".log", level=logging.WARNING)  # what went wrong, for the test to show
+    asyncio.run(Worker(url, int(index), int(count), float(until), out).run())
+
+
+if __name__ == "__main__":
+    main()
