@@ -1,8 +1,8 @@
 """Which AI plays a seat, and which of those think long enough to need a job of their own. Pure: no I/O.
 
-An AI seat plays at the level it was added with (``/addai strong``). A seat whose person resigned or timed out
-is played by ``takeover_level``: the strong AI only where it met the strength targets of issue #25 at that
-player count (see ``TAKEOVER_STRONG``), else the greedy one.
+An AI seat plays at the level it was added with (``/addai strong``). A seat whose person resigned is played by
+``takeover_level``: the strong AI only where it met the strength targets of issue #25 at that player count (see
+``TAKEOVER_STRONG``), else the greedy one. A timed-out turn is played at once by the greedy AI (timers.py).
 
 Levels in ``THINKING`` search for the chat's ``ai_time``: they are never played inline in the transaction of
 another move. The commit that leaves such a seat to act writes a timer of kind ``ai`` for it, and the process
@@ -16,9 +16,11 @@ from bot.service.live import LiveGame
 
 THINKING = frozenset({"strong"})
 INLINE_DEFAULT = "greedy"
-# (game, players) where `strong` met its targets in bench/strength.py (two players: wins >= 70 %; more: first
-# place >= 50 %). Elsewhere a resigned or timed-out seat is played by the greedy AI.
-TAKEOVER_STRONG: frozenset[tuple[str, int]] = frozenset()
+# (game, players) where `strong` met its targets in bench/strength.py against greedy (two players: wins >= 70 %;
+# more: first place >= 50 %); see the figures in that module. Elsewhere a resigned seat is played by the greedy AI.
+# A timed-out turn is always played at once by the greedy AI (the person may come back for the next one).
+TAKEOVER_STRONG: frozenset[tuple[str, int]] = frozenset({
+    ("list_und_tuecke", 4), ("kardinal", 2), ("koenig_artus", 2), ("koenig_artus", 4)})
 
 
 def takeover_level(game: str, players: int) -> str:

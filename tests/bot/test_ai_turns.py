@@ -301,3 +301,24 @@ async def test_switching_the_turn_timer_off_keeps_the_ai_jobs(service):
     assert sorted(t.kind for t in await timers_of(service, gid)) == ["ai", "autoplay", "remind"]
     await service.settings(CHAT, ALICE, "turn_timer=0", is_admin=True)
     assert [t.kind for t in await timers_of(service, gid)] == ["ai"]
+
+
+async def test_a_resigned_seat_is_played_by_the_strong_ai_where_it_met_its_targets(service):
+    from bot.service.ai_seats import TAKEOVER_STRONG, takeover_level
+
+    assert ("kardinal", 2) in TAKEOVER_STRONG and takeover_level("guyenne", 2) == "greedy"
+    gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=11))[0].game_id
+    await service.join(CHAT, BOB, game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    resigned = await service.resign(CHAT, BOB, game_id=gid)
+    assert not [m for m in resigned if m.kind == "error"], [m.text for m in resigned]
+    for _ in range(3):
+        if [t for t in await timers_of(service, gid) if t.kind == "ai"]:
+            break
+        await service.act(CHAT, ALICE, await my_move(service, ALICE, gid), game_id=gid)
+    assert [t.kind for t in await timers_of(service, gid) if t.kind == "ai"] == ["ai"]
+    before = len(await moves_of(service, gid))
+    await asyncio.wait_for(service.run_timers(), GUARD)
+    moves = await moves_of(service, gid)
+    assert len(moves) > before and moves[before].by == "ai"
+    assert service.ai_pool.calls == 1 and service.ai_pool.failures == 0
