@@ -167,7 +167,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None, help="iteration cap per strong decision")
     parser.add_argument("--players", type=int, default=None, help="only this player count")
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel (processes)")
-    parser.add_argument("--cutoff", choices=("gain", "rank"), default="gain", help="how a cut rollout is scored")
+    parser.add_argument("--cutoff", choices=("gain", "rank"), default=None,
+                        help="how a cut rollout is scored (default: the game's ai_search_options, else gain)")
+    parser.add_argument("--confidence", type=float, default=None,
+                        help="standard errors by which the search must beat the greedy favourite (default 1.5)")
     parser.add_argument("--rollout", type=int, default=None, help="actions per cut rollout (default 2 per seat)")
     parser.add_argument("--timing", type=int, default=0, metavar="D",
                         help="instead: time D strong decisions per configuration at the budget, no cap")
@@ -182,11 +185,12 @@ def main(argv: list[str] | None = None) -> None:
               f"{row['elapsed']:.1f}s, {row['ticks']} ticks of 5 ms): p50 {row['p50'] * 1000:.2f} ms, "
               f"p99 {row['p99'] * 1000:.2f} ms, max {row['max'] * 1000:.2f} ms")
         return
-    search = {"cutoff": args.cutoff, "rollout_actions": args.rollout}
+    search = {"cutoff": args.cutoff, "rollout_actions": args.rollout, "confidence": args.confidence}
     chosen = [c for c in CONFIGS if (not args.games_to_run or c[0] in args.games_to_run)
               and (args.players is None or c[1] == args.players)]
     print(f"strong vs greedy: budget {args.budget}s, iteration cap {args.iterations}, {args.games} games each, "
-          f"cut rollouts of {args.rollout or '2 per seat'} actions scored by {args.cutoff}")
+          f"cut rollouts of {args.rollout or 'default'} actions scored by {args.cutoff or 'default'}, "
+          f"confidence {args.confidence or 'default'}")
     print(f"{'game':<16} {'N':>2} {'':<6} {'target':>7} {'strong':>7} {'fin':>5} {'iters':>6} "
           f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'p99/budget':>10}")
     if args.timing:

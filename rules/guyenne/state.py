@@ -226,6 +226,12 @@ class GuyenneState(State):
     def teams(self) -> list[list[int]] | None:
         return [list(team) for team in self.members] if self.mode == "teams" else None
 
+    def ai_search_options(self) -> dict | None:
+        """The strong AI's rollouts look 6 actions ahead in a duel too (the search's default is 2 per opponent):
+        a castle's fight takes several exchanges, and bench/strength.py measured 78 % wins against greedy at 6
+        (60 games), 62 % at 2, 42 % at 1."""
+        return {"rollout_actions": 6} if self.mode != "teams" else None
+
     # ------------------------------------------------------------------ legal actions
     def _keep_one(self, seat: int) -> bool:
         """A player who still has a castle to play after this placement must keep a card (A7); a team member
