@@ -20,7 +20,7 @@ INLINE_DEFAULT = "greedy"
 # more: first place >= 50 %); see the figures in that module. Elsewhere a resigned seat is played by the greedy AI.
 # A timed-out turn is always played at once by the greedy AI (the person may come back for the next one).
 TAKEOVER_STRONG: frozenset[tuple[str, int]] = frozenset({
-    ("list_und_tuecke", 4), ("kardinal", 2), ("koenig_artus", 2), ("koenig_artus", 4)})
+    ("guyenne", 2), ("list_und_tuecke", 4), ("kardinal", 2), ("koenig_artus", 2), ("koenig_artus", 4)})
 
 
 def takeover_level(game: str, players: int) -> str:
