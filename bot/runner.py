@@ -119,9 +119,26 @@ async def start_telegram(service, settings: Settings):
                                         url_path=path, webhook_url=settings.telegram_webhook_url,
                                         secret_token=webhook_secret(settings))
     else:
-        await app.updater.start_polling()
+        await app.updater.start_polling(error_callback=polling_error)
     await app.start()
     return app
+
+
+_told_conflict = False
+
+
+def polling_error(error: Exception) -> None:
+    """Errors of long polling: a second process polling the same bot is named, once, with its remedy."""
+    global _told_conflict
+    from telegram.error import Conflict
+
+    if isinstance(error, Conflict):
+        if not _told_conflict:
+            _told_conflict = True
+            log.error("Another process is polling this Telegram bot (%s). Only one process may poll; run "
+                      "replicas in webhook mode (--webhook-url / TELEGRAM_WEBHOOK_URL).", error)
+        return
+    log.warning("Telegram polling: %s", error)
 
 
 def build_discord(service, settings: Settings):

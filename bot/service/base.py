@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import time
 import weakref
 from datetime import datetime, timezone
 
@@ -16,9 +17,13 @@ import rules
 from storage import Database, UnitOfWork
 from storage.models import Chat, GameRow, Seat
 from bot.service import lifecycle
+from bot.service.chat_settings import effective
 from bot.service.errors import ServiceError, game_number
 from bot.service.live import LOG_KEPT, LiveGame, load_live, seat_name
 from bot.service.messages import ChatRef, UserRef
+
+
+SETTINGS_TTL = 30.0  # seconds a game in memory trusts its chat's settings (a change in another process shows)
 
 
 def now() -> datetime:
@@ -27,6 +32,25 @@ def now() -> datetime:
 
 def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+class RecentlyShared:
+    """Games another process wrote lately (a write of ours met a newer version). A move in such a game reads
+    the stored version before it is judged — one small query instead of a failed write and a second try; a
+    game only this process plays is judged on its copy in memory, with no read at all."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._games: dict[int, None] = {}
+
+    def note(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+        self._games[game_id] = None
+        if len(self._games) > self.size:
+            self._games.pop(next(iter(self._games)))
+
+    def __contains__(self, game_id: int) -> bool:
+        return game_id in self._games
 
 
 class ServiceBase:
@@ -38,6 +62,7 @@ class ServiceBase:
         self.serves: set[str] | None = None
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._live_games: dict[int, LiveGame] = {}
+        self.shared_games = RecentlyShared()
         self.dm_required_platforms: set[str] = {"telegram"}
         from bot.service.lobby import LOBBY_LIMITS
 
@@ -157,6 +182,9 @@ class ServiceBase:
         """The in-memory picture of an active game (loaded once; dropped when another writer moved)."""
         live = self._live_games.get(game_id)
         if live is not None:
+            if time.monotonic() - live.settings_read > SETTINGS_TTL:  # another process may have changed them
+                chat_row = await uow.chats.get(live.chat_db_id)
+                live.settings, live.settings_read = effective(chat_row.settings), time.monotonic()
             return live
         row = await uow.games.get(game_id)
         if row is None or row.status != "active":

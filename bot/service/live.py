@@ -6,6 +6,7 @@ so the next call reloads it.
 """
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -49,6 +50,7 @@ class LiveGame:
     moves: int  # number of logged moves: the next seq
     settings: dict
     timer_seats: set[int] = field(default_factory=set)
+    settings_read: float = field(default_factory=time.monotonic)  # when ``settings`` were read from the chat
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     view_hashes: dict[int, str] = field(default_factory=dict)
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_KEPT))  # (seq, seat, [Event]) of recent moves

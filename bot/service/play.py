@@ -103,7 +103,8 @@ class PlayCommands:
         if uow.session.in_transaction():  # hold no connection while waiting for the game
             await uow.rollback()
         async with self.lock_for(game_id):
-            live = await (self.fresh_live(uow, game_id) if checked else self._live(uow, game_id))
+            fresh = checked or game_id in self.shared_games
+            live = await (self.fresh_live(uow, game_id) if fresh else self._live(uow, game_id))
             if live is None:
                 raise ServiceError(f"Game #{game_id} is over.")
             try:
@@ -189,8 +190,10 @@ class PlayCommands:
             else:
                 new_version, finish = await write_one(uow, write)
                 await uow.commit()
-        except BaseException:
+        except BaseException as error:
             self.forget(live.id)  # the picture may be ahead of the database: reload next time
+            if isinstance(error, StaleVersion):
+                self.shared_games.note(live.id)  # other processes write this game: read its version first
             raise
         live.version, live.state, live.moves = new_version, work, live.moves + len(batch)
         if over:

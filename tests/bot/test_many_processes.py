@@ -223,3 +223,20 @@ async def test_two_processes_moving_many_games_at_once(processes):
     for gid in games:
         row, moves, _ = await stored(one, gid)
         assert row.status == "finished" and len(moves) == 6
+
+
+async def test_a_settings_change_in_one_process_reaches_the_others(processes, monkeypatch):
+    """Process two holds the game in memory when an admin changes the turn timer through process one: the next
+    turn process two judges gets the new deadlines (its copy re-reads the chat's settings after SETTINGS_TTL)."""
+    from bot.service import base
+
+    one, two = processes
+    gid = await toy_game(one)
+    await keep_both(two, gid)  # process two now holds the game, with the default timer (an hour)
+    monkeypatch.setattr(base, "SETTINGS_TTL", 0.0)
+    await one.settings(TG_CHAT, ALICE, "turn_timer=120", is_admin=True)
+    seat, user, row = await to_act(two, gid)
+    await two.act(TG_CHAT, user, f"play {row.state['kept'][seat][0]}", game_id=gid)
+    _, _, timers = await stored(one, gid)
+    due = sorted(t.due_at for t in timers if t.seat != seat)
+    assert len(due) == 2 and timedelta(seconds=59) <= due[1] - due[0] <= timedelta(seconds=61)  # half of 120 s

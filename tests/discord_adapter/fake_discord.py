@@ -55,6 +55,11 @@ def error(status: int, code: int, message: str, **extra) -> web.Response:
     return response
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard a server's events go to: Discord's ``(guild_id >> 22) % shard_count``."""
+    return (guild_id >> 22) % shard_count
+
+
 @dataclass
 class Interaction:
     id: int
@@ -73,7 +78,8 @@ class Interaction:
 
 class FakeDiscord:
     def __init__(self, *, ack_deadline: float = 3.0, token_ttl: float = 900.0,
-                 channel_rate: tuple[int, float] | None = None, clock=time.monotonic):
+                 channel_rate: tuple[int, float] | None = None, clock=time.monotonic, guild_id: int = GUILD_ID):
+        self.guild_id = guild_id  # the one server the bot is in
         self.ack_deadline = ack_deadline
         self.token_ttl = token_ttl
         self.channel_rate = channel_rate  # (posts, seconds) per channel, like Discord's 5 per 5 s
@@ -97,6 +103,7 @@ class FakeDiscord:
         self.rate_limit_next: int = 0  # answer this many message posts with 429 first
         self.sockets: list = []
         self.identified = asyncio.Event()
+        self.shards_seen: set[tuple[int, int]] = set()  # (shard id, shard count) of every IDENTIFY
         self._runner: web.AppRunner | None = None
 
     # ------------------------------------------------------------------ server
@@ -157,28 +164,33 @@ class FakeDiscord:
             if payload["op"] == 1:
                 await send({"op": 11, "d": None, "s": None, "t": None})
             elif payload["op"] == 2:
+                # a sharded client names its shard; the gateway sends it only its servers' events (DMs: shard 0)
+                ws.shard = tuple(payload["d"].get("shard") or (0, 1))  # type: ignore[attr-defined]
+                mine = shard_of(self.guild_id, ws.shard[1]) == ws.shard[0]
                 await dispatch("READY", {
-                    "v": 10, "user": BOT_USER, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                    "v": 10, "user": BOT_USER, "guilds": [{"id": str(self.guild_id), "unavailable": True}] if mine else [],
                     "session_id": "fake-session", "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
-                    "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1], "private_channels": [],
-                    "relationships": []})
-                await dispatch("GUILD_CREATE", self.guild())
+                    "application": {"id": str(APP_ID), "flags": 0}, "shard": list(ws.shard),
+                    "private_channels": [], "relationships": []})
+                if mine:
+                    await dispatch("GUILD_CREATE", self.guild())
                 self.sockets.append(ws)
+                self.shards_seen.add(ws.shard)
                 self.identified.set()
         if ws in self.sockets:
             self.sockets.remove(ws)
         return ws
 
     def guild(self) -> dict:
-        roles = [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
+        roles = [{"id": str(self.guild_id), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
                   "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
                  {"id": str(MOD_ROLE_ID), "name": "Mods", "permissions": str(EVERYONE_PERMISSIONS | MANAGE_GUILD),
                   "position": 1, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}]
         channels = [{"id": str(cid), "type": 0, "name": name, "position": i, "permission_overwrites": [],
-                     "guild_id": str(GUILD_ID)}
+                     "guild_id": str(self.guild_id)}
                     for i, (cid, name) in enumerate([(CHANNEL_ID, "games"), (OTHER_CHANNEL_ID, "tavern")])]
         members = [self.member(BOT_USER)] + [self.member(u) for u in self.users.values()]
-        return {"id": str(GUILD_ID), "name": "Castle", "owner_id": str(next(iter(self.users), APP_ID)),
+        return {"id": str(self.guild_id), "name": "Castle", "owner_id": str(next(iter(self.users), APP_ID)),
                 "roles": roles, "channels": channels, "members": members, "member_count": len(members),
                 "emojis": [], "stickers": [], "features": [], "large": False, "unavailable": False,
                 "voice_states": [], "presences": [], "threads": [], "stage_instances": [],
@@ -193,9 +205,14 @@ class FakeDiscord:
                 "permissions": str(permissions), "nick": None, "avatar": None}
 
     async def dispatch(self, event: str, data: dict) -> None:
+        """Send an event to the connection of the shard it belongs to: a server's events to the shard of that
+        server, direct messages to shard 0 (as Discord routes them)."""
         await self.identified.wait()
+        guild = data.get("guild_id")
         for ws in list(self.sockets):
-            await ws.dispatch(event, data)
+            shard_id, count = getattr(ws, "shard", (0, 1))
+            if (shard_of(int(guild), count) if guild else 0) == shard_id:
+                await ws.dispatch(event, data)
 
     # ------------------------------------------------------------------ people act
     def add_user(self, uid: int, name: str, admin: bool = False) -> dict:
@@ -209,7 +226,7 @@ class FakeDiscord:
             if dm == channel_id:
                 return {"id": str(dm), "type": 1, "recipients": [self.users[uid]], "last_message_id": None,
                         "flags": 0}
-        return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "games", "position": 0,
+        return {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_id), "name": "games", "position": 0,
                 "permission_overwrites": [], "nsfw": False, "flags": 0}
 
     def _interaction(self, kind: int, person: dict, channel_id: int, data: dict,
@@ -224,12 +241,12 @@ class FakeDiscord:
         payload = {"id": str(iid), "application_id": str(APP_ID), "type": kind, "data": data, "token": token,
                    "version": 1, "channel_id": str(channel_id), "channel": self._channel_payload(channel_id),
                    "locale": "en-US", "app_permissions": str(EVERYONE_PERMISSIONS), "entitlements": [],
-                   "authorizing_integration_owners": {"0": str(GUILD_ID)} if not in_dm else {"1": person["id"]},
+                   "authorizing_integration_owners": {"0": str(self.guild_id)} if not in_dm else {"1": person["id"]},
                    "context": 1 if in_dm else 0, "attachment_size_limit": 8 * 1024 * 1024}
         if in_dm:
             payload["user"] = person
         else:
-            payload["guild_id"] = str(GUILD_ID)
+            payload["guild_id"] = str(self.guild_id)
             payload["guild_locale"] = "en-US"
             payload["member"] = self.member(person)
         if message is not None:
@@ -270,7 +287,7 @@ class FakeDiscord:
     async def chatter(self, person: dict, text: str, channel_id: int = CHANNEL_ID) -> dict:
         """Someone writes in the channel (the bot only counts it, to know when its board scrolled away)."""
         message = self._store(channel_id, person, {"content": text})
-        event = dict(message, guild_id=str(GUILD_ID), member=self.member(person))
+        event = dict(message, guild_id=str(self.guild_id), member=self.member(person))
         await self.dispatch("MESSAGE_CREATE", event)
         return message
 
@@ -343,7 +360,7 @@ class FakeDiscord:
                    "attachments": [], "flags": flags | (body.get("flags") or 0), "edits": 0}
         self._attach(message, files or [])
         if channel_id not in self.dm_channels.values():
-            message["guild_id"] = str(GUILD_ID)
+            message["guild_id"] = str(self.guild_id)
         if for_user is not None:
             message["for"] = for_user
         self.messages[mid] = message

@@ -76,6 +76,14 @@ class FakeBotApi:
         self.deleted: list[tuple[int, int]] = []
         self.runner: web.AppRunner | None = None
         self.port = 0
+        # webhook mode: updates are POSTed to the URL set with setWebhook instead of waiting for getUpdates.
+        # ``webhook_backends`` plays the load balancer in front of several replicas: each POST goes to the next
+        # of these base addresses (with the webhook URL's path), as a proxy behind one public URL would send it.
+        self.webhook: dict | None = None
+        self.webhook_backends: list[str] | None = None
+        self.webhook_posts: list[tuple[str, int, int]] = []  # (backend, update id, HTTP status)
+        self._pusher: asyncio.Task | None = None
+        self._session = None
 
     # ------------------------------------------------------------------ server
     async def start(self) -> str:
@@ -89,6 +97,10 @@ class FakeBotApi:
         return f"http://127.0.0.1:{self.port}/bot"
 
     async def stop(self) -> None:
+        if self._pusher:
+            self._pusher.cancel()
+        if self._session:
+            await self._session.close()
         if self.runner:
             await self.runner.cleanup()
 
@@ -156,13 +168,75 @@ class FakeBotApi:
         return BOT
 
     async def api_deleteWebhook(self, p):
+        self.webhook = None
+        if str(p.get("drop_pending_updates", "")).lower() == "true":
+            self.updates.clear()
         return True
+
+    async def api_setWebhook(self, p):
+        url = p.get("url") or ""
+        if not url:
+            self.webhook = None
+            return True
+        if not re.match(r"https://|http://127\.0\.0\.1[:/]", url):  # the real one takes https only
+            raise ApiError(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
+        secret = p.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        self.webhook = {"url": url, "secret_token": secret}
+        if self._pusher is None or self._pusher.done():
+            self._pusher = asyncio.create_task(self._push_webhook())
+        self.new_update.set()
+        return True
+
+    async def api_getWebhookInfo(self, p):
+        pending = [u for u in self.updates if u["update_id"] >= self.next_offset]
+        return {"url": self.webhook["url"] if self.webhook else "", "has_custom_certificate": False,
+                "pending_update_count": len(pending)}
+
+    async def _push_webhook(self) -> None:
+        """Deliver pending updates one at a time, in order, to the webhook; a refused POST is tried again (the
+        real Bot API retries too), so an update reaches the bot at least once."""
+        import aiohttp
+        from urllib.parse import urlsplit
+
+        self._session = self._session or aiohttp.ClientSession()
+        turn = itertools.count()
+        while self.webhook is not None:
+            ready = [u for u in self.updates if u["update_id"] >= self.next_offset]
+            if not ready:
+                self.new_update.clear()
+                try:
+                    await asyncio.wait_for(self.new_update.wait(), 0.5)
+                except asyncio.TimeoutError:
+                    pass
+                continue
+            update = ready[0]
+            url = self.webhook["url"]
+            if self.webhook_backends:
+                url = self.webhook_backends[next(turn) % len(self.webhook_backends)] + urlsplit(url).path
+            headers = {}
+            if self.webhook["secret_token"]:
+                headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook["secret_token"]
+            try:
+                async with self._session.post(url, json=update, headers=headers) as response:
+                    status = response.status
+            except aiohttp.ClientError:
+                status = 0
+            self.webhook_posts.append((url, update["update_id"], status))
+            if status == 200:
+                self.next_offset = update["update_id"] + 1
+            else:
+                await asyncio.sleep(0.1)
 
     async def api_setMyCommands(self, p):
         self.commands = p.get("commands")
         return True
 
     async def api_getUpdates(self, p):
+        if self.webhook is not None:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook "
+                                "to delete the webhook first")
         offset = int(p.get("offset") or 0)
         self.next_offset = max(self.next_offset, offset)
         timeout = float(p.get("timeout") or 0)
