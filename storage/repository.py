@@ -409,6 +409,15 @@ class Leagues:
         rows = await self.session.scalars(select(Player).where(Player.id.in_(ids)))
         return {p.id: p for p in rows}
 
+    async def players_named_like(self, platform: str, part: str, chat_ids: list[int], limit: int = 10) -> list[Player]:
+        """Players of this league whose name contains ``part``, case-insensitive (``/stats Robert``), by name."""
+        pattern = "%" + part.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = await self.session.scalars(
+            select(Player).join(Seat, Seat.player_id == Player.id).join(GameRow, GameRow.id == Seat.game_id)
+            .where(Player.platform == platform, func.lower(Player.name).like(pattern, escape="\\"),
+                   GameRow.chat_id.in_(chat_ids)).distinct().order_by(Player.name, Player.id).limit(limit))
+        return list(rows)
+
     async def find_player_by_name(self, platform: str, name: str, chat_ids: list[int]) -> Player | None:
         """A player of this league (seated in one of its games) by name, case-insensitive."""
         return await self.session.scalar(

@@ -18,9 +18,9 @@ YOU = UserRef("console", "you", "You")
 HELP = """Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
 `back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
 (with or without /move), e.g. what `rules` shows.
-Commands: board (the full table), hand (your view), hint (what the strong AI would play), rules, help, resign,
-quit."""
-COMMANDS = "(number · back · a move · board, hand, hint, rules, help, resign, quit)"
+Commands: board (the full table), hand (your view), hint (what the strong AI would play), log [n] (the last n
+lines of the game), rules, help, resign, quit."""
+COMMANDS = "(number · back · a move · board, hand, hint, log, rules, help, resign, quit)"
 BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
 
 
@@ -116,6 +116,7 @@ class Console:
                 if m.kind == "board":
                     head, _, _ = text.partition("\n\n")
                     self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                    text = "\n".join(addressed(line, YOU.name) for line in text.splitlines())  # "You open"
                 self.say("📢 " + text)
             self.say()
 
@@ -231,6 +232,8 @@ class Console:
             elif word == "hint":
                 self.say("  The strong AI is thinking…")
                 self.show(await self.service.hint(CHAT, YOU, game_id=self.game_id))
+            elif word.split()[:1] == ["log"] and all(w.isdigit() for w in word.split()[1:]):
+                self.show(await self.service.log(CHAT, YOU, " ".join(word.split()[1:]), game_id=self.game_id))
             elif word == "hand":
                 self.levels.clear()
                 self.show(await self.service.show_private(YOU, game_id=self.game_id))

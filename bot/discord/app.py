@@ -425,10 +425,16 @@ def _register_commands(bot: HeraldBot) -> None:
     async def board(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.show_board(c, game_id=table, user=u), fresh=True)
 
+    @tree.command(name="log", description="What happened in the game (what only you saw comes by DM)")
+    @app_commands.describe(lines="how many of the last lines (default 15)", table=table)
+    async def log_(interaction: discord.Interaction, lines: int | None = None, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.log(c, u, str(lines or ""), game_id=table), guild_only=False)
+
     @tree.command(name="resign", description="Leave a running game (an AI takes your seat)")
-    @app_commands.describe(table=table)
-    async def resign(interaction: discord.Interaction, table: int | None = None):
-        await a.command(interaction, lambda c, u: s.resign(c, u, table))
+    @app_commands.describe(table=table, confirm="yes: resign without being asked")
+    @app_commands.choices(confirm=[app_commands.Choice(name="yes", value="yes")])
+    async def resign(interaction: discord.Interaction, table: int | None = None, confirm: str | None = None):
+        await a.command(interaction, lambda c, u: s.resign(c, u, table, confirmed=confirm == "yes"))
 
     @tree.command(name="abort", description="End a table or game (its creator, or Manage Server)")
     @app_commands.describe(table=table)
@@ -475,11 +481,11 @@ def _register_commands(bot: HeraldBot) -> None:
         admin = a.is_admin(interaction)
         await a.command(interaction, lambda c, u: s.new_season(c, u, game, is_admin=admin))
 
-    @tree.command(name="help", description="How Herald works")
-    async def help_(interaction: discord.Interaction):
-        async def answer(c, u):
-            return s.help(c, u)
-        await a.command(interaction, answer, guild_only=False)
+    @tree.command(name="help", description="How Herald works, or how one game is played here")
+    @app_commands.describe(game="one game's help (default: the game running here, or all games)")
+    @app_commands.autocomplete(game=_game_names)
+    async def help_(interaction: discord.Interaction, game: str | None = None):
+        await a.command(interaction, lambda c, u: s.help(c, u, game or ""), guild_only=False)
 
     @tree.error
     async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError):

@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 
 import rules
 from bot.render.chart import rating_chart
+from bot.service.errors import ServiceError
 from bot.service.messages import ChatRef, Message, UserRef
 from storage.models import Rating, RatingChange
 
@@ -183,7 +184,15 @@ class LeagueCommands:
             player = await uow.players.find(chat.platform, found.group(1))
             return player, player.name if player else text
         name = text.lstrip("@")
-        return await uow.leagues.find_player_by_name(chat.platform, name, chat_ids), name
+        exact = await uow.leagues.find_player_by_name(chat.platform, name, chat_ids)
+        if exact is not None or not name:
+            return exact, name
+        like = await uow.leagues.players_named_like(chat.platform, name, chat_ids)
+        if len(like) > 1:  # "Robert" → Robert Smith and Robert Jones: ask which
+            names = sorted({p.name for p in like})
+            raise ServiceError(f"Several players here match “{name}”: " + ", ".join(names[:8]) +
+                               ". Which one? e.g. /stats " + names[0])
+        return (like[0] if like else None), name
 
     async def stats(self, chat: ChatRef, user: UserRef | None = None, text: str = "") -> list[Message]:
         async with self._uow() as uow:

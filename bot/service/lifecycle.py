@@ -16,6 +16,7 @@ chat* (Discord: of its server; Telegram: of its group). Admin rights in another 
     hint      —                     seated          —          —
     abort     creator/admin         creator/admin   —          —
     board     anyone                anyone          anyone     —
+    log       —                     anyone          anyone     —
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ TABLE: dict[str, dict[str, Role]] = {
     "hint": {ACTIVE: Role.SEATED},
     "abort": {LOBBY: Role.CREATOR | Role.ADMIN, ACTIVE: Role.CREATOR | Role.ADMIN},
     "board": {LOBBY: Role.ANYONE, ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
+    "log": {ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
 }
 
 # What a person is told when the status is wrong for the command: by status, then by command where it differs.

@@ -45,18 +45,19 @@ PRIVATE_BUDGET = Budget(((3, 1.1),))
 OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
 RETIRED = "↓ newer message below"
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 
 COMMANDS = [
     ("new", "open a table: /new <game> [options]"), ("join", "take a seat"), ("leave", "leave your seat"),
     ("addai", "add an AI player: /addai [greedy|strong|random]"), ("start", "start the game"),
     ("hand", "your private view and moves"), ("move", "make a move: /move <notation>"),
     ("hint", "privately, what the strong AI would play (the game is then not rated)"),
-    ("board", "show the board again"), ("resign", "leave a running game (an AI takes over)"),
+    ("board", "show the board again"), ("log", "what happened: /log [lines] [#game]"), ("resign", "leave a running game (an AI takes over): /resign [yes]"),
     ("abort", "end a table or game (creator or admin)"), ("games", "the games of this group"),
     ("rules", "rules of a game: /rules <game>"), ("leaderboard", "the group's ratings: /leaderboard [game]"),
     ("stats", "a player's record"), ("history", "recent games"), ("settings", "group settings (admins)"),
     ("newseason", "start a new league season: /newseason [game] (admins)"),
-    ("help", "how to play here"),
+    ("help", "how to play here: /help [game]"),
 ]
 
 
@@ -174,6 +175,10 @@ class TelegramAdapter:
                 out = await s.rules_text(None, text, user=user)
             elif command == "hint":
                 out = await s.hint(None, user, number)
+            elif command == "help":
+                out = await s.help(None, user, text)
+            elif command == "log":
+                out = await s.log(None, user, text)
             else:
                 out = [Message("Here I send your hands; the games themselves are played in a group. "
                                "Type a move here as /move <notation>, or use the buttons.", user=user)]
@@ -189,7 +194,8 @@ class TelegramAdapter:
             "hint": lambda: s.hint(chat, user, number),
             "move": lambda: s.act(chat, user, text),
             "board": lambda: s.show_board(chat, game_id=number, user=user),
-            "resign": lambda: s.resign(chat, user, number),
+            "log": lambda: s.log(chat, user, text),
+            "resign": lambda: s.resign(chat, user, number, confirmed=any(a.lower() in YES for a in args)),
             "games": lambda: s.games(chat, user),
             "rules": lambda: s.rules_text(chat, text, user=user),
             "leaderboard": lambda: s.leaderboard(chat, user, text),
@@ -205,7 +211,7 @@ class TelegramAdapter:
         elif command == "newseason":
             out = await s.new_season(chat, user, text, is_admin=await self.is_admin(update))
         else:
-            out = s.help(chat, user)
+            out = await s.help(chat, user, text)
         if command == "board":
             for m in out:
                 m.fresh = True

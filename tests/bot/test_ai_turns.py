@@ -310,7 +310,7 @@ async def test_a_resigned_seat_is_played_by_the_strong_ai_where_it_met_its_targe
     gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=11))[0].game_id
     await service.join(CHAT, BOB, game_id=gid)
     await service.start(CHAT, ALICE, game_id=gid)
-    resigned = await service.resign(CHAT, BOB, game_id=gid)
+    resigned = await service.resign(CHAT, BOB, game_id=gid, confirmed=True)
     assert not [m for m in resigned if m.kind == "error"], [m.text for m in resigned]
     for _ in range(3):
         if [t for t in await timers_of(service, gid) if t.kind == "ai"]:
