@@ -18,9 +18,9 @@ YOU = UserRef("console", "you", "You")
 HELP = """Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
 `back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
 (with or without /move), e.g. what `rules` shows.
-Commands: board (the full table), hand (your view), hint (what the strong AI would play), log [n] (the last n
-lines of the game), rules, help, resign, quit."""
-COMMANDS = "(number · back · a move · board, hand, hint, log, rules, help, resign, quit)"
+Commands: board (the full table), hand (your view), log [n] (the last n lines of the game), rules, help,
+hint (what the strong AI would play; the game is then not rated), resign, quit."""
+COMMANDS = "(number · back · a move · board, hand, log, rules, help, hint, resign, quit)"
 BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
 
 
