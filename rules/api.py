@@ -123,6 +123,12 @@ class State:
         read in worlds the search sampled: it may use everything in the state."""
         return None
 
+    def ai_search_options(self) -> dict | None:
+        """The strong AI's search knobs tuned for this game, e.g. ``{"rollout_actions": 6, "cutoff": "rank",
+        "confidence": 1.0}`` (see rules/ai/search.py); None (the default): the search's own defaults. Only a
+        setting of the game-independent search, never a peek: it must not depend on hidden information."""
+        return None
+
     def teams(self) -> list[list[int]] | None:
         """Seats that win and lose together (rated as teams), or None when everyone plays for themselves."""
         return None

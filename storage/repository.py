@@ -133,6 +133,21 @@ class Games:
             query = query.with_for_update()
         return await self.session.scalar(query)
 
+    async def mark_hinted(self, game_id: int) -> bool | None:
+        """Record that a hint was used in an active game: True the first time, False after; None when the game
+        is no longer active (then nothing is written)."""
+        games = GameRow.__table__
+        done = await self.session.execute(update(games).where(games.c.id == game_id, games.c.status == "active",
+                                                              games.c.hinted.is_(False)).values(hinted=True))
+        if done.rowcount == 1:
+            return True
+        status = await self.session.scalar(select(GameRow.status).where(GameRow.id == game_id))
+        return False if status == "active" else None
+
+    async def was_hinted(self, game_id: int) -> bool:
+        """Read from the database, not an object in the session: a hint may have been marked since it was loaded."""
+        return bool(await self.session.scalar(select(GameRow.hinted).where(GameRow.id == game_id)))
+
     async def touch(self, game: GameRow) -> None:
         game.updated_at = utcnow()
 
@@ -222,8 +237,17 @@ class Timers:
     async def seats_with_timers(self, game_id: int) -> set[int]:
         return set(await self.session.scalars(select(Timer.seat).where(Timer.game_id == game_id).distinct()))
 
-    async def clear(self, game_id: int) -> None:
-        await self.session.execute(delete(Timer).where(Timer.game_id == game_id))
+    async def clear(self, game_id: int, kinds: tuple[str, ...] | None = None) -> None:
+        """Drop the game's timers (only those of ``kinds`` when given)."""
+        query = delete(Timer).where(Timer.game_id == game_id)
+        if kinds is not None:
+            query = query.where(Timer.kind.in_(kinds))
+        await self.session.execute(query)
+
+    async def release(self, timer_id: int, me: str) -> None:
+        """Give a claimed timer back unfired, so that the next round (of any process) fires it at once."""
+        await self.session.execute(update(Timer).where(Timer.id == timer_id, Timer.claimed_by == me)
+                                   .values(claimed_by=None, claimed_at=None))
 
     async def claim_due(self, now: datetime, me: str, lease_before: datetime, limit: int = 50) -> list[Timer]:
         """Claim due timers for process ``me``: each is claimed by exactly one process (``FOR UPDATE SKIP

@@ -19,8 +19,8 @@ HELP = """Choose step by step: type the number of an option (several at once for
 `back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
 (with or without /move), e.g. what `rules` shows.
 Commands: board (the full table), hand (your view), log [n] (the last n lines of the game), rules, help,
-resign, quit."""
-COMMANDS = "(number · back · a move · board, hand, log, rules, help, resign, quit)"
+hint (what the strong AI would play; the game is then not rated), resign, quit."""
+COMMANDS = "(number · back · a move · board, hand, log, rules, help, hint, resign, quit)"
 BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
 
 
@@ -229,6 +229,9 @@ class Console:
                 await self.help()
             elif word == "board":
                 self.show(await self.service.show_board(CHAT, game_id=self.game_id), full_board=True)
+            elif word == "hint":
+                self.say("  The strong AI is thinking…")
+                self.show(await self.service.hint(CHAT, YOU, game_id=self.game_id))
             elif word.split()[:1] == ["log"] and all(w.isdigit() for w in word.split()[1:]):
                 self.show(await self.service.log(CHAT, YOU, " ".join(word.split()[1:]), game_id=self.game_id))
             elif word == "hand":

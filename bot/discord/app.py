@@ -388,6 +388,7 @@ def _register_commands(bot: HeraldBot) -> None:
     @tree.command(name="addai", description="Seat an AI player")
     @app_commands.describe(level="how the AI plays", table=table)
     @app_commands.choices(level=[app_commands.Choice(name="greedy (looks one move ahead)", value="greedy"),
+                                 app_commands.Choice(name="strong (searches ahead; takes a moment)", value="strong"),
                                  app_commands.Choice(name="random", value="random")])
     async def addai(interaction: discord.Interaction, level: str = "greedy", table: int | None = None):
         await a.command(interaction, lambda c, u: s.add_ai(c, u, level, table))
@@ -417,6 +418,11 @@ def _register_commands(bot: HeraldBot) -> None:
     @app_commands.autocomplete(notation=_moves)
     async def move(interaction: discord.Interaction, notation: str, table: int | None = None):
         await a.command(interaction, lambda c, u: s.act(c, u, notation, game_id=table), guild_only=False)
+
+    @tree.command(name="hint", description="What the strong AI would play now (only you see it; the game is not rated)")
+    @app_commands.describe(table=table)
+    async def hint(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.hint(c, u, table), guild_only=False, hand_here=True)
 
     @tree.command(name="board", description="Post the board again")
     @app_commands.describe(table=table)

@@ -133,7 +133,7 @@ class ChatCommands:
             chat_row.settings = {**effective(chat_row.settings), **changes}
             if changes.get("turn_timer") == 0:  # deadlines already set go too
                 for row in await uow.games.in_chat(chat_row.id, (lifecycle.ACTIVE,)):
-                    await uow.timers.clear(row.id)
+                    await uow.timers.clear(row.id, kinds=("remind", "autoplay"))  # AI jobs stay
             await uow.commit()
             for live in self._live_games.values():
                 if live.chat_db_id == chat_row.id:

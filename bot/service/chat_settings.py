@@ -9,12 +9,15 @@ DEFAULT_SETTINGS: dict = {
     "lobby_timeout": 86400,  # seconds a table may stay open without anyone joining, leaving or starting it
     "language": "en",
     "pictures": "on",        # on: boards and hands as pictures with the text as caption; off: text only
+    "ai_time": 1.0,          # seconds a strong AI thinks per decision (also a /hint)
+    "hints": "on",           # on: players may ask /hint (the game is then unrated); off: refused
 }
 
 # whole-number settings: (smallest, largest, or 0 allowed as "off")
 _BOUNDS = {"turn_timer": (30, 7 * 86400, True), "min_games": (0, 1000, False),
            "lobby_timeout": (600, 30 * 86400, False)}
-_CHOICES = {"language": ("en",), "pictures": ("on", "off")}
+_CHOICES = {"language": ("en",), "pictures": ("on", "off"), "hints": ("on", "off")}
+_SECONDS = {"ai_time": (0.1, 5.0)}  # settings in seconds with a fraction: (smallest, largest)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _HELP = {
     "turn_timer": "time per turn (reminder at half time, then an AI plays): 30s to 7d, or 0 = off, e.g. turn_timer=10m",
@@ -22,6 +25,8 @@ _HELP = {
     "lobby_timeout": "an unstarted table closes after this idle time (10m to 30d), e.g. lobby_timeout=1d",
     "language": "language of the bot's messages (en)",
     "pictures": "on = boards and hands drawn as pictures (text as caption); off = text only",
+    "ai_time": "seconds a strong AI thinks per move, and a /hint takes (0.1–5), e.g. ai_time=2",
+    "hints": "on = players may ask /hint (that game is then not rated); off = no hints",
 }
 
 
@@ -40,6 +45,18 @@ def _number(key: str, value: str) -> int:
     return number
 
 
+def _seconds(key: str, value: str) -> float:
+    low, high = _SECONDS[key]
+    text = value[:-1] if value[-1:].lower() == "s" else value
+    try:
+        number = float(text) if len(text) <= 12 and text.isascii() else float("nan")
+    except ValueError:
+        number = float("nan")
+    if not low <= number <= high:  # also NaN and infinities
+        raise IllegalAction(f"{key} is a number of seconds from {low:g} to {high:g}, e.g. {key}=1.5.")
+    return round(number, 2)
+
+
 def parse_settings(text: str) -> dict:
     changes: dict = {}
     for token in text.split():
@@ -52,6 +69,8 @@ def parse_settings(text: str) -> dict:
                                 ". Example: /settings turn_timer=10m")
         if key in _BOUNDS:
             changes[key] = _number(key, value.strip())
+        elif key in _SECONDS:
+            changes[key] = _seconds(key, value.strip())
         else:
             value = value.lower()
             if value not in _CHOICES[key]:

@@ -1,7 +1,8 @@
 """The service the adapters call: one class assembled from use-case modules, each with one job.
 
 - ``lobby``: tables, seats, AI seats, start and abort; ``play``: moves, buttons, views, resigning and the commit
-  of a move; ``timers``: turn deadlines and idle tables; ``outbox``: what must be said, and pictures;
+  of a move; ``timers``: turn deadlines and idle tables; ``ai_turns``: strong AIs think in a pool, outside any
+  transaction; ``hints``: /hint; ``outbox``: what must be said, and pictures;
   ``chat``: a chat's games, rules, help, settings and the adapters' bookkeeping; ``leagues``: ratings.
 - ``lifecycle``: which command is allowed in which status, and by whom — one table.
 - ``base``: the database, the games in memory (hints, never the truth), finding the game meant.
@@ -16,10 +17,12 @@ import asyncio
 
 from storage import Database, open_database
 from storage.group_commit import GroupCommit
+from bot.service.ai_turns import AITurns
 from bot.service.base import ServiceBase
 from bot.service.chat import ChatCommands
 from bot.service.errors import answers_errors
 from bot.service.flood import FloodGuard
+from bot.service.hints import HintCommands
 from bot.service.leagues import LeagueCommands
 from bot.service.lobby import LobbyCommands
 from bot.service.outbox import DeliveryCommands
@@ -27,8 +30,8 @@ from bot.service.play import PlayCommands
 from bot.service.timers import TimerCommands
 
 
-class Service(LobbyCommands, PlayCommands, TimerCommands, ChatCommands, DeliveryCommands, LeagueCommands,
-              ServiceBase):
+class Service(LobbyCommands, PlayCommands, TimerCommands, AITurns, HintCommands, ChatCommands, DeliveryCommands,
+              LeagueCommands, ServiceBase):
     leaderboard = answers_errors(LeagueCommands.leaderboard)
     stats = answers_errors(LeagueCommands.stats)
     history = answers_errors(LeagueCommands.history)
@@ -38,10 +41,12 @@ class Service(LobbyCommands, PlayCommands, TimerCommands, ChatCommands, Delivery
                  warm_pictures: bool = True):
         ServiceBase.__init__(self, db, pictures=pictures)
         self._init_delivery(picture_workers, warm_pictures)
+        self._init_ai()
         self._timer_wakeup = asyncio.Event()
         self._group = GroupCommit(db)  # concurrent moves share one transaction (see storage/group_commit.py)
 
     async def close(self) -> None:
+        await self.close_ai()
         await self.close_delivery()
         await self.db.close()
 

@@ -1,7 +1,7 @@
 """Leagues: every Discord server and Telegram group rates its games, per game and season.
 
 Ratings are OpenSkill's Plackett–Luce model (free-for-all with tied places; teams where the engine has teams).
-Only games with human players in every seat are rated; a resign counts as last place. The rating of a finished
+Only games with human players in every seat, and no /hint used, are rated; a resign counts as last place. The rating of a finished
 game is written in the same transaction that ends it (``rate_finished``), so two games ending at once both count
 exactly once. The leaderboard orders by the conservative estimate μ − 3σ.
 """
@@ -67,9 +67,9 @@ class LeagueCommands:
     """Mixed into Service. ``rate_finished`` runs inside the transaction that ends a game."""
 
     async def rate_finished(self, uow, row, state, chat: ChatRef) -> list[Message]:
-        if any(s.player_id is None for s in row.seats):
+        if any(s.player_id is None for s in row.seats) or await uow.games.was_hinted(row.id):
             row.rated = False
-            return []  # AI seats: shown in history and personal stats, never rated
+            return []  # AI seats, or a hint was used: shown in history and personal stats, never rated
         league, n = chat.league_key, len(row.seats)
         season = await uow.leagues.season(league, row.game)
         by_seat = {s.seat: s for s in row.seats}

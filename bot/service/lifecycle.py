@@ -13,6 +13,7 @@ chat* (Discord: of its server; Telegram: of its group). Admin rights in another 
     move      —                     seated          —          —
     hand      —                     seated          —          —
     resign    —                     seated          —          —
+    hint      —                     seated          —          —
     abort     creator/admin         creator/admin   —          —
     board     anyone                anyone          anyone     —
     log       —                     anyone          anyone     —
@@ -43,6 +44,7 @@ TABLE: dict[str, dict[str, Role]] = {
     "move": {ACTIVE: Role.SEATED},
     "hand": {ACTIVE: Role.SEATED},
     "resign": {ACTIVE: Role.SEATED},
+    "hint": {ACTIVE: Role.SEATED},
     "abort": {LOBBY: Role.CREATOR | Role.ADMIN, ACTIVE: Role.CREATOR | Role.ADMIN},
     "board": {LOBBY: Role.ANYONE, ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
     "log": {ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},

@@ -16,6 +16,7 @@ from storage import UnitOfWork
 from storage.models import GameRow, Seat
 from bot.service import lifecycle, views
 from bot.service.errors import ServiceError, answers_errors, clean
+from bot.service.live import seat_names
 from bot.service.messages import ChatRef, Message, UserRef
 from bot.service.options import parse_options
 
@@ -26,7 +27,8 @@ class LobbyCommands:
     async def lobby_message(self, uow: UnitOfWork, row: GameRow, note: str = "") -> Message:
         chat = self.chat_ref(await uow.chats.get(row.chat_id))
         needs_dm = chat.platform in self.dm_required_platforms
-        seats = [(self.seat_name(s), needs_dm and s.player is not None and not s.player.dm_ok) for s in row.seats]
+        names = seat_names(row.seats)
+        seats = [(names[s.position], needs_dm and s.player is not None and not s.player.dm_ok) for s in row.seats]
         return views.lobby_message(row, chat, seats, note)
 
     async def _lobby_changed(self, uow: UnitOfWork, row: GameRow, note: str, extra: list[Message] = ()) -> list[Message]:
@@ -126,8 +128,10 @@ class LobbyCommands:
             if len(row.seats) >= game.max_players:
                 raise ServiceError(f"Table #{row.id} is full ({game.max_players} seats).")
             position = max((s.position for s in row.seats), default=-1) + 1
-            uow.session.add(Seat(game_id=row.id, position=position, ai_level=level))
-            return await self._lobby_changed(uow, row, f"An AI ({level}) sat down.")
+            seat = Seat(game_id=row.id, position=position, ai_level=level, resigned=False)
+            name = seat_names([*row.seats, seat])[position]
+            uow.session.add(seat)
+            return await self._lobby_changed(uow, row, f"{name} sat down (AI, {level}).")
 
     @answers_errors
     async def start(self, chat: ChatRef, user: UserRef, game_id: int | None = None) -> list[Message]:

@@ -13,7 +13,7 @@ from rules.ai import make_player
 from rules.api import IllegalAction, State
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, write_one
-from bot.service import lifecycle, narration, picker, views
+from bot.service import ai_seats, lifecycle, narration, picker, views
 from bot.service.errors import ServiceError, answers_errors, game_number
 from bot.service.live import LOG_KEPT, LiveGame, LiveSeat, load_live
 from bot.service.messages import Button, ChatRef, Message, UserRef
@@ -144,16 +144,14 @@ class PlayCommands:
         return out
 
     def _ai_moves(self, live: LiveGame, state: State) -> list[tuple]:
-        """AI seats (and resigned ones) act until a human is to act or the game ends. Pure: no I/O."""
+        """AI seats (and resigned ones) that decide at once act until a human or a thinking AI (``strong``:
+        it gets a job of its own, see ai_turns.py) is to act, or the game ends. Pure: no I/O."""
         done: list[tuple] = []
         for _ in range(AI_STEP_CAP):
-            if state.is_over():
+            seat = ai_seats.inline_seat(live, state)
+            if seat is None:
                 break
-            acting = [s for s in state.to_act() if live.seats[s].is_ai]
-            if not acting:
-                break
-            seat = acting[0]
-            ai = make_player(live.seats[seat].ai_level or "greedy", seed=live.seed ^ (live.moves + len(done)))
+            ai = make_player(ai_seats.level_of(live, seat), seed=live.seed ^ (live.moves + len(done)))
             action = ai.choose(state, seat)
             done.append((seat, action, state.apply(seat, action), "ai"))
         return done

@@ -13,6 +13,7 @@ import rules
 from rules.api import State
 from bot.render import boards
 from bot.service import picker
+from bot.service.ai_seats import thinking_seats
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Menu, Message
 
@@ -77,6 +78,8 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
     text = header + "\n\n" + text
     if not state.is_over():
         text += f"\n\n⏳ To act: {waiting(live, state)}"
+        for seat in thinking_seats(live, state):
+            text += f"\n{names[seat]} is thinking…"
     buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{live.id}", "primary")]]
     return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
                    kind="board", fresh=fresh, picture=picture(live, view, pictures),

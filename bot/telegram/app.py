@@ -49,8 +49,9 @@ YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 
 COMMANDS = [
     ("new", "open a table: /new <game> [options]"), ("join", "take a seat"), ("leave", "leave your seat"),
-    ("addai", "add an AI player: /addai [random|greedy]"), ("start", "start the game"),
+    ("addai", "add an AI player: /addai [greedy|strong|random]"), ("start", "start the game"),
     ("hand", "your private view and moves"), ("move", "make a move: /move <notation>"),
+    ("hint", "privately, what the strong AI would play (the game is then not rated)"),
     ("board", "show the board again"), ("log", "what happened: /log [lines] [#game]"), ("resign", "leave a running game (an AI takes over): /resign [yes]"),
     ("abort", "end a table or game (creator or admin)"), ("games", "the games of this group"),
     ("rules", "rules of a game: /rules <game>"), ("leaderboard", "the group's ratings: /leaderboard [game]"),
@@ -175,6 +176,8 @@ class TelegramAdapter:
                 out = await s.act(None, user, text)
             elif command == "rules":
                 out = await s.rules_text(None, text, user=user)
+            elif command == "hint":
+                out = await s.hint(None, user, number)
             elif command == "help":
                 out = await s.help(None, user, text)
             elif command == "log":
@@ -191,6 +194,7 @@ class TelegramAdapter:
                                       next((int(a) for a in args if a.isdigit()), None)),
             "start": lambda: s.start(chat, user, number),
             "hand": lambda: s.show_private(user, game_id=number, chat=chat),
+            "hint": lambda: s.hint(chat, user, number),
             "move": lambda: s.act(chat, user, text),
             "board": lambda: s.show_board(chat, game_id=number, user=user),
             "log": lambda: s.log(chat, user, text),

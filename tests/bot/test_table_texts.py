@@ -183,6 +183,7 @@ async def test_resign_yes_resigns_at_once(service):
 
 # ---------------------------------------------------------------------------------------------- /log
 async def test_log_tells_the_public_log_and_only_the_asker_their_private_lines(service):
+    from bot.service.live import seat_names
     from bot.service.narration import narrate
     from rules.api import Event
     from storage import UnitOfWork
@@ -198,8 +199,9 @@ async def test_log_tells_the_public_log_and_only_the_asker_their_private_lines(s
     assert public.user == ALICE and public.kind == "log"  # an answer to the asker (Discord: ephemeral)
     async with UnitOfWork(service.db) as uow:
         moves = await uow.games.moves(gid)
-        names = [s.player.name if s.player else f"🤖 AI {s.seat + 1}" for s in sorted((await uow.games.get(gid)).seats,
-                                                                                    key=lambda s: s.seat)]
+        seats = (await uow.games.get(gid)).seats
+        by_position = seat_names(seats)  # AI seats are named by their level (issue #25)
+        names = [by_position[s.position] for s in sorted(seats, key=lambda s: s.seat)]
     entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
     told = narrate(rules.get_game("list_und_tuecke"), entries, None, names)
     assert told and all(line in public.text for line in told[-10:])
