@@ -114,7 +114,7 @@ def turn_message(live: LiveGame, state: State) -> Message:
     """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
     and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
     people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
-    text = f"🔔 #{live.id} {live.game.title}: your turn, " + ", ".join(p.name for p in people) + "."
+    text = f"🔔 #{live.id} {live.game.title}: " + " and ".join(p.name for p in people) + " to play."
     return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
                    mentions=[p.user for p in people if p.dm_ok is False])
 
