@@ -5,7 +5,9 @@ from __future__ import annotations
 import rules
 from storage.models import MessageSlot
 from bot.service import lifecycle, views
-from bot.service.chat_settings import describe_settings, effective, parse_settings
+from bot import i18n
+from bot.i18n import _
+from bot.service.chat_settings import PERSONAL, describe_mine, describe_settings, effective, parse_settings
 from bot.service.errors import ServiceError, answers_errors, clean
 from bot.service.messages import ChatRef, Message, UserRef
 from bot.service.texts import HELP_TEXT, game_list_text
@@ -45,28 +47,51 @@ class ChatCommands:
         return [Message(HELP_TEXT + "\n\nGames:\n" + game_list_text(), chat=chat, user=user)]
 
     @answers_errors
-    async def settings(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> list[Message]:
+    async def settings(self, chat: ChatRef | None, user: UserRef, text: str = "",
+                       is_admin: bool = False) -> list[Message]:
+        """Show or change the chat's settings (admins), and the asker's own ``mylanguage`` (anyone, anywhere;
+        in a private chat it is the only setting)."""
         text = clean(text)
+        changes = parse_settings(text) if text.strip() else {}
+        mine = changes.pop(PERSONAL, None)
         async with self._uow() as uow:
+            player = await uow.players.get_or_create(user.platform, user.id, user.name, user.locale)
+            if mine is not None:
+                player.language = mine
+            chosen = player.language
+            if chat is None:
+                if changes:
+                    raise ServiceError(_("Only /settings mylanguage=… can be changed here; a chat's settings are "
+                                         "changed in that chat."))
+                await uow.commit()
+                self.languages.forget(user=user)
+                with i18n.using(chosen):
+                    return [Message((_("✅ Settings saved.") + "\n" if mine else "") + describe_mine(chosen),
+                                    user=user)]
             chat_row = await self._chat_row(uow, chat)
             current = effective(chat_row.settings)
-            if not text.strip():
+            if changes and not is_admin:
+                raise ServiceError(_("Only admins of this server/group can change settings."))
+            if not changes:
                 await uow.commit()
-                return [Message(describe_settings(current), chat=chat, user=user)]
-            if not is_admin:
-                raise ServiceError("Only admins of this server/group can change settings.")
-            changes = parse_settings(text)
+                self.languages.forget(user=user)
+                with i18n.using(chosen):
+                    return [Message((_("✅ Settings saved.") + "\n" if mine else "") +
+                                    describe_settings(current, chosen), chat=chat, user=user)]
             chat_row.settings = {**effective(chat_row.settings), **changes}
             if changes.get("turn_timer") == 0:  # deadlines already set go too
                 for row in await uow.games.in_chat(chat_row.id, (lifecycle.ACTIVE,)):
                     await uow.timers.clear(row.id)
             await uow.commit()
+            self.languages.forget(user=user, chat=chat)
             for live in self._live_games.values():
                 if live.chat_db_id == chat_row.id:
                     live.settings = effective(chat_row.settings)
                     if changes.get("turn_timer") == 0:
                         live.timer_seats.clear()
-            return [Message("✅ Settings saved.\n" + describe_settings({**current, **changes}), chat=chat, user=user)]
+            with i18n.using(chosen or (changes.get("language") if not user.locale else None)):
+                return [Message(_("✅ Settings saved.") + "\n" + describe_settings({**current, **changes}, chosen),
+                                chat=chat, user=user)]
 
     async def chat_settings(self, chat: ChatRef) -> dict:
         async with self._uow(readonly=True) as uow:
