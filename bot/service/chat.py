@@ -59,6 +59,11 @@ class ChatCommands:
             if mine is not None:
                 player.language = mine
             chosen = player.language
+            if mine is not None:  # the games in memory send their private texts in it from now on
+                for live in self._live_games.values():
+                    seat = live.seat_of(user)
+                    if seat is not None:
+                        seat.language = mine
             if chat is None:
                 if changes:
                     raise ServiceError(_("Only /settings mylanguage=… can be changed here; a chat's settings are "

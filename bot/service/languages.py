@@ -30,6 +30,16 @@ def person_language(player, fallback: str | None = None) -> str:
     return i18n.supported(fallback) or i18n.DEFAULT
 
 
+def of_live_chat(live) -> str:
+    """The language of an active game's public texts (its chat's setting, as the game in memory knows it)."""
+    return chat_language(live.settings)
+
+
+def of_live_seat(live, seat) -> str:
+    """The language of a seat's private texts in an active game (a ``LiveSeat``): theirs, else the chat's."""
+    return i18n.supported(getattr(seat, "language", None)) or of_live_chat(live)
+
+
 class Languages:
     """A small cache of people's chosen languages and chats' languages, read through the service's database."""
 
