@@ -120,6 +120,16 @@ class L:
         return bool(self.message)
 
 
+def _install_for_engines() -> None:
+    """The engines' texts (``rules/lang.py``) are translated like the bot's, in the language being built."""
+    from rules import lang
+
+    lang.install(_, ngettext)
+
+
+_install_for_engines()
+
+
 def everywhere(message: str) -> dict[str, str]:
     """``message`` in every language (for platform menus such as Telegram's command list)."""
     return {lang: translator(lang).gettext(message) for lang in LANGUAGES}

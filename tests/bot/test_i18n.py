@@ -28,11 +28,12 @@ KEYWORDS = {"_": None, "N_": None, "L": None, "ngettext": (1, 2)}
 
 
 def source_messages() -> dict:
-    """msgid (or (singular, plural)) → where, for every text marked in bot/ now."""
+    """msgid (or (singular, plural)) → where, for every text marked in bot/ and rules/ now."""
     found = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT / "bot"), method_map=[("**.py", "python")], keywords=KEYWORDS):
-        found.setdefault(message, f"bot/{filename}:{lineno}")
+    for package in ("bot", "rules"):
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+                str(ROOT / package), method_map=[("**.py", "python")], keywords=KEYWORDS):
+            found.setdefault(message, f"{package}/{filename}:{lineno}")
     return found
 
 
@@ -111,6 +112,15 @@ async def test_each_task_builds_its_texts_in_its_own_language():
     with using("de"):
         assert str(note) == "Ann ist beigetreten."
     assert str(note) == "Ann joined."
+
+
+def test_the_engines_texts_go_through_the_same_catalogs():
+    from rules import lang
+
+    with using("de"):
+        assert lang._("There is no game #{number}.", number=4) == "Es gibt keine Partie #4."
+        assert lang.ngettext("{n} game", "{n} games", 2) == "2 Partien"
+    assert lang._("There is no game #{number}.", number=4) == "There is no game #4."
 
 
 def test_platform_locales_map_to_catalogs():
