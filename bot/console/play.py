@@ -306,9 +306,9 @@ class Console:
     def menu(self, options: list[tuple[str, str]]) -> None:
         if not options:
             return
-        width = max(len(f"{i + 1}. {label}") for i, (label, _) in enumerate(options)) + 2
+        width = max(len(f"{i + 1}. {label}") for i, (label, _data) in enumerate(options)) + 2
         columns = max(1, min(4, 100 // max(width, 1)))
-        cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _) in enumerate(options)]
+        cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _data) in enumerate(options)]
         for i in range(0, len(cells), columns):
             self.say("  " + "".join(cells[i:i + columns]).rstrip())
         hint = i18n.translate(COMMANDS)

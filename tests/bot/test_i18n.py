@@ -194,3 +194,25 @@ async def test_the_console_plays_in_dutch(tmp_path):
     assert "Spel #1 is bewaard." in text
     resumed, code = await run_console(tmp_path, ["quit"], None)  # the language is remembered
     assert code == 0 and "Spel #1 gaat verder." in resumed
+
+
+def test_no_function_hides_the_translation_function():
+    """``for _ in …`` or ``a, _ = …`` in a function that also calls ``_("…")`` makes ``_`` a local there: the
+    call then fails at run time (UnboundLocalError) — only on the path that reaches it."""
+    import ast
+
+    problems = []
+    for package in ("bot", "rules"):
+        for path in (ROOT / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for function in ast.walk(tree):
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                inner = [n for n in ast.walk(function) if n is not function]
+                stored = any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
+                             for n in inner)
+                called = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_"
+                             for n in inner)
+                if stored and called:
+                    problems.append(f"{path.relative_to(ROOT)}:{function.lineno} {function.name}")
+    assert not problems, problems
