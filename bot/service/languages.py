@@ -7,6 +7,7 @@ move costs no extra read; a change made in this process is seen at once, one mad
 """
 from __future__ import annotations
 
+import functools
 import logging
 import time
 
@@ -38,6 +39,24 @@ def of_live_chat(live) -> str:
 def of_live_seat(live, seat) -> str:
     """The language of a seat's private texts in an active game (a ``LiveSeat``): theirs, else the chat's."""
     return i18n.supported(getattr(seat, "language", None)) or of_live_chat(live)
+
+
+def in_chat_language(build):
+    """For a function ``build(live, …)`` that writes a game's public text: it writes it in the chat's language."""
+    @functools.wraps(build)
+    def wrapper(live, *args, **kwargs):
+        with i18n.using(of_live_chat(live)):
+            return build(live, *args, **kwargs)
+    return wrapper
+
+
+def in_seat_language(build):
+    """For a function ``build(live, seat, …)`` (a ``LiveSeat``) that writes a person's private text."""
+    @functools.wraps(build)
+    def wrapper(live, seat, *args, **kwargs):
+        with i18n.using(of_live_seat(live, seat)):
+            return build(live, seat, *args, **kwargs)
+    return wrapper
 
 
 class Languages:
