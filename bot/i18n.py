@@ -51,12 +51,16 @@ def translator(lang: str | None) -> gettext.NullTranslations:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    with po.open("rb") as handle:
-        catalog = read_po(handle, locale=lang)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    try:
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog, use_fuzzy=False)
+        buffer.seek(0)
+        return gettext.GNUTranslations(buffer)
+    except Exception:  # a broken catalog: the bot speaks English rather than fail every command
+        log.exception("the %s catalog %s cannot be read", lang, po)
+        return gettext.NullTranslations()
 
 
 def language() -> str:
