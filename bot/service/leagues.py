@@ -149,8 +149,8 @@ class LeagueCommands:
         except rules.IllegalAction as error:
             return [Message(str(error), chat=chat, user=user, kind="error")]
         with i18n.using(lang):
-            text = _("🗓 A new season begins — {seasons}. Ratings keep their μ with a wider σ; past seasons stay on "
-                     "/leaderboard <game> <season>.", seasons="; ".join(started))
+            text = _("🗓 A new season begins — {seasons}. Ratings keep their μ with a wider σ; past seasons "
+                     "stay on /leaderboard <game> <season>.", seasons="; ".join(started))
         return [Message(text, chat=chat, kind="notice")]
 
     async def leaderboard(self, chat: ChatRef, user: UserRef | None = None, text: str = "") -> list[Message]:

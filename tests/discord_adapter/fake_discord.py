@@ -241,7 +241,8 @@ class FakeDiscord:
         in_dm = channel_id in self.dm_channels.values()
         payload = {"id": str(iid), "application_id": str(APP_ID), "type": kind, "data": data, "token": token,
                    "version": 1, "channel_id": str(channel_id), "channel": self._channel_payload(channel_id),
-                   "locale": person.get("locale", "en-US"), "app_permissions": str(EVERYONE_PERMISSIONS), "entitlements": [],
+                   "locale": person.get("locale", "en-US"),  # the person's client language
+                   "app_permissions": str(EVERYONE_PERMISSIONS), "entitlements": [],
                    "authorizing_integration_owners": {"0": str(self.guild_id)} if not in_dm else {"1": person["id"]},
                    "context": 1 if in_dm else 0, "attachment_size_limit": 8 * 1024 * 1024}
         if in_dm:
