@@ -1,9 +1,14 @@
 """``python -m bench.processes``: the service in 1, 2 and 4 processes on one database, SQLite and PostgreSQL side by
 side: committed moves per second and the time of ``Service.act`` (p50, p99).
 
-Each process plays its share of the seats of every game (seat ``s`` of game ``g`` belongs to process
-``(g + s) % N``), as quickly as the game lets it: every move is judged against the stored game, version-checked,
-group-committed with its outbox rows. PostgreSQL is a throwaway server started for the run (the tests' helper)
+Two ways to share the games, each as quickly as the games let it:
+
+- **own games**: each process plays whole games (game ``g`` belongs to process ``g % N``), as when each Discord
+  shard serves its servers;
+- **shared games**: seat ``s`` of game ``g`` belongs to process ``(g + s) % N``, so every move is followed by one
+  from another process (the worst case: a copy in memory is always stale, writes meet each other's locks).
+
+Every move is judged against the stored game, version-checked, group-committed with its outbox rows. PostgreSQL is a throwaway server started for the run (the tests' helper)
 unless ``--postgres URL`` names one.
 """
 from __future__ import annotations
@@ -41,7 +46,7 @@ async def set_up(url: str, games: int) -> None:
         await service.close()
 
 
-async def work(url: str, index: int, count: int, go: Path) -> dict:
+async def work(url: str, index: int, count: int, go: Path, shared: bool) -> dict:
     """One process: once every process is ready (``go`` names the end time), act for its seats until then."""
     import rules
     from bot.service import ChatRef, UserRef, build_service
@@ -73,7 +78,7 @@ async def work(url: str, index: int, count: int, go: Path) -> dict:
             for gid, name, data, seats, chat_id in games:
                 state = rules.get_game(name).from_json(data)
                 for seat in state.to_act():
-                    if (gid + seat) % count == index:
+                    if ((gid + seat) if shared else gid) % count == index:
                         player = seats[seat]
                         chat = ChatRef("discord", chat_id, "bench")
                         calls.append(act(chat, UserRef(player.platform, player.external_id, player.name), gid,
@@ -89,13 +94,14 @@ async def work(url: str, index: int, count: int, go: Path) -> dict:
     return {"times": times, "refused": refused}
 
 
-def run(url: str, processes: int, games: int, seconds: float) -> dict:
+def run(url: str, processes: int, games: int, seconds: float, shared: bool) -> dict:
     asyncio.run(set_up(url, games))
     with tempfile.TemporaryDirectory() as tmp:
         outs = [Path(tmp) / f"{i}.json" for i in range(processes)]
         go = Path(tmp) / "go"
         workers = [subprocess.Popen([sys.executable, "-m", "bench.processes", "--worker", url, str(i),
-                                     str(processes), str(go), str(outs[i])], cwd=ROOT)
+                                     str(processes), str(go), str(outs[i]), "shared" if shared else "own"],
+                                    cwd=ROOT)
                    for i in range(processes)]
         while not all(Path(f"{go}.{i}").exists() for i in range(processes)):  # imports, migrations
             time.sleep(0.01)
@@ -122,35 +128,36 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--postgres", help="a PostgreSQL URL (postgresql+asyncpg://…) to use instead of a throwaway")
     parser.add_argument("--no-postgres", action="store_true")
-    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        url, index, count, go, out = args.worker
-        result = asyncio.run(work(url, int(index), int(count), Path(go)))
+        url, index, count, go, out, mode = args.worker
+        result = asyncio.run(work(url, int(index), int(count), Path(go), mode == "shared"))
         Path(out).write_text(json.dumps(result))
         return
     counts = [int(n) for n in args.processes.split(",")]
     rows: dict[str, dict[int, dict]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for n in counts:
-            rows.setdefault("SQLite", {})[n] = run(f"sqlite+aiosqlite:///{tmp}/bench{n}.db", n, args.games,
-                                                   args.seconds)
+        for shared in (False, True):
+            for n in counts:
+                url = f"sqlite+aiosqlite:///{tmp}/bench{n}{shared}.db"
+                rows.setdefault(("SQLite", shared), {})[n] = run(url, n, args.games, args.seconds, shared)
     if not args.no_postgres:
-        for n, url in _postgres_urls(args.postgres, counts):
-            rows.setdefault("PostgreSQL", {})[n] = run(url, n, args.games, args.seconds)
-    cpus = os.cpu_count()
-    print(f"{args.games} games, {args.seconds:g} s per run, {cpus} cores; every move judged against the stored game")
-    print(f"{'':12}" + "".join(f"{f'{n} process' + ('es' if n > 1 else ''):>26}" for n in counts))
-    for name, by_count in rows.items():
-        print(f"{name:12}" + "".join(
+        for (n, shared), url in _postgres_urls(args.postgres, [(n, s) for s in (False, True) for n in counts]):
+            rows.setdefault(("PostgreSQL", shared), {})[n] = run(url, n, args.games, args.seconds, shared)
+    print(f"{args.games} games, {args.seconds:g} s per run, {os.cpu_count()} cores; committed moves/s, act p50/p99")
+    print(f"{'':25}" + "".join(f"{f'{n} process' + ('es' if n > 1 else ''):>26}" for n in counts))
+    for (name, shared), by_count in rows.items():
+        label = f"{name}, {'shared' if shared else 'own'} games"
+        print(f"{label:25}" + "".join(
             f"{by_count[n]['moves_s']:>8.0f} moves/s {by_count[n]['p50']:>5.1f}/{by_count[n]['p99']:>6.1f} ms"
             for n in counts))
-    print("(act p50/p99; refusals — moves another process made stale first — are counted in the times, not in "
-          "moves/s: " + ", ".join(f"{name} {sum(r['refused'] for r in by.values())}" for name, by in rows.items())
-          + ")")
+    print("(refused moves — made stale by another process first — count in the times, not in moves/s: " +
+          ", ".join(f"{name} {'shared' if shared else 'own'} {sum(r['refused'] for r in by.values())}"
+                    for (name, shared), by in rows.items()) + ")")
 
 
-def _postgres_urls(url: str | None, counts: list[int]):
+def _postgres_urls(url: str | None, runs: list[tuple[int, bool]]):
     """A fresh database per run, on the given server or a throwaway one."""
     import asyncpg
 
@@ -164,8 +171,8 @@ def _postgres_urls(url: str | None, counts: list[int]):
         return base.rsplit("/", 1)[0] + "/" + name
 
     if url:
-        for n in counts:
-            yield n, fresh(url, f"bench_processes_{n}")
+        for n, shared in runs:
+            yield (n, shared), fresh(url, f"bench_processes_{n}_{int(shared)}")
         return
     try:
         sys.path.insert(0, str(ROOT))
@@ -177,8 +184,8 @@ def _postgres_urls(url: str | None, counts: list[int]):
         print("(no PostgreSQL server binaries here: pass --postgres URL)")
         return
     with postgres.temporary_postgres() as base:
-        for n in counts:
-            yield n, fresh(base, f"bench_processes_{n}")
+        for n, shared in runs:
+            yield (n, shared), fresh(base, f"bench_processes_{n}_{int(shared)}")
 
 
 if __name__ == "__main__":

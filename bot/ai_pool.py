@@ -19,9 +19,11 @@ from rules.ai import hint, think
 class AIPool:
     """``await pool.choose(...)`` for an AI's action, ``await pool.hint(...)`` for a person's hint."""
 
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None, initializer=None):
+        """``initializer``: a top-level function each worker runs first (tests register their toy game)."""
         self.workers = workers or os.cpu_count() or 1
-        self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=initializer)
 
     async def choose(self, game_name: str, state_json: dict, seat: int, level: str, seed: int,
                      budget: float | None, iterations: int | None = None) -> dict:

@@ -14,6 +14,9 @@ command finished); one worker task per chat sends that chat's messages in order 
 - **Retries**: ``send`` raises ``RetryLater(seconds)`` on a 429 (or a network hiccup); the worker sleeps that
   long and tries again — the newest form of the message, should a newer one have arrived meanwhile — up to
   ``max_attempts`` times (far beyond the libraries' own 3 or 5), so four 429s in a row never drop a hand.
+- **Drawn when sent**: ``prepare(message)``, when given, is awaited just before each send (the service's
+  ``draw_picture``): what a message shows is made only for the form that is really sent, never for one that a
+  newer message replaced while it waited. A ``prepare`` that fails is logged; the message goes as it is.
 - **Done**: when a message was sent, superseded or given up on, ``on_delivered(outbox_ids)`` is awaited
   (``Service.delivered``).
 """
@@ -100,8 +103,10 @@ class Delivery:
                  budget: Callable[[str], Budget] = lambda key: UNLIMITED,
                  overall: Budget = UNLIMITED, max_attempts: int = 50,
                  clock: Callable[[], float] = time.monotonic,
+                 prepare: Callable[[Message], Awaitable[None]] | None = None,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, name: str = "delivery"):
         self._send = send
+        self._prepare = prepare
         self._on_delivered = on_delivered
         self._chat_key = chat_key
         self._slot_key = slot_key
@@ -201,6 +206,15 @@ class Delivery:
                 await self.sleep(delay)
         return pace
 
+    async def _ready(self, message: Message) -> None:
+        try:
+            await self._prepare(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("%s: could not prepare a %s message; it goes as it is", self.name, message.kind,
+                        exc_info=True)
+
     async def _work(self, key: str) -> None:
         queue = self._queues[key]
         pace = self._pace(key)
@@ -210,6 +224,8 @@ class Delivery:
                 entry.busy = True
                 entry.attempts += 1
                 try:
+                    if self._prepare is not None:
+                        await self._ready(entry.message)
                     await self._send(entry.message, entry.meta, pace)
                 except RetryLater as wait:
                     entry.busy = False

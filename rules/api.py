@@ -7,8 +7,9 @@ RNG so that ``to_json`` captures everything needed to continue it.
 Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
 ``get_game``, ``GAMES``) a game may override a few presentation hooks with
 defaults here (``rules_summary``, ``render_view``, ``describe_event``,
-``configurations``, ``has_hidden_information``, ``State.evaluate``,
-``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.ai_rewards``, ``State.teams``): the bot
+``configurations``, ``has_hidden_information``, ``tie_rule``, ``score_unit``, ``State.evaluate``,
+``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.ai_rewards``, ``State.teams``,
+``State.is_secret``): the bot
 and the AI use them, and they never change what is legal.
 """
 from __future__ import annotations
@@ -122,9 +123,20 @@ class State:
         read in worlds the search sampled: it may use everything in the state."""
         return None
 
+    def ai_search_options(self) -> dict | None:
+        """The strong AI's search knobs tuned for this game, e.g. ``{"rollout_actions": 6, "cutoff": "rank",
+        "confidence": 1.0}`` (see rules/ai/search.py); None (the default): the search's own defaults. Only a
+        setting of the game-independent search, never a peek: it must not depend on hidden information."""
+        return None
+
     def teams(self) -> list[list[int]] | None:
         """Seats that win and lose together (rated as teams), or None when everyone plays for themselves."""
         return None
+
+    def is_secret(self, seat: int, action: dict) -> bool:
+        """True when ``action`` hides something from the table (a secret choice, cards placed face down): the bot
+        then refuses it typed where everybody reads it and asks for it privately. Default: nothing is secret."""
+        return False
 
     @property
     def num_players(self) -> int:
@@ -170,6 +182,15 @@ class Game:
     def help_text(self) -> str:
         """A few lines on how to play this game here (the /help text inside a game); default: the rules summary."""
         return self.rules_summary()
+
+    def tie_rule(self) -> str | None:
+        """One sentence on how equal results are placed, stated under a final result with shared places or equal
+        scores; None (the default): nothing is said."""
+        return None
+
+    def score_unit(self) -> str:
+        """What a score counts, singular (``point``, ``field``), for the final result; default ``point``."""
+        return "point"
 
     def render_view(self, view: dict) -> str:
         """Chat text of a view (public or private): compact, whose turn, what may be done."""
@@ -264,6 +285,14 @@ class TextGame(Game):
         """A short how-to-play for /help in a game (the render module's ``HELP``), else the rules summary."""
         return getattr(self.render, "HELP", "") or self.rules_summary()
 
+    def tie_rule(self) -> str | None:
+        """The render module's ``TIE_RULE``, if it has one."""
+        return getattr(self.render, "TIE_RULE", None)
+
+    def score_unit(self) -> str:
+        """The render module's ``SCORE_UNIT``, else ``point``."""
+        return getattr(self.render, "SCORE_UNIT", "point")
+
 
 _IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
 
@@ -288,8 +317,9 @@ def speak_to(text: str, seat: int) -> str:
         verb = base(match.group(1))
         if verb is None:
             return match.group(0)
-        before = text[:match.start()].rstrip()
-        word = "You" if not before or before[-1] in ".:!?·—\n" else "you"
+        head = text[:match.start()].rstrip(" ")
+        before = head.rstrip()
+        word = "You" if not before or head.endswith("\n") or before[-1] in ".:!?·—" else "you"
         return f"{word} {verb}"
 
     return re.sub(r"\{P" + str(seat + 1) + r"\} ([a-z]+)\b", fill, text)

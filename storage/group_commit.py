@@ -8,6 +8,10 @@ snapshots (each version-checked), one INSERT of all log rows, the timer changes,
 COMMIT. ``run`` returns only after that commit, so a caller never tells a player about
 a move that is not stored. Writes are taken in arrival order, so nobody starves.
 
+On SQLite (aiosqlite) the batch goes through ``storage/lean.py``: the same statements sent straight to the
+pooled connection, one hop each, near the floor of a bare transaction; PostgreSQL, and a batch where a game
+ends (rated in the same transaction, through the unit of work), take the SQLAlchemy path.
+
 If the batch cannot be written as a whole (a game changed under us — another process —
 or a follow-up job failed), it is rolled back and redone one write at a time, each in
 its own SAVEPOINT, so only the writes at fault fail.
@@ -15,6 +19,7 @@ its own SAVEPOINT, so only the writes at fault fail.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -22,8 +27,9 @@ from typing import Any, Awaitable, Callable
 from sqlalchemy import and_, bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError
 
+from storage import lean
 from storage.db import Database
-from storage.models import GameRow, Move, Timer, utcnow
+from storage.models import GameRow, Move, OutboxMessage, Timer, utcnow
 from storage.repository import StaleVersion
 from storage.uow import UnitOfWork
 
@@ -47,6 +53,9 @@ def is_busy(error: Exception) -> bool:
 GAMES = GameRow.__table__
 MOVES = Move.__table__
 TIMERS = Timer.__table__
+OUTBOX = OutboxMessage.__table__
+_GAME_SET = ("state", "version", "status", "updated_at", "finished_at")
+_GAME_WHERE = ("id", "version")
 
 _UPDATE_GAME = (
     update(GAMES)
@@ -110,6 +119,7 @@ class GroupCommit:
         self.max_batch = max_batch
         self._pending: deque[tuple[MoveWrite, asyncio.Future]] = deque()
         self._flusher: asyncio.Task | None = None
+        self._lean = lean.applies(db)
         self.batches = 0  # for the bench: how many commits served how many writes
         self.writes = 0
 
@@ -143,7 +153,7 @@ class GroupCommit:
                 if not await self._all_at_once(batch):
                     await self._one_by_one(batch)
                 return
-            except DBAPIError as error:
+            except (DBAPIError, sqlite3.OperationalError) as error:
                 if not is_busy(error) or attempt == BUSY_RETRIES - 1:
                     raise
                 await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
@@ -155,6 +165,14 @@ class GroupCommit:
         batch.sort(key=lambda wf: wf[0].game_id)  # rows locked in one order by every process: no deadlock
         writes = [w for w, _ in batch]
         now = utcnow()
+        if self._lean and not any(w.then for w in writes):
+            done = await self._lean_batch(writes, now)
+            if done is not None:
+                if done:
+                    for write, future in batch:
+                        if not future.done():
+                            future.set_result((write.new_version, None))
+                return done
         async with UnitOfWork(self.db) as uow:
             done = await uow.session.execute(_UPDATE_GAME, [_game_params(w, now) for w in writes])
             if done.rowcount != len(writes):
@@ -185,6 +203,22 @@ class GroupCommit:
             if not future.done():
                 future.set_result((write.new_version, result))
         return True
+
+    async def _lean_batch(self, writes: list[MoveWrite], now) -> bool | None:
+        """The batch in one lean SQLite transaction (see ``storage/lean.py``); None if it does not fit."""
+        statements = lean.Statements(self.db)
+        statements.update(GAMES, _GAME_SET, _GAME_WHERE, [
+            (w.state, w.new_version, w.status, now, now if w.status in ("finished", "aborted") else None,
+             w.game_id, w.version) for w in writes], expect=len(writes))
+        if not statements.insert(MOVES, [_move_params(w, m, now) for w in writes for m in w.moves]):
+            return None
+        statements.delete(TIMERS, ("game_id", "seat"),
+                          [(w.game_id, s) for w in writes for s in sorted(w.drop_timer_seats)])
+        if not statements.insert(TIMERS, [dict(t, game_id=w.game_id) for w in writes for t in w.new_timers]):
+            return None
+        if not statements.insert(OUTBOX, [row for w in writes for row in w.outbox]):
+            return None
+        return await lean.run(self.db, statements)
 
     async def _one_by_one(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> None:
         batch.sort(key=lambda wf: wf[0].game_id)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String,
+from sqlalchemy import (JSON, false, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String,
                         UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -56,6 +56,8 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # someone asked the strong AI for a hint during the game: it is never rated
+    hinted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -96,7 +98,9 @@ class Move(Base):
 
 
 class Timer(Base):
-    """A turn deadline: ``remind`` at half time, then ``autoplay`` by an AI. Valid only for ``version``."""
+    """A turn deadline: ``remind`` at half time, then ``autoplay`` by an AI; or ``ai``: a strong AI seat is to act
+    (the process that claims it thinks, outside any transaction, then commits the move). Valid only for
+    ``version``."""
 
     __tablename__ = "timers"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

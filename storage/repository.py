@@ -140,6 +140,21 @@ class Games:
             query = query.with_for_update()
         return await self.session.scalar(query)
 
+    async def mark_hinted(self, game_id: int) -> bool | None:
+        """Record that a hint was used in an active game: True the first time, False after; None when the game
+        is no longer active (then nothing is written)."""
+        games = GameRow.__table__
+        done = await self.session.execute(update(games).where(games.c.id == game_id, games.c.status == "active",
+                                                              games.c.hinted.is_(False)).values(hinted=True))
+        if done.rowcount == 1:
+            return True
+        status = await self.session.scalar(select(GameRow.status).where(GameRow.id == game_id))
+        return False if status == "active" else None
+
+    async def was_hinted(self, game_id: int) -> bool:
+        """Read from the database, not an object in the session: a hint may have been marked since it was loaded."""
+        return bool(await self.session.scalar(select(GameRow.hinted).where(GameRow.id == game_id)))
+
     async def touch(self, game: GameRow) -> None:
         game.updated_at = utcnow()
 
@@ -229,8 +244,17 @@ class Timers:
     async def seats_with_timers(self, game_id: int) -> set[int]:
         return set(await self.session.scalars(select(Timer.seat).where(Timer.game_id == game_id).distinct()))
 
-    async def clear(self, game_id: int) -> None:
-        await self.session.execute(delete(Timer).where(Timer.game_id == game_id))
+    async def clear(self, game_id: int, kinds: tuple[str, ...] | None = None) -> None:
+        """Drop the game's timers (only those of ``kinds`` when given)."""
+        query = delete(Timer).where(Timer.game_id == game_id)
+        if kinds is not None:
+            query = query.where(Timer.kind.in_(kinds))
+        await self.session.execute(query)
+
+    async def release(self, timer_id: int, me: str) -> None:
+        """Give a claimed timer back unfired, so that the next round (of any process) fires it at once."""
+        await self.session.execute(update(Timer).where(Timer.id == timer_id, Timer.claimed_by == me)
+                                   .values(claimed_by=None, claimed_at=None))
 
     async def claim_due(self, now: datetime, me: str, lease_before: datetime, limit: int = 50) -> list[Timer]:
         """Claim due timers for process ``me``: each is claimed by exactly one process (``FOR UPDATE SKIP
@@ -391,6 +415,15 @@ class Leagues:
     async def players(self, ids: list[int]) -> dict[int, Player]:
         rows = await self.session.scalars(select(Player).where(Player.id.in_(ids)))
         return {p.id: p for p in rows}
+
+    async def players_named_like(self, platform: str, part: str, chat_ids: list[int], limit: int = 10) -> list[Player]:
+        """Players of this league whose name contains ``part``, case-insensitive (``/stats Robert``), by name."""
+        pattern = "%" + part.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = await self.session.scalars(
+            select(Player).join(Seat, Seat.player_id == Player.id).join(GameRow, GameRow.id == Seat.game_id)
+            .where(Player.platform == platform, func.lower(Player.name).like(pattern, escape="\\"),
+                   GameRow.chat_id.in_(chat_ids)).distinct().order_by(Player.name, Player.id).limit(limit))
+        return list(rows)
 
     async def find_player_by_name(self, platform: str, name: str, chat_ids: list[int]) -> Player | None:
         """A player of this league (seated in one of its games) by name, case-insensitive."""

@@ -20,8 +20,9 @@ YOU = UserRef("console", "you", "You")
 HELP = N_("""Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
 `back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
 (with or without /move), e.g. what `rules` shows.
-Commands: board (the full table), hand (your view), rules, help, resign, quit.""")
-COMMANDS = N_("(number · back · a move · board, hand, rules, help, resign, quit)")
+Commands: board (the full table), hand (your view), log [n] (the last n lines of the game), rules, help,
+hint (what the strong AI would play; the game is then not rated), resign, quit.""")
+COMMANDS = N_("(number · back · a move · board, hand, log, rules, help, hint, resign, quit)")
 BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
 CHOSEN = "Chosen so far"  # how the service's picker starts the line of what was chosen (views/picker)
 
@@ -119,6 +120,7 @@ class Console:
                 if m.kind == "board":
                     head = text.partition("\n\n")[0]
                     self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                    text = "\n".join(addressed(line, YOU.name) for line in text.splitlines())  # "You open"
                 self.say("📢 " + text)
             self.say()
 
@@ -232,6 +234,11 @@ class Console:
                 await self.help()
             elif word == "board":
                 self.show(await self.service.show_board(CHAT, game_id=self.game_id), full_board=True)
+            elif word == "hint":
+                self.say("  The strong AI is thinking…")
+                self.show(await self.service.hint(CHAT, YOU, game_id=self.game_id))
+            elif word.split()[:1] == ["log"] and all(w.isdigit() for w in word.split()[1:]):
+                self.show(await self.service.log(CHAT, YOU, " ".join(word.split()[1:]), game_id=self.game_id))
             elif word == "hand":
                 self.levels.clear()
                 self.show(await self.service.show_private(YOU, game_id=self.game_id))

@@ -61,7 +61,10 @@ class DiscordAdapter:
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
         self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
-        self.delivery = Delivery(self._send, on_delivered=service.delivered, name="discord")
+        # pictures are drawn when a message is really sent (a board replaced while waiting is never drawn)
+        service.draw_at_delivery = True
+        self.delivery = Delivery(self._send, on_delivered=service.delivered, prepare=service.draw_picture,
+                                 name="discord")
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
@@ -194,6 +197,7 @@ class DiscordAdapter:
         return hand_here
 
     async def _answer(self, message: Message, interaction: discord.Interaction) -> None:
+        await self.service.draw_picture(message)  # answered at once, not through the delivery queues
         view = build_view(message)
         clicked = interaction.message
         payload = _as_payload(message.text)
@@ -394,7 +398,9 @@ def _register_commands(bot: HeraldBot) -> None:
     @tree.command(name="addai", description=N_("Seat an AI player"))
     @app_commands.describe(level=N_("how the AI plays"), table=table)
     @app_commands.choices(level=[app_commands.Choice(name=N_("greedy (looks one move ahead)"), value="greedy"),
-                                 app_commands.Choice(name="random", value="random")])
+                                 app_commands.Choice(name=N_("strong (searches ahead; takes a moment)"),
+                                                     value="strong"),
+                                 app_commands.Choice(name=N_("random"), value="random")])
     async def addai(interaction: discord.Interaction, level: str = "greedy", table: int | None = None):
         await a.command(interaction, lambda c, u: s.add_ai(c, u, level, table))
 
@@ -424,15 +430,27 @@ def _register_commands(bot: HeraldBot) -> None:
     async def move(interaction: discord.Interaction, notation: str, table: int | None = None):
         await a.command(interaction, lambda c, u: s.act(c, u, notation, game_id=table), guild_only=False)
 
+    @tree.command(name="hint",
+                  description=N_("What the strong AI would play now (only you see it; the game is not rated)"))
+    @app_commands.describe(table=table)
+    async def hint(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.hint(c, u, table), guild_only=False, hand_here=True)
+
     @tree.command(name="board", description=N_("Post the board again"))
     @app_commands.describe(table=table)
     async def board(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.show_board(c, game_id=table, user=u), fresh=True)
 
+    @tree.command(name="log", description=N_("What happened in the game (what only you saw comes by DM)"))
+    @app_commands.describe(lines=N_("how many of the last lines (default 15)"), table=table)
+    async def log_(interaction: discord.Interaction, lines: int | None = None, table: int | None = None):
+        await a.command(interaction, lambda c, u: s.log(c, u, str(lines or ""), game_id=table), guild_only=False)
+
     @tree.command(name="resign", description=N_("Leave a running game (an AI takes your seat)"))
-    @app_commands.describe(table=table)
-    async def resign(interaction: discord.Interaction, table: int | None = None):
-        await a.command(interaction, lambda c, u: s.resign(c, u, table))
+    @app_commands.describe(table=table, confirm=N_("yes: resign without being asked"))
+    @app_commands.choices(confirm=[app_commands.Choice(name=N_("yes"), value="yes")])
+    async def resign(interaction: discord.Interaction, table: int | None = None, confirm: str | None = None):
+        await a.command(interaction, lambda c, u: s.resign(c, u, table, confirmed=confirm == "yes"))
 
     @tree.command(name="abort", description=N_("End a table or game (its creator, or Manage Server)"))
     @app_commands.describe(table=table)
@@ -480,11 +498,11 @@ def _register_commands(bot: HeraldBot) -> None:
         admin = a.is_admin(interaction)
         await a.command(interaction, lambda c, u: s.new_season(c, u, game, is_admin=admin))
 
-    @tree.command(name="help", description=N_("How Herald works"))
-    async def help_(interaction: discord.Interaction):
-        async def answer(c, u):
-            return s.help(c, u)
-        await a.command(interaction, answer, guild_only=False)
+    @tree.command(name="help", description=N_("How Herald works, or how one game is played here"))
+    @app_commands.describe(game=N_("one game's help (default: the game running here, or all games)"))
+    @app_commands.autocomplete(game=_game_names)
+    async def help_(interaction: discord.Interaction, game: str | None = None):
+        await a.command(interaction, lambda c, u: s.help(c, u, game or ""), guild_only=False)
 
     @tree.error
     async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError):

@@ -108,6 +108,7 @@ class ServiceBase:
 
     @staticmethod
     def seat_name(seat: Seat) -> str:
+        """A name without the other seats (an AI by its seat number); ``live.seat_names`` names all of a game's."""
         return seat_name(seat.player.name if seat.player else None, seat.resigned, seat.position, seat.seat)
 
     def _seat_of(self, row: GameRow, user: UserRef) -> Seat | None:

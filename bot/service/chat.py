@@ -2,15 +2,24 @@
 opened or closed, message ids of slots, a chat that changed its id."""
 from __future__ import annotations
 
+import re
+
 import rules
+from rules.api import Event
 from storage.models import MessageSlot
-from bot.service import lifecycle, views
 from bot import i18n
-from bot.i18n import _
+from bot.i18n import _, ngettext
+from bot.service import lifecycle, narration, views
+from bot.service.live import load_live
 from bot.service.chat_settings import PERSONAL, describe_mine, describe_settings, effective, parse_settings
 from bot.service.errors import ServiceError, answers_errors, clean
 from bot.service.messages import ChatRef, Message, UserRef
 from bot.service.texts import HELP_TEXT, game_list_text
+
+LOG_PAGE = 15  # /log without a number: the last lines that fit a phone screen
+LOG_MOST = 200
+LOG_CHARS = 1900  # within a Discord message (2000) and a Telegram one (4096)
+_LOG_ARGS = re.compile(r"^\s*(?:#(?P<game>\d{1,10})\s*)?(?P<n>\d{1,6})?\s*(?:#(?P<game2>\d{1,10}))?\s*$")
 
 
 class ChatCommands:
@@ -43,8 +52,73 @@ class ChatCommands:
         game = rules.get_game(clean(game_name, 40).strip())
         return [Message(f"📜 {game.title}\n\n{game.rules_summary()}", chat=chat, user=user)]
 
-    def help(self, chat: ChatRef | None = None, user: UserRef | None = None) -> list[Message]:
-        return [Message(HELP_TEXT + "\n\nGames:\n" + game_list_text(), chat=chat, user=user)]
+    @answers_errors
+    async def help(self, chat: ChatRef | None = None, user: UserRef | None = None, text: str = "") -> list[Message]:
+        """``/help``: how Herald works and the games; ``/help <game>``: that game's own help (``help_text``); in a
+        chat (or, privately, for a person) with one running game, that game's help follows the general text."""
+        name = clean(text or "", 40).strip().lstrip("#")
+        if name and not name.isdigit():
+            game = rules.get_game(name)
+            return [Message(f"❓ {game.title}\n\n{game.help_text()}\n\nThe full rules: /rules {game.name}",
+                            chat=chat, user=user)]
+        general = HELP_TEXT + "\n\nGames (/help <game> for one):\n" + game_list_text()
+        async with self._uow(readonly=True) as uow:
+            running = await self._candidates(uow, chat, user, (lifecycle.ACTIVE,))
+            if name.isdigit():
+                running = [g for g in running if g.id == int(name)]
+            elif len(running) > 1 and user is not None:
+                running = [g for g in running if self._seat_of(g, user) is not None] or running
+        if len(running) == 1:
+            game = rules.get_game(running[0].game)
+            return [Message(f"❓ Game #{running[0].id} — {game.title}\n\n{game.help_text()}\n\n" + HELP_TEXT,
+                            chat=chat, user=user)]
+        return [Message(general, chat=chat, user=user)]
+
+    @answers_errors
+    async def log(self, chat: ChatRef | None, user: UserRef, text: str = "", game_id: int | None = None
+                  ) -> list[Message]:
+        """``/log [n] [#game]``: the last ``n`` lines of the game's whole public log, narrated, as an answer to the
+        asker; and, to the asker alone (their private chat), what only their seat saw in that stretch."""
+        found = _LOG_ARGS.match(clean(text or "", 40))
+        if not found:
+            raise ServiceError("Use /log [number of lines] [#game], e.g. /log 30 or /log 30 #12.")
+        count = min(max(int(found.group("n") or LOG_PAGE), 1), LOG_MOST)
+        game_id = game_id if game_id is not None else (found.group("game") or found.group("game2"))
+        async with self._uow(readonly=True) as uow:
+            if game_id is None:  # the running game here (the asker's among several), else the last one finished
+                running = await self._candidates(uow, chat, user, (lifecycle.ACTIVE,))
+                if len(running) > 1 and user is not None:
+                    running = [g for g in running if self._seat_of(g, user) is not None] or running
+                if len(running) == 1:
+                    game_id = running[0].id
+                elif not running:
+                    finished = await self._candidates(uow, chat, user, (lifecycle.FINISHED,))
+                    game_id = max((g.id for g in finished), default=None)
+            row = await self.find_game(uow, chat, user, game_id, "log")
+            await self.permitted(uow, "log", row, user, chat)
+            chat_row = await uow.chats.get(row.chat_id)
+            live = load_live(row, chat_row, self.chat_ref(chat_row), 0, [], set())
+            moves = await uow.games.moves(row.id)
+            seat = self._seat_of(row, user) if user is not None else None
+        game, names = live.game, live.names
+        entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
+        public = narration.narrate(game, entries, None, names)
+        shown, skipped = _page(public, count)
+        head = f"📜 #{row.id} {game.title} — the log, " + (
+            f"the last {_lines(len(shown))} of {len(public)}" if skipped else _lines(len(public)))
+        if skipped:
+            head += f" (/log {min(len(public), LOG_MOST)} for more)"
+        body = "\n".join("· " + line for line in shown) if shown else "Nothing has happened yet."
+        out = [Message(head + "\n" + body, chat=chat, user=user, game_id=row.id, kind="log")]
+        if seat is not None and seat.seat is not None:
+            lines = narration.narrate_lines(game, entries, seat.seat, names)
+            private = [line.text for line in lines if any(entries[k][1].audience is not None for k in line.events)]
+            mine, cut = _page(private, count)
+            if mine:
+                out.append(Message(f"🔒 #{row.id} {game.title} — what only you saw" +
+                                   (f" (the last {len(mine)})" if cut else "") + ":\n" +
+                                   "\n".join("· " + line for line in mine), user=user, game_id=row.id, kind="log"))
+        return out
 
     @answers_errors
     async def settings(self, chat: ChatRef | None, user: UserRef, text: str = "",
@@ -86,7 +160,7 @@ class ChatCommands:
             chat_row.settings = {**effective(chat_row.settings), **changes}
             if changes.get("turn_timer") == 0:  # deadlines already set go too
                 for row in await uow.games.in_chat(chat_row.id, (lifecycle.ACTIVE,)):
-                    await uow.timers.clear(row.id)
+                    await uow.timers.clear(row.id, kinds=("remind", "autoplay"))  # AI jobs stay
             await uow.commit()
             self.languages.forget(user=user, chat=chat)
             for live in self._live_games.values():
@@ -211,3 +285,19 @@ def _dm_remedy(platform: str) -> str:
                "of your hand can reach you."
     return "Please allow direct messages from server members (or start a private chat with me); meanwhile use " \
            "/hand or the “My hand” button here."
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" + ("" if n == 1 else "s")
+
+
+def _page(lines: list[str], count: int) -> tuple[list[str], bool]:
+    """The last ``count`` lines that fit one message; whether older ones were left out."""
+    shown, size = [], 0
+    for line in reversed(lines[-count:]):
+        size += len(line) + 3
+        if size > LOG_CHARS and shown:
+            break
+        shown.append(line if len(line) <= LOG_CHARS else line[:LOG_CHARS - 1] + "…")
+    shown.reverse()
+    return shown, len(shown) < len(lines)

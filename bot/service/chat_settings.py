@@ -15,13 +15,17 @@ DEFAULT_SETTINGS: dict = {
     "lobby_timeout": 86400,  # seconds a table may stay open without anyone joining, leaving or starting it
     "language": "en",
     "pictures": "on",        # on: boards and hands as pictures with the text as caption; off: text only
+    "ai_time": 1.0,          # seconds a strong AI thinks per decision (also a /hint)
+    "hints": "on",           # on: players may ask /hint (the game is then unrated); off: refused
 }
 PERSONAL = "mylanguage"  # the asker's own language, stored on their player row
 
 # whole-number settings: (smallest, largest, or 0 allowed as "off")
 _BOUNDS = {"turn_timer": (30, 7 * 86400, True), "min_games": (0, 1000, False),
            "lobby_timeout": (600, 30 * 86400, False)}
-_CHOICES = {"language": i18n.LANGUAGES, "pictures": ("on", "off"), PERSONAL: i18n.LANGUAGES}
+_CHOICES = {"language": i18n.LANGUAGES, "pictures": ("on", "off"), "hints": ("on", "off"),
+            PERSONAL: i18n.LANGUAGES}
+_SECONDS = {"ai_time": (0.1, 5.0)}  # settings in seconds with a fraction: (smallest, largest)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _HELP = {
     "turn_timer": N_("time per turn (reminder at half time, then an AI plays): 30s to 7d, or 0 = off, "
@@ -30,6 +34,8 @@ _HELP = {
     "lobby_timeout": N_("an unstarted table closes after this idle time (10m to 30d), e.g. lobby_timeout=1d"),
     "language": N_("language of the bot's messages in this chat (en, nl, de, fr)"),
     "pictures": N_("on = boards and hands drawn as pictures (text as caption); off = text only"),
+    "ai_time": N_("seconds a strong AI thinks per move, and a /hint takes (0.1–5), e.g. ai_time=2"),
+    "hints": N_("on = players may ask /hint (that game is then not rated); off = no hints"),
 }
 
 
@@ -52,6 +58,19 @@ def _number(key: str, value: str) -> int:
     return number
 
 
+def _seconds(key: str, value: str) -> float:
+    low, high = _SECONDS[key]
+    text = value[:-1] if value[-1:].lower() == "s" else value
+    try:
+        number = float(text) if len(text) <= 12 and text.isascii() else float("nan")
+    except ValueError:
+        number = float("nan")
+    if not low <= number <= high:  # also NaN and infinities
+        raise IllegalAction(_("{key} is a number of seconds from {low} to {high}, e.g. {key}=1.5.", key=key,
+                              low=f"{low:g}", high=f"{high:g}"))
+    return round(number, 2)
+
+
 def parse_settings(text: str) -> dict:
     """``key=value`` tokens as a dict of changes (``mylanguage`` included); a refusal names what is wrong."""
     changes: dict = {}
@@ -65,6 +84,8 @@ def parse_settings(text: str) -> dict:
                                   "turn_timer=10m", keys=", ".join([*DEFAULT_SETTINGS, PERSONAL])))
         if key in _BOUNDS:
             changes[key] = _number(key, value.strip())
+        elif key in _SECONDS:
+            changes[key] = _seconds(key, value.strip())
         else:
             value = value.lower()
             if value not in _CHOICES[key]:

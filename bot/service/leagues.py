@@ -1,7 +1,7 @@
 """Leagues: every Discord server and Telegram group rates its games, per game and season.
 
 Ratings are OpenSkill's Plackett–Luce model (free-for-all with tied places; teams where the engine has teams).
-Only games with human players in every seat are rated; a resign counts as last place. The rating of a finished
+Only games with human players in every seat, and no /hint used, are rated; a resign counts as last place. The rating of a finished
 game is written in the same transaction that ends it (``rate_finished``), so two games ending at once both count
 exactly once. The leaderboard orders by the conservative estimate μ − 3σ.
 """
@@ -17,6 +17,7 @@ import rules
 from bot import i18n
 from bot.i18n import _, ngettext
 from bot.render.chart import rating_chart
+from bot.service.errors import ServiceError
 from bot.service.languages import chat_language
 from bot.service.messages import ChatRef, Message, UserRef
 from storage.models import Rating, RatingChange
@@ -69,9 +70,9 @@ class LeagueCommands:
     """Mixed into Service. ``rate_finished`` runs inside the transaction that ends a game."""
 
     async def rate_finished(self, uow, row, state, chat: ChatRef) -> list[Message]:
-        if any(s.player_id is None for s in row.seats):
+        if any(s.player_id is None for s in row.seats) or await uow.games.was_hinted(row.id):
             row.rated = False
-            return []  # AI seats: shown in history and personal stats, never rated
+            return []  # AI seats, or a hint was used: shown in history and personal stats, never rated
         league, n = chat.league_key, len(row.seats)
         season = await uow.leagues.season(league, row.game)
         by_seat = {s.seat: s for s in row.seats}
@@ -195,7 +196,15 @@ class LeagueCommands:
             player = await uow.players.find(chat.platform, found.group(1))
             return player, player.name if player else text
         name = text.lstrip("@")
-        return await uow.leagues.find_player_by_name(chat.platform, name, chat_ids), name
+        exact = await uow.leagues.find_player_by_name(chat.platform, name, chat_ids)
+        if exact is not None or not name:
+            return exact, name
+        like = await uow.leagues.players_named_like(chat.platform, name, chat_ids)
+        if len(like) > 1:  # "Robert" → Robert Smith and Robert Jones: ask which
+            names = sorted({p.name for p in like})
+            raise ServiceError(f"Several players here match “{name}”: " + ", ".join(names[:8]) +
+                               ". Which one? e.g. /stats " + names[0])
+        return (like[0] if like else None), name
 
     async def stats(self, chat: ChatRef, user: UserRef | None = None, text: str = "") -> list[Message]:
         async with self._uow() as uow:

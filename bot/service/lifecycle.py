@@ -13,8 +13,10 @@ chat* (Discord: of its server; Telegram: of its group). Admin rights in another 
     move      —                     seated          —          —
     hand      —                     seated          —          —
     resign    —                     seated          —          —
+    hint      —                     seated          —          —
     abort     creator/admin         creator/admin   —          —
     board     anyone                anyone          anyone     —
+    log       —                     anyone          anyone     —
 """
 from __future__ import annotations
 
@@ -43,8 +45,10 @@ TABLE: dict[str, dict[str, Role]] = {
     "move": {ACTIVE: Role.SEATED},
     "hand": {ACTIVE: Role.SEATED},
     "resign": {ACTIVE: Role.SEATED},
+    "hint": {ACTIVE: Role.SEATED},
     "abort": {LOBBY: Role.CREATOR | Role.ADMIN, ACTIVE: Role.CREATOR | Role.ADMIN},
     "board": {LOBBY: Role.ANYONE, ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
+    "log": {ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
 }
 
 # What a person is told when the status is wrong for the command: by status, then by command where it differs.

@@ -11,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import rules
+from rules.ai import ai_name
 from rules.api import Event, Game, State
 from bot.service.chat_settings import DEFAULT_SETTINGS, effective
 from bot.service.messages import ChatRef, UserRef
@@ -82,14 +83,33 @@ class LiveGame:
                     self.recent.append(line)
 
 
-def seat_name(player_name: str | None, resigned: bool, position: int, seat: int | None = None) -> str:
-    """A person's name; an AI is named by its seat number once the game has started (the number the notation,
-    the board and the pictures use), by its place in the lobby before."""
+def seat_name(player_name: str | None, resigned: bool, position: int, seat: int | None = None,
+              ai_label: str | None = None) -> str:
+    """A person's name (an AI plays the seat of one who resigned: "🤖 Alice"); an AI seat's name says its level
+    (``ai_label``, from ``seat_names``), else it is named by its seat number."""
     if player_name is not None and not resigned:
         return player_name
     if player_name is not None:
         return f"🤖 {player_name}"
+    if ai_label:
+        return ai_label
     return f"🤖 AI {(seat if seat is not None else position) + 1}"
+
+
+def seat_names(seats) -> dict[int, str]:
+    """The name of every seat row by ``position``: people by their name, AI seats by their level, the k-th AI
+    of a level in join order getting the k-th name (``rules.ai.ai_name``) — the same in the lobby, on the board,
+    in the log and in the result, since join positions never change."""
+    count: dict[str, int] = {}
+    out: dict[int, str] = {}
+    for s in sorted(seats, key=lambda s: s.position):
+        label = None
+        if s.player is None:
+            level = s.ai_level or "greedy"
+            label = ai_name(level, count.get(level, 0))
+            count[level] = count.get(level, 0) + 1
+        out[s.position] = seat_name(s.player.name if s.player else None, s.resigned, s.position, s.seat, label)
+    return out
 
 
 def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
@@ -97,11 +117,11 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
     """Build the picture from the stored rows (game with seats and players, chat, recent move events)."""
     game = rules.get_game(row.game)
     seats: list[LiveSeat] = []
+    names = seat_names(row.seats)
     for s in sorted((s for s in row.seats if s.seat is not None), key=lambda s: s.seat):
         user = UserRef(s.player.platform, s.player.external_id, s.player.name) if s.player else None
-        seats.append(LiveSeat(s.seat, s.player_id, user, seat_name(s.player.name if s.player else None,
-                                                                     s.resigned, s.position, s.seat),
-                              s.ai_level, s.resigned, s.player.dm_ok if s.player else None,
+        seats.append(LiveSeat(s.seat, s.player_id, user, names[s.position], s.ai_level, s.resigned,
+                              s.player.dm_ok if s.player else None,
                               (s.player.language or s.player.locale) if s.player else None))
     live = LiveGame(id=row.id, game=game, chat=chat, chat_db_id=chat_row.id, created_by=row.created_by,
                     seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),

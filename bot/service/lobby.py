@@ -19,6 +19,7 @@ from bot.i18n import L, _
 from bot.service import lifecycle, views
 from bot.service.errors import ServiceError, answers_errors, clean
 from bot.service.languages import chat_language
+from bot.service.live import seat_names
 from bot.service.messages import ChatRef, Message, UserRef
 from bot.service.options import parse_options
 
@@ -31,7 +32,8 @@ class LobbyCommands:
         chat_row = await uow.chats.get(row.chat_id)
         chat = self.chat_ref(chat_row)
         needs_dm = chat.platform in self.dm_required_platforms
-        seats = [(self.seat_name(s), needs_dm and s.player is not None and not s.player.dm_ok) for s in row.seats]
+        names = seat_names(row.seats)
+        seats = [(names[s.position], needs_dm and s.player is not None and not s.player.dm_ok) for s in row.seats]
         with i18n.using(chat_language(chat_row.settings)):
             return views.lobby_message(row, chat, seats, str(note))
 
@@ -136,8 +138,10 @@ class LobbyCommands:
             if len(row.seats) >= game.max_players:
                 raise ServiceError(_("Table #{id} is full ({seats} seats).", id=row.id, seats=game.max_players))
             position = max((s.position for s in row.seats), default=-1) + 1
-            uow.session.add(Seat(game_id=row.id, position=position, ai_level=level))
-            return await self._lobby_changed(uow, row, L("An AI ({level}) sat down.", level=level))
+            seat = Seat(game_id=row.id, position=position, ai_level=level, resigned=False)
+            name = seat_names([*row.seats, seat])[position]
+            uow.session.add(seat)
+            return await self._lobby_changed(uow, row, L("{name} sat down (AI, {level}).", name=name, level=level))
 
     @answers_errors
     async def start(self, chat: ChatRef, user: UserRef, game_id: int | None = None) -> list[Message]:

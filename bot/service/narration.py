@@ -11,7 +11,8 @@ viewer only —
 - the viewer's own lines in the second person ("You play R9", "your V2"), everybody else by name.
 
 ``narrate`` gives the texts; ``narrate_lines`` also which events each line tells (the tests check 0 missed).
-``final_result_lines`` is the final result sorted by place, shared places and the game's tie rule stated.
+``final_result_lines`` is the final result sorted by place, shared places and the game's tie rule stated (the
+engine's ``tie_rule`` and ``score_unit`` hooks: which rule breaks ties is the game's knowledge, not the bot's).
 """
 from __future__ import annotations
 
@@ -275,24 +276,9 @@ def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]
 
 
 # ---------------------------------------------------------------------------------------------------- results
-TIE_RULES = {
-    "troubadour": "The first to complete all four castles wins; everybody else shares second place "
-                  "(a round-limit draw: everybody shares first place).",
-    "guyenne": "Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.",
-    "list_und_tuecke": "Equal totals share the place (the game has no tie-break).",
-    "kardinal": "Equal scores: more own buildings touching the Dom wins; still equal: a shared place.",
-    "koenig_artus": "The first pawn on King Arthur's field wins; the others are placed by their fields, "
-                    "equal fields sharing a place.",
-}
-
-
 def _plural(n: float, word: str) -> str:
     shown = f"{n:g}"
     return f"{shown} {word}" + ("" if n == 1 else "s")
-
-
-SCORE_WORD = {"troubadour": "castle card", "guyenne": "point", "list_und_tuecke": "point", "kardinal": "point",
-              "koenig_artus": "field"}
 
 
 def final_result_lines(game: Game, scores: Sequence[float], ranking: Sequence[int], names: Sequence[str],
@@ -300,7 +286,7 @@ def final_result_lines(game: Game, scores: Sequence[float], ranking: Sequence[in
     """``1. You — 27 points / 2. AI 2 — 26 points / 2. AI 3 — 19 points``, sorted by place (then score), equal
     places marked "shared", and the game's tie rule stated when a place is shared or scores are equal."""
     resigned = set(resigned)
-    word = SCORE_WORD.get(game.name, "point")
+    word = game.score_unit()
     order = sorted(range(len(names)), key=lambda s: (ranking[s], -scores[s], s))
     lines = []
     for s in order:
@@ -309,6 +295,7 @@ def final_result_lines(game: Game, scores: Sequence[float], ranking: Sequence[in
         lines.append(f"{ranking[s]}. {name} — {_plural(scores[s], word)}" + (" (shared)" if shared else "") +
                      (" (resigned)" if s in resigned else ""))
     ties = len(set(ranking)) < len(ranking) or len(set(scores)) < len(scores)
-    if ties and game.name in TIE_RULES:
-        lines.append("Tie rule: " + TIE_RULES[game.name])
+    rule = game.tie_rule() if ties else None
+    if rule:
+        lines.append("Tie rule: " + rule)
     return lines

@@ -12,19 +12,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from bot.render import boards
+from bot.render.pool import PicturePool
 from bot.service.base import now
 from bot.service.messages import Message, message_from_json, message_to_json
-from bot.service.views import digest
 
 log = logging.getLogger(__name__)
 DELIVERY_LEASE = timedelta(seconds=15)  # a message its process did not mark sent by then is sent by another
 PURGE_AFTER = timedelta(hours=1)
-PICTURE_CACHE = 256  # recently drawn pictures kept (a re-sent board or hand is not drawn again)
 UNSTORED_PLATFORMS = ("console",)  # a terminal has one process: nothing to hand over
 
 
@@ -34,11 +30,15 @@ def platform_of(message: Message) -> str | None:
 
 
 class DeliveryCommands:
-    def _init_delivery(self) -> None:
+    def _init_delivery(self, picture_workers: int | None = None, warm_pictures: bool = True) -> None:
+        # pictures are drawn in worker processes (one a core by default), never on the event loop; the pool
+        # keeps recently drawn ones (a re-sent board or hand is not drawn again). Its workers start on the
+        # first picture, so a service without pictures never starts them.
         self.delivery_lease = DELIVERY_LEASE
-        self._drawn: OrderedDict[str, bytes | None] = OrderedDict()
-        # one drawing thread: pictures are drawn off the event loop, one at a time (fonts are not thread-safe)
-        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+        self.pictures_pool = PicturePool(picture_workers, warm=warm_pictures)
+        # True where the adapters draw at delivery (``draw_pictures`` in their Delivery's ``prepare``): the
+        # messages keep their picture request, and a board superseded before it is sent is never drawn
+        self.draw_at_delivery = False
         self._sent: list[str] = []
         self._sent_flush: asyncio.Task | None = None
 
@@ -125,24 +125,28 @@ class DeliveryCommands:
 
     # ------------------------------------------------------------------ pictures
     async def finish_messages(self, messages):
-        """Draw the pictures the messages ask for, off the event loop; a picture already drawn is reused."""
-        if not isinstance(messages, list):
+        """Draw the pictures the messages ask for (all at once, in the pool) — unless they are drawn at delivery
+        (``draw_at_delivery``), where only what is really sent is drawn."""
+        if not isinstance(messages, list) or self.draw_at_delivery:
             return messages
-        for message in messages:
-            if not isinstance(message, Message) or message.picture is None:
-                continue
-            request, message.picture = message.picture, None
-            key = digest(boards.picture_key(*request))
-            if key in self._drawn:
-                self._drawn.move_to_end(key)
-            else:
-                loop = asyncio.get_running_loop()
-                self._drawn[key] = await loop.run_in_executor(self._painter, boards.picture, *request)
-                if len(self._drawn) > PICTURE_CACHE:
-                    self._drawn.popitem(last=False)
-            message.image = self._drawn[key]
+        await self.draw_pictures(messages)
         return messages
+
+    async def draw_pictures(self, messages: list[Message]) -> None:
+        """Turn each message's picture request into ``image``, drawing several at once; a message without one
+        (or already drawn) is left as it is. A picture that cannot be drawn leaves the text to go alone."""
+        asking = [m for m in messages if isinstance(m, Message) and m.picture is not None]
+        if not asking:
+            return
+        drawn = await asyncio.gather(*(self.pictures_pool.draw(*m.picture) for m in asking))
+        for message, png in zip(asking, drawn):
+            message.picture, message.image = None, png
+
+    async def draw_picture(self, message: Message) -> None:
+        """``draw_pictures`` for one message: the ``prepare`` of a Delivery, just before it sends."""
+        if message.picture is not None:
+            await self.draw_pictures([message])
 
     async def close_delivery(self) -> None:
         await self.flush_delivered()
-        self._painter.shutdown(wait=True)
+        await self.pictures_pool.aclose()

@@ -13,10 +13,10 @@ from rules.ai import make_player
 from rules.api import IllegalAction, State
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, write_one
-from bot.service import lifecycle, narration, picker, views
+from bot.service import ai_seats, lifecycle, narration, picker, views
 from bot.service.errors import ServiceError, answers_errors, game_number
 from bot.service.live import LOG_KEPT, LiveGame, LiveSeat, load_live
-from bot.service.messages import ChatRef, Message, UserRef
+from bot.service.messages import Button, ChatRef, Message, UserRef
 
 AI_STEP_CAP = 5000
 _NUMBERED = re.compile(r"^\s*#?(\d{1,10})\s+(\S.*)$", re.S)
@@ -93,6 +93,8 @@ class PlayCommands:
                     if game_id is None and chat is None:
                         game_id = await self._game_for_private_move(uow, user)
                     live = await self._active(uow, chat, user, game_id, "move")
+                    if isinstance(move, str) and chat is not None and chat.platform != "console":
+                        _refuse_secret(live, user, move)
                     return await self._act_live(uow, live.id, user, move, version)
             except StaleVersion:  # another process moved first: re-read the game and judge the move again
                 if attempt == 3:
@@ -142,16 +144,14 @@ class PlayCommands:
         return out
 
     def _ai_moves(self, live: LiveGame, state: State) -> list[tuple]:
-        """AI seats (and resigned ones) act until a human is to act or the game ends. Pure: no I/O."""
+        """AI seats (and resigned ones) that decide at once act until a human or a thinking AI (``strong``:
+        it gets a job of its own, see ai_turns.py) is to act, or the game ends. Pure: no I/O."""
         done: list[tuple] = []
         for _ in range(AI_STEP_CAP):
-            if state.is_over():
+            seat = ai_seats.inline_seat(live, state)
+            if seat is None:
                 break
-            acting = [s for s in state.to_act() if live.seats[s].is_ai]
-            if not acting:
-                break
-            seat = acting[0]
-            ai = make_player(live.seats[seat].ai_level or "greedy", seed=live.seed ^ (live.moves + len(done)))
+            ai = make_player(ai_seats.level_of(live, seat), seed=live.seed ^ (live.moves + len(done)))
             action = ai.choose(state, seat)
             done.append((seat, action, state.apply(seat, action), "ai"))
         return done
@@ -208,7 +208,7 @@ class PlayCommands:
                          actor: int | None, before: list[int], started: bool = False) -> list[Message]:
         """The board; each person's view where it changed (or where they learnt something privately), sent anew
         with a ping to whoever's turn has just come; and the group's turn line when the people to act changed."""
-        out = [views.board_message(live, state, self.pictures, fresh=started)]
+        out = [views.board_message(live, state, self.pictures, fresh=started, view=state.view(None))]
         private_lines: dict[int, list[str]] = defaultdict(list)
         for _, _, events, _ in batch:
             for event in events:
@@ -220,15 +220,16 @@ class PlayCommands:
         to_act = [] if state.is_over() else state.to_act()
         turn_came = {s for s in to_act if s not in before or s == actor}
         for s in live.humans():
-            digest = views.digest(state.view(s.seat))
+            view = state.view(s.seat)  # built once: its digest, its text and its picture
+            digest = views.digest(view)
             if digest == live.view_hashes.get(s.seat) and not private_lines.get(s.seat) and s.seat != actor \
                     and s.seat not in turn_came:
                 continue
             live.view_hashes[s.seat] = digest
             lines = private_lines.get(s.seat, [])
-            if s.seat in turn_came:  # their turn: everything they may know that happened since their last one
+            if s.seat in turn_came or not to_act:  # their turn, or the end: all they may know since their last one
                 lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names)
-            message = views.private_message(live, s, state, version, lines, self.pictures)
+            message = views.private_message(live, s, state, version, lines, self.pictures, view=view)
             message.ping = s.seat in turn_came
             out.append(message)
         humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
@@ -276,6 +277,9 @@ class PlayCommands:
             return await {"j": self.join, "l": self.leave, "s": self.start}[kind](chat, user, game_id=game_id)
         if kind == "h":
             return await self.show_private(user, game_id=game_id)
+        if (kind == "r" and len(parts) == 3 and parts[1].isascii() and parts[1].isdigit()) or \
+                (kind == "rc" and len(parts) == 2):
+            return await self._press_resign(user, chat, kind, game_id, parts)
         raise ServiceError("That button is not one of mine.")
 
     async def _press_picker(self, user: UserRef, game_id: int, version: int, path: str) -> list[Message]:
@@ -361,7 +365,36 @@ class PlayCommands:
 
     # ------------------------------------------------------------------ leaving a running game
     @answers_errors
-    async def resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None = None) -> list[Message]:
+    async def resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None = None,
+                     confirmed: bool = True) -> list[Message]:
+        """Leave a running game; an AI plays the seat. ``confirmed=False`` (``/resign`` typed without ``yes``)
+        only asks, with a Yes button (``r:<game>:<version>:<person>``) and a Cancel button (``rc:<game>:<person>``)."""
+        if not confirmed:
+            async with self._uow(readonly=True) as uow:
+                live = await self._active(uow, chat, user, game_id, "resign", fresh=True)
+                return [_resign_question(live, user, chat)]
+        return await self._resign(chat, user, game_id)
+
+    async def _press_resign(self, user: UserRef, chat: ChatRef | None, kind: str, game_id: int,
+                            parts: list[str]) -> list[Message]:
+        """The confirmation's buttons: only the person asked may press them; a question the game has moved on
+        from is asked again rather than acted on."""
+        owner = parts[-1]
+        if owner != user.id:
+            raise ServiceError("That button belongs to someone else's question; type /resign to leave your own game.")
+        if kind == "rc":
+            return [Message(f"You play on in game #{game_id}; nothing changed.", chat=chat, user=user,
+                            game_id=game_id)]
+        version = parts[1]
+        async with self._uow(readonly=True) as uow:
+            live = await self._active(uow, None, user, game_id, "resign", fresh=True)
+            if version != str(live.version):
+                question = _resign_question(live, user, chat)
+                question.text = "The game has moved on since I asked. " + question.text
+                return [question]
+        return await self._resign(chat, user, game_id)
+
+    async def _resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None) -> list[Message]:
         async with self._uow() as uow:
             live = await self._active(uow, chat, user, game_id, "resign")
             async with self.lock_for(live.id):
@@ -398,3 +431,27 @@ class PlayCommands:
             if user is not None and (only is None or (user.platform, user.id) == (only.platform, only.id)):
                 out.append(Message(text, user=user, slot=f"hand:{row.id}", game_id=row.id, kind="hand"))
         return out
+
+
+def _refuse_secret(live: LiveGame, user: UserRef, move: str) -> None:
+    """A secret move (the engine's ``State.is_secret``: a trio, cards placed face down) typed where the table reads
+    it is refused, and nothing of it is shown: it belongs in the person's private chat."""
+    seat_row = live.seat_of(user)
+    if seat_row is None or seat_row.seat not in live.state.to_act():
+        return  # the usual refusal says why
+    try:
+        action = live.game.parse_action(live.state, seat_row.seat, move)
+    except IllegalAction:
+        return  # the usual refusal explains the notation
+    if live.state.is_secret(seat_row.seat, action):
+        raise ServiceError("That move is secret: make it privately, in my private chat (type it there, or use the "
+                           "buttons of /hand), so the table does not read it. Nothing was played.")
+
+
+def _resign_question(live: LiveGame, user: UserRef, chat: ChatRef | None) -> Message:
+    """Are you sure? — answered by buttons that only the asker may press (``/resign yes`` skips the question)."""
+    text = (f"Resign from game #{live.id} ({live.game.title})? An AI takes over your seat and the game counts as "
+            f"lost for you. (/resign yes skips this question.)")
+    buttons = [[Button("🏳 Yes, resign", f"r:{live.id}:{live.version}:{user.id}", "danger"),
+                Button("Cancel", f"rc:{live.id}:{user.id}")]]
+    return Message(text, chat=chat, user=user, buttons=buttons, game_id=live.id, kind="confirm")

@@ -16,7 +16,7 @@ from rules.api import State
 from storage import StaleVersion
 from bot import i18n
 from bot.i18n import _, ngettext
-from bot.service import languages
+from bot.service import ai_seats, languages
 from bot.service.base import aware, now
 from bot.service.chat_settings import DEFAULT_SETTINGS
 from bot.service.live import LiveGame
@@ -33,40 +33,57 @@ class TimerCommands:
         self._timer_wakeup.set()
 
     def _timer_changes(self, live: LiveGame, state: State) -> tuple[set[int], list[dict]]:
-        """Each human to act has a deadline from when their turn began; others' timers are dropped."""
+        """Each human to act has a deadline from when their turn began; others' timers are dropped. A thinking
+        AI to act gets a fresh ``ai`` job, due now (a job for an older version of the game is replaced)."""
         to_act = {s for s in state.to_act() if not live.seats[s].is_ai}
         leaving = live.timer_seats - to_act
         live.timer_seats -= leaving
+        moment = now()
+        new: list[dict] = []
         seconds = live.turn_timer
         if seconds <= 0:
             leaving |= live.timer_seats  # the timer was switched off: deadlines already set go too
             live.timer_seats.clear()
-            return leaving, []
-        moment = now()
-        new: list[dict] = []
-        for seat in sorted(to_act - live.timer_seats):
-            new.append({"seat": seat, "kind": "remind", "version": live.version,
-                        "due_at": moment + timedelta(seconds=seconds / 2)})
-            new.append({"seat": seat, "kind": "autoplay", "version": live.version,
-                        "due_at": moment + timedelta(seconds=seconds)})
-            live.timer_seats.add(seat)
+        else:
+            for seat in sorted(to_act - live.timer_seats):
+                new.append({"seat": seat, "kind": "remind", "version": live.version,
+                            "due_at": moment + timedelta(seconds=seconds / 2)})
+                new.append({"seat": seat, "kind": "autoplay", "version": live.version,
+                            "due_at": moment + timedelta(seconds=seconds)})
+                live.timer_seats.add(seat)
+        for seat in ai_seats.thinking_seats(live, state):
+            leaving.add(seat)  # dropped before the new job is written (MoveWrite drops first)
+            new.append({"seat": seat, "kind": "ai", "version": live.version + 1, "due_at": moment})
         return leaving, new
 
-    async def run_timers(self, moment: datetime | None = None) -> list[Message]:
-        """Fire every due timer this process can claim: remind at half time, then an AI plays the turn."""
+    async def run_timers(self, moment: datetime | None = None, *, deliver=None) -> list[Message]:
+        """Fire every due timer this process can claim: remind at half time, then an AI plays the turn; and
+        the jobs of thinking AIs (``ai``), all at once. ``deliver``: the AI jobs run on in the background and
+        hand their messages to it (the timer loop); without it they are awaited and returned (tests)."""
         moment = moment or now()
         out: list[Message] = []
         async with self._uow() as uow:
             due = await uow.timers.claim_due(moment, self.process_id, moment - self.timer_lease)
-            jobs = [(t.id, t.game_id, t.seat, t.kind) for t in due]
+            jobs = [(t.id, t.game_id, t.seat, t.kind, t.version) for t in due]
             await uow.commit()
-        for timer_id, game_id, seat, kind in jobs:
+        thinking = [self._ai_job(timer_id, game_id, seat, version)
+                    for timer_id, game_id, seat, kind, version in jobs if kind == "ai"]
+        if deliver is not None:
+            for job in thinking:
+                self._background(job, deliver)
+            thinking = []
+        waiting = asyncio.gather(*thinking)
+        for timer_id, game_id, seat, kind, _ in jobs:
+            if kind == "ai":
+                continue
             try:
                 out.extend(await self._fire_timer(timer_id, game_id, seat, kind))
             except StaleVersion:
                 continue
             except Exception:
                 log.exception("timer %s failed", timer_id)
+        for messages in await waiting:
+            out.extend(messages)
         out.extend(await self.close_idle_lobbies(moment))
         return await self.finish_messages(out)
 
@@ -94,7 +111,7 @@ class TimerCommands:
                 await uow.timers.drop_seats(live.id, {seat})
                 live.timer_seats.discard(seat)
                 work = state.clone()
-                ai = make_player("greedy", seed=live.seed ^ live.version)
+                ai = make_player(ai_seats.INLINE_DEFAULT, seed=live.seed ^ live.version)
                 batch = []
                 while seat in work.to_act() and not work.is_over() and len(batch) < 200:
                     action = ai.choose(work, seat)
@@ -135,7 +152,7 @@ class TimerCommands:
         """Run forever: fire due timers and hand their messages to ``deliver`` (an async callable)."""
         while True:
             try:
-                messages = await self.run_timers()
+                messages = await self.run_timers(deliver=deliver)
                 if messages:
                     await deliver(messages)
                 due = await self.next_timer_due()

@@ -13,16 +13,23 @@ import rules
 from rules.api import State
 from bot.render import boards
 from bot.service import picker
+from bot.service.ai_seats import thinking_seats
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Menu, Message
 
 
+_PLAYER = re.compile(r"\{P(\d+)\}")
+
+
 def substitute(text: str, names: list[str]) -> str:
+    if "{P" not in text:  # most lines name nobody (a hot spot: every view of every move passes here)
+        return text
+
     def name(match: re.Match) -> str:
         i = int(match.group(1)) - 1
         return names[i] if 0 <= i < len(names) else match.group(0)
 
-    return re.sub(r"\{P(\d+)\}", name, text)
+    return _PLAYER.sub(name, text)
 
 
 def digest(value) -> str:
@@ -59,27 +66,33 @@ def picture(live: LiveGame, view: dict, pictures: bool) -> tuple | None:
     return live.game.name, view, list(live.names)
 
 
-def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False) -> Message:
+def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False,
+                  view: dict | None = None) -> Message:
+    """``view``: ``state.view(None)`` when the caller built it already (a view is built once per move)."""
     names = live.names
-    text = substitute(live.game.render_view(state.view(None)), names)
+    view = state.view(None) if view is None else view
+    text = substitute(live.game.render_view(view), names)
     header = f"#{live.id} {live.game.title}"
     if live.recent:
         header += "\n" + "\n".join("· " + substitute(line, names) for line in live.recent)
     text = header + "\n\n" + text
     if not state.is_over():
         text += f"\n\n⏳ To act: {waiting(live, state)}"
+        for seat in thinking_seats(live, state):
+            text += f"\n{names[seat]} is thinking…"
     buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{live.id}", "primary")]]
     return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
-                   kind="board", fresh=fresh, picture=picture(live, state.view(None), pictures),
+                   kind="board", fresh=fresh, picture=picture(live, view, pictures),
                    image_name=f"board-{live.id}.png")
 
 
 def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, lines: list[str],
-                    pictures: bool, path: str = "", note: str = "") -> Message:
+                    pictures: bool, path: str = "", note: str = "", view: dict | None = None) -> Message:
     """A person's own view (from ``view(seat)`` only) with the move picker when they are to act; the picker's
     buttons carry ``version``, the version of the game this view shows."""
     seat = seat_row.seat
-    text = substitute(live.game.render_view(state.view(seat)), live.names)
+    view = state.view(seat) if view is None else view  # ``view``: built by the caller already
+    text = substitute(live.game.render_view(view), live.names)
     head = [f"#{live.id} {live.game.title} — your view (seat {seat + 1})"]
     if note:
         head.append(note)
@@ -94,7 +107,7 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
             head.append("Chosen so far: " + " → ".join(level.chosen))
     return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
                    slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu,
-                   picture=picture(live, state.view(seat), pictures), image_name=f"hand-{live.id}.png")
+                   picture=picture(live, view, pictures), image_name=f"hand-{live.id}.png")
 
 
 def turn_message(live: LiveGame, state: State) -> Message:

@@ -47,19 +47,22 @@ PRIVATE_BUDGET = Budget(((3, 1.1),))
 OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
 RETIRED = "↓ newer message below"
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 
 COMMANDS = [
     ("new", N_("open a table: /new <game> [options]")), ("join", N_("take a seat")),
-    ("leave", N_("leave your seat")), ("addai", N_("add an AI player: /addai [random|greedy]")),
+    ("leave", N_("leave your seat")), ("addai", N_("add an AI player: /addai [greedy|strong|random]")),
     ("start", N_("start the game")), ("hand", N_("your private view and moves")),
-    ("move", N_("make a move: /move <notation>")), ("board", N_("show the board again")),
-    ("resign", N_("leave a running game (an AI takes over)")),
+    ("move", N_("make a move: /move <notation>")),
+    ("hint", N_("privately, what the strong AI would play (the game is then not rated)")),
+    ("board", N_("show the board again")), ("log", N_("what happened: /log [lines] [#game]")),
+    ("resign", N_("leave a running game (an AI takes over): /resign [yes]")),
     ("abort", N_("end a table or game (creator or admin)")), ("games", N_("the games of this group")),
     ("rules", N_("rules of a game: /rules <game>")),
     ("leaderboard", N_("the group's ratings: /leaderboard [game]")), ("stats", N_("a player's record")),
     ("history", N_("recent games")), ("settings", N_("group settings (admins); /settings mylanguage=de")),
     ("newseason", N_("start a new league season: /newseason [game] (admins)")),
-    ("help", N_("how to play here")),
+    ("help", N_("how to play here: /help [game]")),
 ]
 
 
@@ -92,8 +95,11 @@ class TelegramAdapter:
         self.busy = 0  # updates being handled (tests and the bench wait for 0)
         self._group_budget = GROUP_BUDGET.scaled(pace_scale)
         self._private_budget = PRIVATE_BUDGET.scaled(pace_scale)
+        # pictures are drawn when a message is really sent (a board replaced while waiting is never drawn)
+        service.draw_at_delivery = True
         self.delivery = Delivery(self._send, on_delivered=service.delivered, chat_key=default_chat_key,
-                                 budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale), name="telegram")
+                                 budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale),
+                                 prepare=service.draw_picture, name="telegram")
 
     async def close(self, drain: float = 5.0) -> None:
         """Deliver what is queued (up to ``drain`` seconds), then stop; call before ``app.stop()``."""
@@ -181,6 +187,12 @@ class TelegramAdapter:
                 out = await s.rules_text(None, text, user=user)
             elif command == "settings":
                 out = await s.settings(None, user, text)
+            elif command == "hint":
+                out = await s.hint(None, user, number)
+            elif command == "help":
+                out = await s.help(None, user, text)
+            elif command == "log":
+                out = await s.log(None, user, text)
             else:
                 with i18n.using(user.locale):
                     here = _("Here I send your hands; the games themselves are played in a group. Type a move here "
@@ -195,9 +207,11 @@ class TelegramAdapter:
                                       next((int(a) for a in args if a.isdigit()), None)),
             "start": lambda: s.start(chat, user, number),
             "hand": lambda: s.show_private(user, game_id=number, chat=chat),
+            "hint": lambda: s.hint(chat, user, number),
             "move": lambda: s.act(chat, user, text),
             "board": lambda: s.show_board(chat, game_id=number, user=user),
-            "resign": lambda: s.resign(chat, user, number),
+            "log": lambda: s.log(chat, user, text),
+            "resign": lambda: s.resign(chat, user, number, confirmed=any(a.lower() in YES for a in args)),
             "games": lambda: s.games(chat, user),
             "rules": lambda: s.rules_text(chat, text, user=user),
             "leaderboard": lambda: s.leaderboard(chat, user, text),
@@ -213,7 +227,7 @@ class TelegramAdapter:
         elif command == "newseason":
             out = await s.new_season(chat, user, text, is_admin=await self.is_admin(update))
         else:
-            out = s.help(chat, user)
+            out = await s.help(chat, user, text)
         if command == "board":
             for m in out:
                 m.fresh = True

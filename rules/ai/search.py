@@ -172,12 +172,16 @@ class Search:
     """One ISMCTS search from ``state`` for ``seat``; ``run`` may be called once."""
 
     def __init__(self, state: State, seat: int, rng: random.Random, *, rollout_actions: int | None = None,
-                 cutoff: str = "gain"):
+                 cutoff: str | None = None, confidence: float | None = None):
         self.state, self.seat, self.rng = state, seat, rng
         self.root = Node()
         self.n = state.num_players
         self.teams = state.teams()
-        self.cutoff = cutoff
+        tuned = state.ai_search_options() or {}  # a game's own settings of the knobs (optional hook)
+        if rollout_actions is None:
+            rollout_actions = tuned.get("rollout_actions")
+        self.cutoff = cutoff or tuned.get("cutoff") or "gain"
+        self.confidence = confidence if confidence is not None else tuned.get("confidence", CONFIDENCE)
         self.gain = GainScale(self.n)
         self.rollout_actions = (rollout_actions if rollout_actions is not None
                                 else ROLLOUT_ACTIONS_PER_OPPONENT * max(1, state.num_players - 1))
@@ -313,12 +317,13 @@ class Search:
         favourite = self.root.edges.get((self.seat, action_key(self.root_order[0])))
         best = self.root.edges.get((self.seat, action_key(out[0].action)))
         if favourite is not None and best is not None and best is not favourite and \
-                best.mean - favourite.mean < CONFIDENCE * math.hypot(best.error, favourite.error):
+                best.mean - favourite.mean < self.confidence * math.hypot(best.error, favourite.error):
             out.sort(key=lambda c: c.action != self.root_order[0])  # not sure enough: the favourite first
         return out
 
 
 def search(state: State, seat: int, rng: random.Random, *, iterations: int | None = None,
-           budget: float | None = None, rollout_actions: int | None = None, cutoff: str = "gain") -> SearchResult:
-    return Search(state, seat, rng, rollout_actions=rollout_actions, cutoff=cutoff).run(
+           budget: float | None = None, rollout_actions: int | None = None, cutoff: str | None = None,
+           confidence: float | None = None) -> SearchResult:
+    return Search(state, seat, rng, rollout_actions=rollout_actions, cutoff=cutoff, confidence=confidence).run(
         iterations=iterations, budget=budget)

@@ -28,17 +28,18 @@ class StrongPlayer(Player):
     level = "strong"
 
     def __init__(self, seed: int | None = None, budget: float | None = DEFAULT_BUDGET,
-                 iterations: int | None = None, rollout_actions: int | None = None, cutoff: str = "gain"):
+                 iterations: int | None = None, rollout_actions: int | None = None, cutoff: str | None = None,
+                 confidence: float | None = None):
         super().__init__(seed)
         if budget is None and iterations is None:
             raise ValueError("the strong player needs a time budget or an iteration cap")
         self.budget, self.iterations, self.rollout_actions = budget, iterations, rollout_actions
-        self.cutoff = cutoff
+        self.cutoff, self.confidence = cutoff, confidence
         self.last_iterations = 0  # of the latest decision, for benches
 
     def choose(self, state: State, seat: int) -> dict:
         result = search(state, seat, self.rng, iterations=self.iterations, budget=search_budget(self.budget),
-                        rollout_actions=self.rollout_actions, cutoff=self.cutoff)
+                        rollout_actions=self.rollout_actions, cutoff=self.cutoff, confidence=self.confidence)
         self.last_iterations = result.iterations
         return result.best.action
 

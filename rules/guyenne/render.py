@@ -13,6 +13,10 @@ then reinforce or pass. Fights: higher total wins; a hero wins outright; a defen
 The menu asks the castle first, then your cards one by one (`done` when the set is complete). Cards: H hero,
 T trebuchet, A archer, numbers are their strength."""
 
+# how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
+TIE_RULE = ("Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.")
+SCORE_UNIT = "point"
+
 
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
@@ -80,6 +84,22 @@ def army_name(view: dict, a: int) -> str:
     return "+".join(seat(m) for m in view["members"][a]) + " " + _side(view, a)
 
 
+LAST_WORDS = {"open": "opened", "respond": "answered at", "reinforce": "reinforced", "pass": "passed",
+              "reveal": "revealed at", "concede": "conceded", "lose": "chose losses at",
+              "set_aside": "set a card aside", "give": "handed cards over", "direction": "chose the direction"}
+
+
+def last_action(view: dict) -> str | None:
+    """``👉 Last: {P1} reinforced castle 4`` — the last action, for the board to highlight."""
+    last = view.get("last")
+    if not last:
+        return None
+    what = LAST_WORDS.get(last["type"], last["type"].replace("_", " "))
+    where = f" castle {last['castle']}" if last.get("castle") and what.endswith((" at", "opened", "reinforced")) \
+        else ""
+    return f"👉 Last: {seat(last['seat'])} {what}{where}."
+
+
 def render(view: dict) -> str:
     armies = range(len(view["members"]))
     names = {a: army_name(view, a) for a in armies}
@@ -94,8 +114,9 @@ def render(view: dict) -> str:
                 shown = fight["revealed"][a]
                 what = cards(shown) if shown is not None else f"{fight['counts'][a]} face down"
                 parts.append(f"{seat(fight['actors'][a])} {fight['roles'][a]}s: {what}")
-        lines.append(f"⚔ Castle {fight['castle']} (C{number}): " + (" · ".join(parts) or "—") +
-                     (" · conceded" if fight["conceded"] else ""))
+        latest = (view.get("last") or {}).get("castle") == fight["castle"]
+        lines.append(("👉" if latest else "") + f"⚔ Castle {fight['castle']} (C{number}): " +
+                     (" · ".join(parts) or "—") + (" · conceded" if fight["conceded"] else ""))
     if not view["fights"] and view["last_fights"]:
         for fight in view["last_fights"]:
             who = "tie" if fight["winner"] is None else f"{names[fight['winner']]} wins"
@@ -110,6 +131,8 @@ def render(view: dict) -> str:
         if view["removed"][a]:
             line += " · removed " + cards(view["removed"][a])
         lines.append(line)
+    if last_action(view):
+        lines.append(last_action(view))
     phase = view["phase"]
     if phase == "over":
         how = "holds all six castles" if view["end"] == "six" else "wins on points"

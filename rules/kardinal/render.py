@@ -12,6 +12,10 @@ HELP = """Kardinal in short: build one building each turn next to the town (a `+
 or colour, never the shape or colour just built; every coloured building you touch gives you a stone.
 Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building."""
 
+# how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
+TIE_RULE = ("Equal scores: more own buildings touching the Dom wins; still equal: a shared place.")
+SCORE_UNIT = "point"
+
 
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"

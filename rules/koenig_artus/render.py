@@ -9,6 +9,11 @@ HELP = """König Artus in short: win tricks to move your pawn (the digit on the 
 Arthur's field. Follow the led colour if you can; trumps (strongest last) beat it; Knights (Kn) and Shields (Sh) beat
 everything. Landing on a sword field (x) lets you choose a new trump. Cards: R7 is red 7, K7 black 7."""
 
+# how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
+TIE_RULE = ("The first pawn on King Arthur's field wins; everybody else shares second place (the rules rank "
+            "nobody behind the winner).")
+SCORE_UNIT = "field"
+
 
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"
@@ -42,6 +47,19 @@ def track_strip(view: dict) -> list[str]:
     return rows
 
 
+def score_table(view: dict, last: int = 6) -> list[str]:
+    """The running score per hand: each pawn's field at the end of every hand (the last ``last`` hands) and now,
+    the leader first: ``{P2}  H1 4 · H2 9 · now 12``."""
+    ends = view.get("hand_ends") or []
+    first = max(0, len(ends) - last)
+    order = sorted(range(view["players"]), key=lambda s: (-view["pos"][s], s))
+    lines = ["Fields after each hand" + (f" (hands {first + 1}–{len(ends)})" if first else "") + ":"]
+    for s in order:
+        cells = [f"H{k + 1} {ends[k][s]}" for k in range(first, len(ends))]
+        lines.append(f"  P{s + 1} {seat(s)}  " + " · ".join(cells + [f"now {view['pos'][s]}"]))
+    return lines
+
+
 def render(view: dict) -> str:
     lines = [f"Hand {view['hand_no']} · trick {view['trick_no']}/8 · dealer {seat(view['dealer'])} · "
              f"stack {view['stack']}"]
@@ -51,6 +69,8 @@ def render(view: dict) -> str:
     lines.append("Pawns (the digit on the track is the seat): " +
                  ", ".join(f"P{s + 1} {seat(s)} {p}" for s, p in enumerate(view["pos"])) +
                  f" (King Arthur: {view['track']})")
+    if view["viewer"] is None and view.get("hand_ends"):
+        lines += score_table(view)
     if view["slots"]:
         lines.append("Trumps, weakest → strongest: " + " < ".join(f"{k + 1}:{colour(c)}" for k, c in
                                                                  enumerate(view["slots"])))

@@ -89,6 +89,7 @@ class ArtusState(State):
         self.last_trick: dict | None = None
         self.reshuffles = 0
         self.old: frozenset[int] = frozenset()  # after a reshuffle: the old stack, dealt first (public, 72 − discard)
+        self.hand_ends: list[list[int]] = []  # the pawns' fields at the end of each finished hand (the score table)
 
     def _rng(self) -> random.Random:
         self.counter += 1
@@ -102,6 +103,8 @@ class ArtusState(State):
         return self._start_hand(first=True)
 
     def _start_hand(self, first: bool = False) -> list[Event]:
+        if not first:
+            self.hand_ends = self.hand_ends + [list(self.pos)]  # a new list: clones share the old one
         self.hand_no += 1
         if not first:
             self.dealer = (self.dealer + 1) % self.n
@@ -300,6 +303,7 @@ class ArtusState(State):
             "decider": self.decider, "can_defer": self.can_defer, "deferred": self.deferred,
             "hand_counts": [len(h) for h in self.hands], "stack": len(self.stack), "discard": len(self.discard),
             "last_trick": self.last_trick, "winner": self.winner,
+            "hand_ends": [list(r) for r in self.hand_ends],
         }
         if seat is not None:
             view["hand"] = [name(c) for c in self.hands[seat]]
@@ -381,6 +385,7 @@ class ArtusState(State):
             "phase": self.phase, "decider": self.decider, "can_defer": self.can_defer, "deferred": self.deferred,
             "winner": self.winner, "voids": [list(v) for v in self.voids], "last_trick": self.last_trick,
             "reshuffles": self.reshuffles, "old": [name(c) for c in sorted(self.old)],
+            "hand_ends": [list(r) for r in self.hand_ends],
         }
 
     @classmethod
@@ -397,6 +402,7 @@ class ArtusState(State):
         s.winner, s.voids = data["winner"], [list(v) for v in data["voids"]]
         s.last_trick, s.reshuffles = data["last_trick"], data["reshuffles"]
         s.old = frozenset(card_of(c) for c in data.get("old", ()))
+        s.hand_ends = [list(r) for r in data.get("hand_ends", ())]
         return s
 
     def clone(self, deal: bool = True) -> "ArtusState":

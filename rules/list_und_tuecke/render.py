@@ -11,6 +11,10 @@ another colour takes the rest and leads next. Your piles score: the two largest 
 your other cards. Holding all four colours, you hide two. The menu lists the cards you may play; when you pick,
 choose one card, then the next."""
 
+# how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
+TIE_RULE = ("Equal totals share the place (the game has no tie-break).")
+SCORE_UNIT = "point"
+
 
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"

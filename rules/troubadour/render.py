@@ -19,6 +19,11 @@ Each round: pick 3 nobles in secret (the menu asks one noble, then the next). Th
 from the waste or a village top onto a castle (up by suit) or onto a village (down, alternating colours), use each
 of your nobles once, and end the turn. ▒ is a face-down card. `board` shows every player's table."""
 
+# how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
+TIE_RULE = ("The first to complete all four castles wins; everybody else shares second place "
+            "(a round-limit draw: everybody shares first place).")
+SCORE_UNIT = "castle card"
+
 
 def seat(s: int | None) -> str:
     return "nobody" if s is None else f"{{P{s + 1}}}"

@@ -171,6 +171,10 @@ class TroubadourState(State):
         return [o for o in range(self.n) if o != p]
 
     # ------------------------------------------------------------------ the contract
+    def is_secret(self, seat: int, action: dict) -> bool:
+        """The trio and the tie-break noble are chosen in secret and revealed all at once."""
+        return isinstance(action, dict) and action.get("type") in ("choose_trio", "choose_tiebreak_noble")
+
     def to_act(self) -> list[int]:
         if self.phase == "select_trios":
             return [p for p in range(self.n) if not self.trios[p]]

@@ -74,7 +74,7 @@ async def test_a_whole_game_leaves_no_translated_text_in_english(tmp_path, name,
             if gid not in service._live_games:
                 break
             choices = await service.choices(ann, game_id=gid)
-            seen += await service.act(chat, ann, choices[0][1], game_id=gid) if choices else []
+            seen += await service.act(None, ann, choices[0][1], game_id=gid) if choices else []  # privately
         seen += await service.join(chat, ann, gid)  # refused: the game is over
         seen += await service.settings(chat, ann, "")
         seen += await service.history(chat, ann)

@@ -33,7 +33,7 @@ class Harness:
             discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
         self.api.identified.clear()
-        self.service = await build_service(self.url, pictures=True)
+        self.service = await build_service(self.url, pictures=True, picture_workers=1, warm_pictures=False)
         self.bot = build_discord_bot(self.service, guild_ready_timeout=0.05)
         self.task = asyncio.create_task(self.bot.start("fake-token"))
         await asyncio.wait_for(self.api.identified.wait(), 10)

@@ -274,13 +274,22 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
+    def _clickable(self, message: dict) -> None:
+        """Like Discord: a deleted message is gone from the client, nobody can click it (a test that tries has
+        picked the wrong message, e.g. a hand retired when a newer one pinged)."""
+        stored = self.messages.get(int(message["id"]))
+        if stored is not None and stored.get("deleted"):
+            raise AssertionError(f"message {message['id']} was deleted: it cannot be clicked")
+
     async def click(self, person: dict, message: dict, custom_id: str) -> Interaction:
+        self._clickable(message)
         data = {"custom_id": custom_id, "component_type": 2}
         record, payload = self._interaction(3, person, int(message["channel_id"]), data, message)
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
     async def select(self, person: dict, message: dict, custom_id: str, values: list[str]) -> Interaction:
+        self._clickable(message)
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
         record, payload = self._interaction(3, person, int(message["channel_id"]), data, message)
         await self.dispatch("INTERACTION_CREATE", payload)

@@ -34,10 +34,12 @@ def pick(message: dict) -> tuple[str, str, list[str] | None] | None:
 
 
 def latest_picker(dc, person) -> dict | None:
-    """The person's newest DM (or ephemeral) message that offers a move."""
+    """The person's newest DM (or ephemeral) message that offers a move. A deleted message is no choice: a hand
+    retired when a newer one pinged (the person moved twice in a row) keeps its old buttons in the fake's record,
+    but nobody can click a message Discord deleted."""
     uid = int(person["id"])
     for message in reversed(dc.api.dms(uid) + dc.api.ephemerals(uid)):
-        if pick(message):
+        if pick(message) and not message.get("deleted"):
             return message
     return None
 

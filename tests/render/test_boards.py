@@ -182,7 +182,8 @@ async def test_service_sends_board_and_hand_pictures_unless_the_chat_turns_them_
 
     chat = ChatRef("discord", "7", "guild", "round-table")
     alice, bob = UserRef("discord", "1", "Alice"), UserRef("discord", "2", "Bob")
-    service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/pictures.db", pictures=True)
+    service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/pictures.db", pictures=True,
+                                  picture_workers=1, warm_pictures=False)
     try:
         await service.create_lobby(chat, alice, "koenig_artus", seed=3)
         await service.join(chat, bob)

@@ -151,3 +151,17 @@ def test_ai_names_say_the_level_and_differ_per_seat():
     assert ai_name("strong", 0) == "🤖 Strong Merlin"
     assert all("Strong" in ai_name("strong", i) for i in range(10))
     assert ai_name("greedy", 0) != ai_name("strong", 0)
+
+
+def test_a_games_search_options_hook_sets_the_knobs_and_arguments_win():
+    from rules.ai.search import CONFIDENCE, Search
+
+    duel = GAMES["guyenne"].new_game(2, seed=1, options={**GAMES["guyenne"].default_options(), "mode": "duel"})
+    seat = duel.to_act()[0]
+    tuned = Search(duel, seat, random.Random(1))
+    assert tuned.rollout_actions == 6 and tuned.cutoff == "gain" and tuned.confidence == CONFIDENCE
+    assert Search(duel, seat, random.Random(1), rollout_actions=3, cutoff="rank").rollout_actions == 3
+    teams = GAMES["guyenne"].new_game(4, seed=1, options={**GAMES["guyenne"].default_options(), "mode": "teams"})
+    assert Search(teams, teams.to_act()[0], random.Random(1)).rollout_actions == 12
+    plain = GAMES["kardinal"].new_game(2, seed=1)
+    assert Search(plain, plain.to_act()[0], random.Random(1)).rollout_actions == 2  # the default: 2 per opponent

@@ -92,3 +92,50 @@ async def test_a_failing_follow_up_undoes_only_its_own_write(database_url):
         assert await _stored(db, b) == (0, {"n": 0}, [], [])
     finally:
         await db.close()
+
+
+async def test_the_lean_write_stores_exactly_what_the_unit_of_work_stores(database_url):
+    """SQLite's lean path (storage/lean.py) and the SQLAlchemy path give rows that read back the same."""
+    from sqlalchemy import select
+
+    from storage.group_commit import write_one
+    from storage.models import Move, OutboxMessage, Timer
+
+    db = await open_database(database_url)
+    try:
+        lean_game, orm_game = await _games(db, 2)
+        due = utcnow()
+
+        def full(gid):
+            return MoveWrite(
+                gid, 0, {"n": 1, "deep": {"list": [1, "two", None], "ü": "ß"}},
+                [{"seq": 0, "seat": 0, "action": {"type": "go"}, "events": [{"kind": "e", "data": {"x": 1}}],
+                  "by": "player"}, {"seq": 1, "seat": 1, "action": {"type": "ai"}, "events": [], "by": "ai"}],
+                status="finished", new_timers=[{"seat": 1, "kind": "turn", "version": 1, "due_at": due}],
+                outbox=[{"key": f"k{gid}", "platform": "discord", "game_id": gid, "slot": "board:1",
+                         "payload": {"text": "é", "n": [1]}, "created_at": due, "claimed_by": "me",
+                         "claimed_at": due, "sent_at": None}])
+
+        assert await GroupCommit(db).run(full(lean_game)) == (1, None)
+        async with UnitOfWork(db) as uow:
+            assert await write_one(uow, full(orm_game)) == (1, None)
+            await uow.commit()
+
+        def same(a, b, skip=("id", "game_id", "key", "updated_at", "finished_at", "created_at")):
+            cols = [c.name for c in type(a).__table__.columns if c.name not in skip]
+            return {c: getattr(a, c) for c in cols} == {c: getattr(b, c) for c in cols}
+
+        async with UnitOfWork(db) as uow:
+            lean_row, orm_row = await uow.games.get(lean_game), await uow.games.get(orm_game)
+            assert same(lean_row, orm_row, skip=("id", "updated_at", "finished_at", "created_at"))
+            assert lean_row.finished_at is not None and lean_row.status == "finished"
+            for model in (Move, Timer, OutboxMessage):
+                rows = {g: list(await uow.session.scalars(select(model).where(model.game_id == g)
+                                                          .order_by(model.id))) for g in (lean_game, orm_game)}
+                assert len(rows[lean_game]) == len(rows[orm_game]) > 0
+                for a, b in zip(rows[lean_game], rows[orm_game]):
+                    assert same(a, b)
+            timer = (await uow.timers.of_game(lean_game))[0]
+            assert abs((timer.due_at.replace(tzinfo=None) - due.replace(tzinfo=None)).total_seconds()) < 1e-3
+    finally:
+        await db.close()

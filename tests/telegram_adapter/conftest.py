@@ -35,7 +35,7 @@ class Harness:
     async def start_bot(self):
         if not self.api.port:
             self.base = await self.api.start()
-        self.service = await build_service(self.url, pictures=True)
+        self.service = await build_service(self.url, pictures=True, picture_workers=1, warm_pictures=False)
         self.app = build_telegram_app(self.service, "123:TEST", base_url=self.base, pace_scale=SCALE)
         self.adapter = self.app.bot_data["adapter"]
         await self.app.initialize()

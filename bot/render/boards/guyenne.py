@@ -73,6 +73,21 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
     return finish(canvas, 24, y, "Your move — see the buttons" if part["acting"] else None)
 
 
+LAST = COLOURS["orange"]
+
+
+def _is_last(view: dict, k: int) -> bool:
+    return (view.get("last") or {}).get("castle") == k
+
+
+def _highlight(canvas: Canvas, k: int, box) -> None:
+    """The castle of the last action, ringed in orange (the text's 👉)."""
+    x0, y0, x1, y1 = box
+    ring = (x0 - 5, y0 - 5, x1 + 5, y1 + 5)
+    canvas.draw.rounded_rectangle(ring, radius=14, outline=LAST, width=4)
+    canvas.mark(f"last:{k}", ring)
+
+
 def draw_two_sets(view: dict, names: list[str]) -> Canvas:
     """Two sets: one row per frontier — its left player, its three castles from the table's centre outward
     (colour and number of the player holding each, the arrow toward him), its right player — and under a contested
@@ -97,6 +112,8 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
             box = (x, y + 8, x + tile, y + 72)
             canvas.draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=3 if k in fights else 1)
             canvas.mark(f"castle:{k}", box)
+            if _is_last(view, k):
+                _highlight(canvas, k, box)
             ink = text_colour_on(fill)
             canvas.text((x + 8, y + 10), str(k), 18, bold=True, fill=ink)
             cx, cy = x + tile // 2, y + 46
@@ -186,6 +203,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.paste(canvas.piece(("guyenne-castle", k, fill, label, sign, k in fights), TILE_W + 1, TILE_H + 1,
                                   draw_castle, radius=12), x, row_y)
         canvas.mark(f"castle:{k}", box)
+        if _is_last(view, k):
+            _highlight(canvas, k, box)
         if sign:
             cx, cy = x + TILE_W // 2, row_y + TILE_H // 2 + 10
             canvas.mark(f"arrow:{k}", (cx - 16, min(cy + sign * 14, cy + sign * 38), cx + 16,

@@ -141,6 +141,14 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((right + 10, y + row * 40 + 2), f"{count(view['hand_counts'][seat], 'card')} · field {view['pos'][seat]}",
                     15, fill=MUTED)
     y += 40 * ((n + 1) // 2) + 6
+    ends = view.get("hand_ends") or []
+    if ends:  # the running score table, compact: each seat's field after the last three hands
+        first = max(0, len(ends) - 3)
+        hands = f"hand {first + 1}" if first + 1 == len(ends) else f"hands {first + 1}–{len(ends)}"
+        table = " · ".join(f"P{seat + 1}: " + " ".join(str(e[seat]) for e in ends[first:]) for seat in range(n))
+        canvas.text((24, y), f"Fields after {hands} — {table}", 15, fill=MUTED)
+        canvas.mark("hand_ends", (24, y, canvas.width - 24, y + 20))
+        y += 28
 
     if view["phase"] == "over":
         canvas.text((24, y), f"♔ {player(names, view['winner'])} reached King Arthur and wins!", 20, bold=True)

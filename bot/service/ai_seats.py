@@ -1,0 +1,62 @@
+"""Which AI plays a seat, and which of those think long enough to need a job of their own. Pure: no I/O.
+
+An AI seat plays at the level it was added with (``/addai strong``). A seat whose person resigned is played by
+``takeover_level``: the strong AI only where it met the strength targets of issue #25 at that player count (see
+``TAKEOVER_STRONG``), else the greedy one. A timed-out turn is played at once by the greedy AI (timers.py).
+
+Levels in ``THINKING`` search for the chat's ``ai_time``: they are never played inline in the transaction of
+another move. The commit that leaves such a seat to act writes a timer of kind ``ai`` for it, and the process
+that claims the timer thinks outside any lock or transaction (``ai_turns.py``).
+"""
+from __future__ import annotations
+
+from rules.api import State
+from bot.service.chat_settings import DEFAULT_SETTINGS
+from bot.service.live import LiveGame
+
+THINKING = frozenset({"strong"})
+INLINE_DEFAULT = "greedy"
+# (game, players) where `strong` met its targets in bench/strength.py against greedy (two players: wins >= 70 %;
+# more: first place >= 50 %); see the figures in that module. Elsewhere a resigned seat is played by the greedy AI.
+# A timed-out turn is always played at once by the greedy AI (the person may come back for the next one).
+TAKEOVER_STRONG: frozenset[tuple[str, int]] = frozenset({
+    ("guyenne", 2), ("list_und_tuecke", 4), ("kardinal", 2), ("koenig_artus", 2), ("koenig_artus", 4)})
+
+
+def takeover_level(game: str, players: int) -> str:
+    return "strong" if (game, players) in TAKEOVER_STRONG else INLINE_DEFAULT
+
+
+def level_of(live: LiveGame, seat: int) -> str:
+    """The level of the AI playing ``seat`` (an AI seat, or a person's seat after they resigned)."""
+    s = live.seats[seat]
+    if s.user is None and s.ai_level:
+        return s.ai_level
+    return takeover_level(live.game.name, len(live.seats))
+
+
+def thinks(live: LiveGame, seat: int) -> bool:
+    return live.seats[seat].is_ai and level_of(live, seat) in THINKING
+
+
+def thinking_seats(live: LiveGame, state: State) -> list[int]:
+    """AI seats to act now that think in a job of their own (none once the game is over)."""
+    if state.is_over():
+        return []
+    return [s for s in state.to_act() if thinks(live, s)]
+
+
+def inline_seat(live: LiveGame, state: State) -> int | None:
+    """An AI seat to act now that is played at once, inside the move's transaction (a greedy decision takes
+    a fraction of a millisecond), or None."""
+    if state.is_over():
+        return None
+    return next((s for s in state.to_act() if live.seats[s].is_ai and not thinks(live, s)), None)
+
+
+def ai_time(live: LiveGame) -> float:
+    """The chat's thinking time per decision, in seconds."""
+    try:
+        return float(live.settings.get("ai_time", DEFAULT_SETTINGS["ai_time"]))
+    except (TypeError, ValueError):
+        return float(DEFAULT_SETTINGS["ai_time"])

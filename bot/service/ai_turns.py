@@ -1,0 +1,126 @@
+"""The turns of thinking AIs (``strong``): thought in the AI pool, outside any lock or transaction.
+
+A commit that leaves a thinking AI to act writes, in its own transaction, a timer of kind ``ai`` due now
+(``timers._timer_changes``); ``wake_timers`` starts the loop at once. The one process that claims the timer:
+
+1. reads the stored game (a short read; nothing is held afterwards);
+2. asks the ``AIPool`` for the move, with the chat's ``ai_time`` — the event loop, other games and this game's
+   buttons go on meanwhile, and no database transaction or game lock is open;
+3. locks the game, checks it is still at the version it read, deletes its timer and commits the move (and the
+   greedy AIs after it, and the next thinking AI's job) like any move; its messages go through the outbox.
+
+If the game moved on meanwhile (a person acted in a simultaneous phase), the result is dropped: either the newer
+commit already wrote a fresh job, or the claim is given back and the next round thinks again. If the process
+dies while thinking, its claim ages past the lease and another process takes the job over. If the pool fails,
+the greedy AI moves instead: a game never stalls.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from rules.ai import make_player
+from rules.api import IllegalAction
+from storage import StaleVersion
+from bot.service import ai_seats
+from bot.service.messages import Message
+
+log = logging.getLogger(__name__)
+
+
+class AITurns:
+    def _init_ai(self, ai_pool=None) -> None:
+        self._ai_pool = ai_pool
+        self._own_pool = ai_pool is None
+        self._ai_tasks: set[asyncio.Task] = set()
+        self.ai_iterations: int | None = None  # a cap on the search (tests: small and repeatable)
+
+    @property
+    def ai_pool(self):
+        """The process pool the AI thinks in, started on first use (its workers take a moment to start)."""
+        if self._ai_pool is None:
+            from bot.ai_pool import AIPool
+
+            self._ai_pool = AIPool()
+        return self._ai_pool
+
+    @ai_pool.setter
+    def ai_pool(self, pool) -> None:
+        self._ai_pool, self._own_pool = pool, False
+
+    async def close_ai(self) -> None:
+        for task in list(self._ai_tasks):
+            task.cancel()
+        if self._ai_tasks:
+            await asyncio.gather(*self._ai_tasks, return_exceptions=True)
+        if self._own_pool and self._ai_pool is not None:
+            self._ai_pool.close()
+        self._ai_pool = None
+
+    def _background(self, job, deliver) -> None:
+        """Run an AI job on its own; its messages go to ``deliver`` when it is done."""
+        async def run() -> None:
+            messages = await job
+            if messages:
+                try:
+                    await deliver(await self.finish_messages(messages))
+                except Exception:
+                    log.exception("delivering an AI move failed (the outbox sends it later)")
+
+        task = asyncio.create_task(run())
+        self._ai_tasks.add(task)
+        task.add_done_callback(self._ai_tasks.discard)
+
+    async def _ai_job(self, timer_id: int, game_id: int, seat: int, version: int) -> list[Message]:
+        try:
+            return await self._think_and_play(timer_id, game_id, seat)
+        except StaleVersion:
+            return []
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the claim stays: after its lease the job is taken over
+            log.exception("the AI job %s (game %s, seat %s) failed", timer_id, game_id, seat)
+            return []
+
+    async def _think_and_play(self, timer_id: int, game_id: int, seat: int) -> list[Message]:
+        async with self._uow(readonly=True) as uow:
+            live = await self.fresh_live(uow, game_id)
+        if live is None or seat not in ai_seats.thinking_seats(live, live.state):
+            async with self._uow() as uow:  # nothing to think about any more
+                await uow.timers.take(timer_id, self.process_id)
+                await uow.commit()
+            return []
+        version, state_json, name = live.version, live.state.to_json(), live.game.name
+        seed = (live.seed ^ (live.moves * 1_000_003 + seat)) & (2 ** 62 - 1)
+        try:
+            action = await self.ai_pool.choose(name, state_json, seat, ai_seats.level_of(live, seat), seed,
+                                               ai_seats.ai_time(live), self.ai_iterations)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the AI pool failed for game %s; the greedy AI moves instead", game_id)
+            action = None
+        async with self.lock_for(game_id):
+            async with self._uow() as uow:
+                row = await uow.games.lock(game_id)  # the row first, as every move's write takes it
+                if row is None or row.status != "active" or row.version != version:
+                    # the game moved on while the AI thought: think again from the stored game (unless a newer
+                    # commit replaced this job already, or the game ended)
+                    await uow.timers.release(timer_id, self.process_id)
+                    await uow.commit()
+                    self.wake_timers()
+                    return []
+                if not await uow.timers.take(timer_id, self.process_id):
+                    return []  # another process took the job over after the lease
+                live = await self.fresh_live(uow, game_id)
+                work = live.state.clone()
+                try:
+                    if action is None:
+                        raise IllegalAction("no decision")
+                    events = work.apply(seat, action)
+                except IllegalAction:
+                    work = live.state.clone()
+                    action = make_player(ai_seats.INLINE_DEFAULT, seed=seed).choose(work, seat)
+                    events = work.apply(seat, action)
+                batch = [(seat, action, events, "ai")] + self._ai_moves(live, work)
+                return await self._commit(uow, live, work, batch)

@@ -1,0 +1,150 @@
+"""The lean write of a batch of moves on SQLite: the group commit's common case, near the database's own floor.
+
+Through SQLAlchemy's asyncio adapter every statement costs three hops to aiosqlite's thread and back (open a
+cursor, execute, close it) plus the ORM's or Core's set-up; a move is one version-checked UPDATE and a few
+INSERTs, so that machinery cost several times the database's own work. Here the pooled connection is checked
+out as usual (SQLAlchemy's pool still serialises this process's writers), and the statements go straight to
+its aiosqlite connection: BEGIN IMMEDIATE, one ``executemany`` per table, COMMIT — all in one hop to its thread. The SQL text is
+built once per table from the models, and values are converted by the columns' own SQLAlchemy bind processors,
+so what is stored is exactly what the ORM would store (and reads back the same).
+
+``write_batch`` returns None when the lean path does not apply (not aiosqlite, or a write needs the unit of
+work: a finished game is rated in its transaction); the caller then takes the general path.
+"""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Sequence
+
+from sqlalchemy import Table
+
+from storage.db import Database
+
+_SQL: dict[tuple, tuple[str, list]] = {}  # (dialect, table, columns) → (SQL, bind processors)
+
+
+def applies(db: Database) -> bool:
+    return db.engine.dialect.name == "sqlite" and db.engine.dialect.driver == "aiosqlite"
+
+
+def _processors(dialect, table: Table, columns: Sequence[str]) -> list:
+    return [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns]
+
+
+def insert_sql(dialect, table: Table, columns: tuple[str, ...]) -> tuple[str, list]:
+    key = (dialect.name, table.name, "insert", columns)
+    if key not in _SQL:
+        quote = dialect.identifier_preparer.quote
+        sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
+               f"VALUES ({', '.join('?' for _ in columns)})")
+        _SQL[key] = sql, _processors(dialect, table, columns)
+    return _SQL[key]
+
+
+def update_sql(dialect, table: Table, columns: tuple[str, ...], where: tuple[str, ...]) -> tuple[str, list]:
+    """``UPDATE table SET columns… WHERE where…`` (each ``= ?``); parameters: the columns', then the where's."""
+    key = (dialect.name, table.name, "update", columns, where)
+    if key not in _SQL:
+        quote = dialect.identifier_preparer.quote
+        sql = (f"UPDATE {quote(table.name)} SET {', '.join(f'{quote(c)} = ?' for c in columns)} "
+               f"WHERE {' AND '.join(f'{quote(c)} = ?' for c in where)}")
+        _SQL[key] = sql, _processors(dialect, table, columns + where)
+    return _SQL[key]
+
+
+def delete_sql(dialect, table: Table, where: tuple[str, ...]) -> tuple[str, list]:
+    key = (dialect.name, table.name, "delete", where)
+    if key not in _SQL:
+        quote = dialect.identifier_preparer.quote
+        sql = f"DELETE FROM {quote(table.name)} WHERE {' AND '.join(f'{quote(c)} = ?' for c in where)}"
+        _SQL[key] = sql, _processors(dialect, table, where)
+    return _SQL[key]
+
+
+def bound(processors: list, rows: list[Sequence[Any]]) -> list[tuple]:
+    """Rows of values converted as SQLAlchemy would bind them (JSON dumped, datetimes formatted)."""
+    return [tuple(value if p is None or value is None else p(value) for p, value in zip(processors, row))
+            for row in rows]
+
+
+def columns_of(rows: list[dict]) -> tuple[str, ...] | None:
+    """The columns every row gives (None when the rows differ: the general path handles them)."""
+    columns = tuple(rows[0])
+    return columns if all(tuple(r) == columns for r in rows) else None
+
+
+class Statements:
+    """Statements of one transaction, each ``(sql, rows)``; ``expect`` on the first: the rows it must change."""
+
+    def __init__(self, db: Database):
+        self.dialect = db.engine.dialect
+        self.steps: list[tuple[str, list[tuple], int | None]] = []
+
+    def update(self, table: Table, columns: tuple[str, ...], where: tuple[str, ...], rows: list[Sequence],
+               expect: int | None = None) -> None:
+        sql, processors = update_sql(self.dialect, table, columns, where)
+        self.steps.append((sql, bound(processors, rows), expect))
+
+    def insert(self, table: Table, rows: list[dict]) -> bool:
+        if not rows:
+            return True
+        columns = columns_of(rows)
+        if columns is None:
+            return False
+        sql, processors = insert_sql(self.dialect, table, columns)
+        self.steps.append((sql, bound(processors, [tuple(r.values()) for r in rows]), None))
+        return True
+
+    def delete(self, table: Table, where: tuple[str, ...], rows: list[Sequence]) -> None:
+        if rows:
+            sql, processors = delete_sql(self.dialect, table, where)
+            self.steps.append((sql, bound(processors, rows), None))
+
+
+def _transaction(connection: sqlite3.Connection, steps: list[tuple[str, list[tuple], int | None]]) -> bool:
+    """The whole transaction, run in the connection's own thread: it ends (committed or rolled back) before
+    the caller hears of it, so nothing — not even a cancelled caller — leaves it open."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, rows, expect in steps:
+            cursor = connection.execute(sql, rows[0]) if len(rows) == 1 else connection.executemany(sql, rows)
+            if expect is not None and cursor.rowcount != expect:
+                connection.execute("ROLLBACK")
+                return False
+        connection.execute("COMMIT")
+        return True
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+async def run(db: Database, statements: Statements) -> bool:
+    """Run the statements in one IMMEDIATE transaction on a pooled connection; False (and nothing written)
+    when a statement with ``expect`` changed another number of rows (a game moved on: a stale version).
+
+    aiosqlite runs each call in its connection's thread; the transaction is handed over as one call (one hop
+    instead of one per statement) through ``Connection._execute``, the function every aiosqlite call goes
+    through — with a fallback to one call per statement should a later aiosqlite not have it."""
+    async with db.engine.connect() as conn:
+        raw = (await conn.get_raw_connection()).driver_connection
+        in_thread = getattr(raw, "_execute", None)
+        connection = getattr(raw, "_connection", None)
+        if in_thread is not None and isinstance(connection, sqlite3.Connection):
+            return await in_thread(_transaction, connection, statements.steps)
+        try:
+            await raw.execute("BEGIN IMMEDIATE")
+            for sql, rows, expect in statements.steps:
+                cursor = await (raw.execute(sql, rows[0]) if len(rows) == 1 else raw.executemany(sql, rows))
+                if expect is not None and cursor.rowcount != expect:
+                    await raw.execute("ROLLBACK")
+                    return False
+            await raw.execute("COMMIT")
+            return True
+        except BaseException:
+            if raw.in_transaction:
+                try:
+                    await raw.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the pool's reset on return rolls back too
+            raise
