@@ -202,8 +202,8 @@ class LeagueCommands:
         like = await uow.leagues.players_named_like(chat.platform, name, chat_ids)
         if len(like) > 1:  # "Robert" → Robert Smith and Robert Jones: ask which
             names = sorted({p.name for p in like})
-            raise ServiceError(f"Several players here match “{name}”: " + ", ".join(names[:8]) +
-                               ". Which one? e.g. /stats " + names[0])
+            raise ServiceError(_("Several players here match “{name}”: {names}. Which one? e.g. /stats {example}",
+                                 name=name, names=", ".join(names[:8]), example=names[0]))
         return (like[0] if like else None), name
 
     async def stats(self, chat: ChatRef, user: UserRef | None = None, text: str = "") -> list[Message]:
