@@ -18,6 +18,33 @@ def _database(value: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+class RedactSecrets(logging.Filter):
+    """Replaces the tokens wherever a record would show them (a library logging a request URL, say)."""
+
+    def __init__(self, secrets: list[str]):
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if any(secret in text for secret in self.secrets):
+            for secret in self.secrets:
+                text = text.replace(secret, "***")
+            record.msg, record.args = text, None
+        return True
+
+
+def keep_secrets_out_of_logs(settings: Settings) -> None:
+    """Tokens are never logged: httpx logs every Bot API URL (which holds the Telegram token) at INFO, so it
+    speaks only of warnings; and every handler redacts the tokens from whatever else would show them."""
+    for noisy in ("httpx", "alembic.runtime.plugins"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    secrets = [t.get_secret_value() for t in (settings.discord_token, settings.telegram_token,
+                                                settings.telegram_webhook_secret) if t is not None]
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactSecrets(secrets))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Herald, a bot for medieval tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -49,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{'.'.join(map(str, err['loc'])).upper()}: {err['msg']}" for err in e.errors()) + "\n")
     logging.basicConfig(level=getattr(logging, settings.log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    keep_secrets_out_of_logs(settings)
     if args.command == "play":
         logging.getLogger().setLevel(logging.WARNING)
         if not args.game and not (args.resume or args.game_id):

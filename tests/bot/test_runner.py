@@ -96,3 +96,26 @@ def test_a_second_process_polling_the_same_bot_is_named_once(caplog):
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and "webhook mode" in errors[0]
     assert any("connection reset" in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+
+
+def test_tokens_are_redacted_from_every_log_line():
+    import io
+    import logging
+
+    from bot.__main__ import keep_secrets_out_of_logs
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        keep_secrets_out_of_logs(settings(telegram_token="123:SECRET", discord_token="disc.secret"))
+        logging.getLogger("some.library").warning("GET https://api.telegram.org/bot%s/getMe failed", "123:SECRET")
+        logging.getLogger("other").error("token disc.secret refused")
+        logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/bot123:SECRET/getUpdates")
+    finally:
+        root.removeHandler(handler)
+    text = stream.getvalue()
+    assert "SECRET" not in text and "disc.secret" not in text
+    assert "bot***/getMe failed" in text and "token *** refused" in text
+    assert "HTTP Request" not in text  # httpx speaks only of warnings

@@ -248,3 +248,5 @@ async def test_compose_deployment_plays_through_every_process(profile, request, 
         logs = await deployment.stop()
         await db.close()
     assert "Traceback" not in logs, logs[-5000:]
+    assert "123:TEST" not in logs and "fake-token" not in logs  # tokens are never logged
+    assert "Herald serving database" in logs
