@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--options", default="", help="game options as key=value pairs, e.g. 'level=advanced'")
     play.add_argument("--resume", action="store_true", help="continue your latest unfinished console game")
     play.add_argument("--game-id", type=int, help="continue this game")
+    play.add_argument("--lang", choices=("en", "nl", "de", "fr"),
+                      help="the language of the game (remembered for later games)")
     play.add_argument("--db", type=_database,
                       help="a SQLite file path or a database URL (default: DATABASE_URL or herald.db)")
     run = sub.add_parser("run", help="run the bot for Discord and/or Telegram (tokens from the environment)")
@@ -83,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             return asyncio.run(play_console(args.game, args.players, args.seed, args.options,
-                                            args.db or settings.database_url, args.resume, args.game_id))
+                                            args.db or settings.database_url, args.resume, args.game_id,
+                                            lang=args.lang))
         except KeyboardInterrupt:
             print("\nBye — the game is saved; continue with --resume.")
             return 0

@@ -26,6 +26,8 @@ class Player(Base):
     external_id: Mapped[str] = mapped_column(String(64))
     name: Mapped[str] = mapped_column(String(100))
     dm_ok: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # None: unknown yet
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)  # chosen: /settings mylanguage=de
+    locale: Mapped[str | None] = mapped_column(String(8), nullable=True)  # last seen client language
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

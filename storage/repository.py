@@ -28,14 +28,19 @@ class Players:
     def __init__(self, session: AsyncSession):
         self.session = session
 
-    async def get_or_create(self, platform: str, external_id: str, name: str) -> Player:
+    async def get_or_create(self, platform: str, external_id: str, name: str, locale: str | None = None) -> Player:
+        """The person's row; ``locale`` (their client's language, when the platform says) is remembered, so their
+        private messages speak it when they did not choose a language themselves."""
         player = await self.find(platform, external_id)
         if player is None:  # two first commands of one person at once must not collide
             await insert_if_absent(self.session, Player, platform=platform, external_id=external_id, name=name,
-                                   created_at=utcnow())
+                                   created_at=utcnow(), locale=locale)
             player = await self.find(platform, external_id)
-        elif name and player.name != name:
-            player.name = name
+        else:
+            if name and player.name != name:
+                player.name = name
+            if locale and player.locale != locale:
+                player.locale = locale
         return player
 
     async def find(self, platform: str, external_id: str) -> Player | None:
@@ -50,11 +55,13 @@ class Chats:
     def __init__(self, session: AsyncSession):
         self.session = session
 
-    async def get_or_create(self, platform: str, external_id: str, league: str, title: str | None) -> Chat:
+    async def get_or_create(self, platform: str, external_id: str, league: str, title: str | None,
+                            settings: dict | None = None) -> Chat:
+        """The chat's row; ``settings`` are those a new chat starts with (e.g. the language of its server)."""
         chat = await self.find(platform, external_id)
         if chat is None:
             await insert_if_absent(self.session, Chat, platform=platform, external_id=external_id, league=league,
-                                   title=title, settings={})
+                                   title=title, settings=settings or {})
             chat = await self.find(platform, external_id)
         elif title and chat.title != title:
             chat.title = title

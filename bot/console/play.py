@@ -9,19 +9,22 @@ import asyncio
 import re
 import sys
 
+from bot import i18n
+from bot.i18n import N_, _
 from bot.service import ChatRef, Message, Service, UserRef, build_service
 from storage import DatabaseUnavailable
 
 CHAT = ChatRef("console", "local", "local", "console")
 YOU = UserRef("console", "you", "You")
 
-HELP = """Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
+HELP = N_("""Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
 `back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
 (with or without /move), e.g. what `rules` shows.
 Commands: board (the full table), hand (your view), log [n] (the last n lines of the game), rules, help,
-hint (what the strong AI would play; the game is then not rated), resign, quit."""
-COMMANDS = "(number · back · a move · board, hand, log, rules, help, hint, resign, quit)"
+hint (what the strong AI would play; the game is then not rated), resign, quit.""")
+COMMANDS = N_("(number · back · a move · board, hand, log, rules, help, hint, resign, quit)")
 BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
+CHOSEN = "Chosen so far"  # how the service's picker starts the line of what was chosen (views/picker)
 
 
 def _plain(text: str) -> str:
@@ -30,8 +33,9 @@ def _plain(text: str) -> str:
 
 def console_rules(text: str) -> str:
     """The /rules text as the console offers it: its numbered menu, not buttons."""
-    return text.replace(BUTTONS_PHRASE, "How to play here (choose from the numbered menu, or type a move, with or "
-                                        "without /move):").replace("buttons, or /move", "the numbered menu, or type")
+    return text.replace(BUTTONS_PHRASE, _("How to play here (choose from the numbered menu, or type a move, with "
+                                          "or without /move):")).replace("buttons, or /move",
+                                                                         _("the numbered menu, or type"))
 
 
 def addressed(line: str, name: str) -> str:
@@ -87,14 +91,14 @@ class Console:
                     self.levels.append(m)
                 lines = text.splitlines()
                 if step:
-                    chosen = [line for line in lines if line.startswith("Chosen so far")]
+                    chosen = [line for line in lines if line.startswith((CHOSEN, i18n.translate(CHOSEN)))]
                     ticked = [b.label[2:] for row in m.buttons for b in row if b.label.startswith("✔ ")]
                     if ticked:
-                        chosen = [(chosen[0] + " · " if chosen else "Chosen so far: ") + " ".join(ticked)]
+                        chosen = [(chosen[0] + " · " if chosen else _("Chosen so far: ")) + " ".join(ticked)]
                     for line in chosen:
                         self.say("  " + line)
                     continue
-                self.say("┌─ 🔒 only you see this " + "─" * 30)
+                self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 30)
                 if "" in lines:  # the lines above the view are events: spoken to you
                     cut = lines.index("")
                     lines = [addressed(line, YOU.name) for line in lines[:cut]] + lines[cut + 1:]
@@ -104,7 +108,7 @@ class Console:
             elif m.is_reply:
                 self.say(("⚠ " if m.kind == "error" else "") + text)
             elif m.kind == "board" and not full_board and not self.over:
-                head, _, body = text.partition("\n\n")
+                head, _sep, body = text.partition("\n\n")
                 news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                 for line in news:
                     self.say("📢 " + addressed(line, YOU.name))
@@ -114,7 +118,7 @@ class Console:
                 continue
             else:
                 if m.kind == "board":
-                    head, _, _ = text.partition("\n\n")
+                    head = text.partition("\n\n")[0]
                     self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                     text = "\n".join(addressed(line, YOU.name) for line in text.splitlines())  # "You open"
                 self.say("📢 " + text)
@@ -137,7 +141,8 @@ class Console:
             return False
         n = players or g.min_players
         if not g.min_players <= n <= g.max_players:
-            self.say(f"{g.title} is for {g.min_players}–{g.max_players} players.")
+            self.say(_("{game} is for {least}–{most} players.", game=g.title, least=g.min_players,
+                       most=g.max_players))
             return False
         self.game_name = g.name
         messages = await self.service.create_lobby(CHAT, YOU, game, options, seed=seed)
@@ -145,7 +150,7 @@ class Console:
             self.show(messages)
             return False
         self.game_id = messages[0].game_id
-        for _ in range(n - 1):
+        for _seat in range(n - 1):
             await self.service.add_ai(CHAT, YOU, "greedy", game_id=self.game_id)
         started = await self.service.start(CHAT, YOU, game_id=self.game_id)
         self.show(started, full_board=True)
@@ -156,10 +161,10 @@ class Console:
         if game_id is None and ids:
             game_id = ids[-1]
         if game_id is None or game_id not in ids:
-            self.say("No game of yours to resume here. Start one with: python -m bot play <game>")
+            self.say(_("No game of yours to resume here. Start one with: python -m bot play <game>"))
             return False
         self.game_id = game_id
-        self.say(f"Resuming game #{game_id}.")
+        self.say(_("Resuming game #{id}.", id=game_id))
         self.show(await self.service.show_board(CHAT, game_id=game_id), full_board=True)
         self.show(await self.service.show_private(YOU, game_id=game_id))
         return True
@@ -213,14 +218,14 @@ class Console:
                     if messages and messages[0].kind == "error":
                         self.show(messages)
                     else:
-                        self.say("Nothing for you to do; the game is over.")
+                        self.say(_("Nothing for you to do; the game is over."))
                     return
                 self.levels = [m for m in messages if m.buttons][-1:]
             options = self._options()
             self.menu(options)
-            line = await self.read("your move> ")
+            line = await self.read(_("your move> "))
             if line is None or line.lower() in ("quit", "exit", "q", "/quit"):
-                self.say(f"Game #{self.game_id} is saved. Continue it with: python -m bot play --resume")
+                self.say(_("Game #{id} is saved. Continue it with: python -m bot play --resume", id=self.game_id))
                 return
             if not line:
                 continue
@@ -243,28 +248,30 @@ class Console:
                     m.text = console_rules(m.text)
                     self.show([m])
             elif word == "resign":
-                answer = await self.read(f"Resign game #{self.game_id}? An AI takes over your seat. (y/n) ")
-                if (answer or "").lower() in ("y", "yes"):
+                answer = await self.read(_("Resign game #{id}? An AI takes over your seat. (y/n) ", id=self.game_id))
+                if (answer or "").lower() in ("y", "yes", _("y"), _("yes")):
                     self.show(await self.service.resign(CHAT, YOU, game_id=self.game_id))
                     return
-                self.say("You play on.")
+                self.say(_("You play on."))
             elif word in ("back", "undo", "b", "0"):
                 if len(self.levels) > 1:
                     self.levels.pop()
-                    chosen = [l for l in self.levels[-1].text.splitlines() if l.startswith("Chosen so far")]
-                    self.say("  " + (chosen[0] if chosen else "Back to the start of your move."))
+                    chosen = [l for l in self.levels[-1].text.splitlines()
+                              if l.startswith((CHOSEN, i18n.translate(CHOSEN)))]
+                    self.say("  " + (chosen[0] if chosen else _("Back to the start of your move.")))
                 else:
-                    self.say("Nothing to undo: this is the first step of your move.")
+                    self.say(_("Nothing to undo: this is the first step of your move."))
             elif word == "done":
                 done = next((d for label, d in options if label.startswith("✅")), None)
                 if done:
                     await self._step(done)
                 else:
-                    self.say("Not yet: choose more first." if self._multi() else "There is nothing to finish here.")
+                    self.say(_("Not yet: choose more first.") if self._multi() else
+                             _("There is nothing to finish here."))
             elif all(w.isdigit() for w in line.split()):
                 numbers = [int(w) for w in line.split()]
                 if not all(1 <= k <= len(options) for k in numbers) or (len(numbers) > 1 and not self._multi()):
-                    self.say(f"Choose a number from 1 to {len(options)}, or type a move.")
+                    self.say(_("Choose a number from 1 to {n}, or type a move.", n=len(options)))
                     continue
                 datas = [options[k - 1][1] for k in numbers]
                 if len(datas) > 1:  # several items of a set: each toggle is a step (its own path)
@@ -283,7 +290,7 @@ class Console:
                 self.show(await self.service.act(CHAT, YOU, _strip_move(line), game_id=self.game_id))
 
     async def help(self) -> None:
-        self.say(HELP)
+        self.say(i18n.translate(HELP))
         name = self.game_name or await self._game_name()
         if name:
             import rules
@@ -306,23 +313,41 @@ class Console:
     def menu(self, options: list[tuple[str, str]]) -> None:
         if not options:
             return
-        width = max(len(f"{i + 1}. {label}") for i, (label, _) in enumerate(options)) + 2
+        width = max(len(f"{i + 1}. {label}") for i, (label, _data) in enumerate(options)) + 2
         columns = max(1, min(4, 100 // max(width, 1)))
-        cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _) in enumerate(options)]
+        cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _data) in enumerate(options)]
         for i in range(0, len(cells), columns):
             self.say("  " + "".join(cells[i:i + columns]).rstrip())
-        hint = COMMANDS if len(self.levels) <= 1 else COMMANDS.replace("back", "back (undo the last step)")
+        hint = i18n.translate(COMMANDS)
+        if len(self.levels) > 1:
+            hint = hint.replace("back", _("back (undo the last step)"), 1)
         self.say("  " + hint)
 
 
 async def play(game: str | None, players: int | None, seed: int | None, options: str, database_url: str,
-               resume: bool, game_id: int | None = None, out=None, inp=None) -> int:
+               resume: bool, game_id: int | None = None, out=None, inp=None, lang: str | None = None) -> int:
+    """Play in the console; ``lang`` (en, nl, de, fr) is the language of the table and of your texts (it is
+    remembered: a later game without ``lang`` speaks it too)."""
     out, inp = out or sys.stdout, inp or sys.stdin  # looked up now: a caller (or a test) may have replaced them
-    try:
-        service = await build_service(database_url)
-    except DatabaseUnavailable as e:
-        print(f"Herald cannot start: {e}", file=out)
-        return 2
+    with i18n.using(lang):
+        try:
+            service = await build_service(database_url)
+        except DatabaseUnavailable as e:
+            print(_("Herald cannot start: {reason}", reason=e), file=out)
+            return 2
+        try:
+            if lang:
+                await service.settings(CHAT, YOU, f"language={lang} mylanguage={lang}", is_admin=True)
+            else:
+                lang = await service.languages.of_asker(service, YOU, CHAT)
+        except Exception:
+            await service.close()
+            raise
+        with i18n.using(lang):
+            return await _play(service, game, players, seed, options, resume, game_id, out, inp)
+
+
+async def _play(service, game, players, seed, options, resume, game_id, out, inp) -> int:
     console = Console(service, out, inp)
     try:
         if resume or game_id is not None:

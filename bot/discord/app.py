@@ -28,6 +28,9 @@ from discord.ext import commands
 import rules
 from bot.delivery import Delivery, RetryLater, default_slot_key
 from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
+from bot import i18n
+from bot.i18n import N_, _
+from bot.discord.translator import HeraldTranslator
 from bot.service import ChatRef, Message, Service, UserRef
 
 log = logging.getLogger(__name__)
@@ -68,15 +71,17 @@ class DiscordAdapter:
 
     # ------------------------------------------------------------------ references
     @staticmethod
-    def user_ref(person: discord.abc.User) -> UserRef:
-        return UserRef(PLATFORM, str(person.id), person.display_name)
+    def user_ref(person: discord.abc.User, locale: discord.Locale | str | None = None) -> UserRef:
+        """The person; ``locale``: their client's language (``interaction.locale``)."""
+        return UserRef(PLATFORM, str(person.id), person.display_name, i18n.supported(locale))
 
     @staticmethod
     def chat_ref(interaction: discord.Interaction) -> ChatRef | None:
         if interaction.guild_id is None or interaction.channel_id is None:
             return None
         title = getattr(interaction.channel, "name", None)
-        return ChatRef(PLATFORM, str(interaction.channel_id), str(interaction.guild_id), title)
+        return ChatRef(PLATFORM, str(interaction.channel_id), str(interaction.guild_id), title,
+                       i18n.supported(interaction.guild_locale))  # the server's preferred language
 
     def chat_ref_for(self, channel_id: int) -> ChatRef:
         channel = self.bot.get_channel(channel_id)
@@ -97,10 +102,12 @@ class DiscordAdapter:
         try:
             if not await self._acknowledge(interaction, ephemeral=True, thinking=True):
                 return
-            chat, user = self.chat_ref(interaction), self.user_ref(interaction.user)
+            chat, user = self.chat_ref(interaction), self.user_ref(interaction.user, interaction.locale)
             if chat is None and guild_only:
-                out = [Message("Games are played in a server channel; use this command there. Here I send your "
-                               "hands and move buttons (/hand, /move).", user=user, chat=None, kind="error")]
+                with i18n.using(user.locale):
+                    text = _("Games are played in a server channel; use this command there. Here I send your "
+                             "hands and move buttons (/hand, /move).")
+                out = [Message(text, user=user, chat=None, kind="error")]
                 await self.deliver(out, interaction, reply_all=True)
                 return
             out = await call(chat, user)
@@ -123,7 +130,7 @@ class DiscordAdapter:
         try:
             if not await self._acknowledge(interaction):  # the clicked message changes (or not) below
                 return
-            out = await call(self.chat_ref(interaction), self.user_ref(interaction.user))
+            out = await call(self.chat_ref(interaction), self.user_ref(interaction.user, interaction.locale))
             await self.deliver(out, interaction, hand_here=hand_here)
         finally:
             self.busy -= 1
@@ -143,7 +150,9 @@ class DiscordAdapter:
         """A component whose id is none of ours (forged, or from another bot's era): answer, change nothing."""
         self.busy += 1
         try:
-            await interaction.response.send_message("That button is not one of mine.", ephemeral=True)
+            with i18n.using(i18n.supported(interaction.locale)):
+                text = _("That button is not one of mine.")
+            await interaction.response.send_message(text, ephemeral=True)
         finally:
             self.busy -= 1
 
@@ -313,6 +322,7 @@ class HeraldBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(HeraldButton, HeraldMenu)
+        await self.tree.set_translator(HeraldTranslator())
         try:
             await self.tree.sync()
         except discord.HTTPException as error:
@@ -367,45 +377,46 @@ async def _option_texts(interaction: discord.Interaction, current: str) -> list[
 
 def _register_commands(bot: HeraldBot) -> None:
     tree, a, s = bot.tree, bot.adapter, bot.adapter.service
-    table = "the table number, when several games run here"
+    table = N_("the table number, when several games run here")
 
-    @tree.command(name="new", description="Open a table for a game in this channel")
-    @app_commands.describe(game="which game", options="options as key=value, e.g. track=27")
+    @tree.command(name="new", description=N_("Open a table for a game in this channel"))
+    @app_commands.describe(game=N_("which game"), options=N_("options as key=value, e.g. track=27"))
     @app_commands.autocomplete(game=_game_names, options=_option_texts)
     async def new(interaction: discord.Interaction, game: str, options: str | None = None):
         await a.command(interaction, lambda c, u: s.create_lobby(c, u, game, options or ""))
 
-    @tree.command(name="join", description="Take a seat at a table")
+    @tree.command(name="join", description=N_("Take a seat at a table"))
     @app_commands.describe(table=table)
     async def join(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.join(c, u, table))
 
-    @tree.command(name="leave", description="Leave your seat before the start")
+    @tree.command(name="leave", description=N_("Leave your seat before the start"))
     @app_commands.describe(table=table)
     async def leave(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.leave(c, u, table))
 
-    @tree.command(name="addai", description="Seat an AI player")
-    @app_commands.describe(level="how the AI plays", table=table)
-    @app_commands.choices(level=[app_commands.Choice(name="greedy (looks one move ahead)", value="greedy"),
-                                 app_commands.Choice(name="strong (searches ahead; takes a moment)", value="strong"),
-                                 app_commands.Choice(name="random", value="random")])
+    @tree.command(name="addai", description=N_("Seat an AI player"))
+    @app_commands.describe(level=N_("how the AI plays"), table=table)
+    @app_commands.choices(level=[app_commands.Choice(name=N_("greedy (looks one move ahead)"), value="greedy"),
+                                 app_commands.Choice(name=N_("strong (searches ahead; takes a moment)"),
+                                                     value="strong"),
+                                 app_commands.Choice(name=N_("random"), value="random")])
     async def addai(interaction: discord.Interaction, level: str = "greedy", table: int | None = None):
         await a.command(interaction, lambda c, u: s.add_ai(c, u, level, table))
 
-    @tree.command(name="start", description="Start the game when enough seats are taken")
+    @tree.command(name="start", description=N_("Start the game when enough seats are taken"))
     @app_commands.describe(table=table)
     async def start(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.start(c, u, table))
 
-    @tree.command(name="hand", description="Your private view and move buttons (only you see it)")
+    @tree.command(name="hand", description=N_("Your private view and move buttons (only you see it)"))
     @app_commands.describe(table=table)
     async def hand(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.show_private(u, game_id=table, chat=c), guild_only=False,
                         hand_here=True, fresh=interaction.guild_id is None)
 
     async def _moves(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        user = a.user_ref(interaction.user)
+        user = a.user_ref(interaction.user, interaction.locale)
         table_no = getattr(interaction.namespace, "table", None)
         found = await s.choices(user, game_id=table_no)
         if not isinstance(found, list) or (found and not isinstance(found[0], tuple)):
@@ -413,80 +424,82 @@ def _register_commands(bot: HeraldBot) -> None:
         return [app_commands.Choice(name=f"{notation} — {label}"[:100], value=notation[:100])
                 for label, notation in found if current.lower() in f"{notation} {label}".lower()][:25]
 
-    @tree.command(name="move", description="Make a move in the game's notation")
-    @app_commands.describe(notation="your move, e.g. R10 (the list shows your legal moves)", table=table)
+    @tree.command(name="move", description=N_("Make a move in the game's notation"))
+    @app_commands.describe(notation=N_("your move, e.g. R10 (the list shows your legal moves)"), table=table)
     @app_commands.autocomplete(notation=_moves)
     async def move(interaction: discord.Interaction, notation: str, table: int | None = None):
         await a.command(interaction, lambda c, u: s.act(c, u, notation, game_id=table), guild_only=False)
 
-    @tree.command(name="hint", description="What the strong AI would play now (only you see it; the game is not rated)")
+    @tree.command(name="hint",
+                  description=N_("What the strong AI would play now (only you see it; the game is not rated)"))
     @app_commands.describe(table=table)
     async def hint(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.hint(c, u, table), guild_only=False, hand_here=True)
 
-    @tree.command(name="board", description="Post the board again")
+    @tree.command(name="board", description=N_("Post the board again"))
     @app_commands.describe(table=table)
     async def board(interaction: discord.Interaction, table: int | None = None):
         await a.command(interaction, lambda c, u: s.show_board(c, game_id=table, user=u), fresh=True)
 
-    @tree.command(name="log", description="What happened in the game (what only you saw comes by DM)")
-    @app_commands.describe(lines="how many of the last lines (default 15)", table=table)
+    @tree.command(name="log", description=N_("What happened in the game (what only you saw comes by DM)"))
+    @app_commands.describe(lines=N_("how many of the last lines (default 15)"), table=table)
     async def log_(interaction: discord.Interaction, lines: int | None = None, table: int | None = None):
         await a.command(interaction, lambda c, u: s.log(c, u, str(lines or ""), game_id=table), guild_only=False)
 
-    @tree.command(name="resign", description="Leave a running game (an AI takes your seat)")
-    @app_commands.describe(table=table, confirm="yes: resign without being asked")
-    @app_commands.choices(confirm=[app_commands.Choice(name="yes", value="yes")])
+    @tree.command(name="resign", description=N_("Leave a running game (an AI takes your seat)"))
+    @app_commands.describe(table=table, confirm=N_("yes: resign without being asked"))
+    @app_commands.choices(confirm=[app_commands.Choice(name=N_("yes"), value="yes")])
     async def resign(interaction: discord.Interaction, table: int | None = None, confirm: str | None = None):
         await a.command(interaction, lambda c, u: s.resign(c, u, table, confirmed=confirm == "yes"))
 
-    @tree.command(name="abort", description="End a table or game (its creator, or Manage Server)")
+    @tree.command(name="abort", description=N_("End a table or game (its creator, or Manage Server)"))
     @app_commands.describe(table=table)
     async def abort(interaction: discord.Interaction, table: int | None = None):
         admin = a.is_admin(interaction)
         await a.command(interaction, lambda c, u: s.abort(c, u, table, is_admin=admin))
 
-    @tree.command(name="games", description="The games of this channel")
+    @tree.command(name="games", description=N_("The games of this channel"))
     async def games(interaction: discord.Interaction):
         await a.command(interaction, lambda c, u: s.games(c, u))
 
-    @tree.command(name="rules", description="How a game is played, and how to play it here")
-    @app_commands.describe(game="which game")
+    @tree.command(name="rules", description=N_("How a game is played, and how to play it here"))
+    @app_commands.describe(game=N_("which game"))
     @app_commands.autocomplete(game=_game_names)
     async def rules_(interaction: discord.Interaction, game: str = ""):
         await a.command(interaction, lambda c, u: s.rules_text(c, game, user=u), guild_only=False)
 
-    @tree.command(name="leaderboard", description="This server's ratings")
-    @app_commands.describe(game="which game", season="a season number (default: the current one)")
+    @tree.command(name="leaderboard", description=N_("This server's ratings"))
+    @app_commands.describe(game=N_("which game"), season=N_("a season number (default: the current one)"))
     @app_commands.autocomplete(game=_game_names)
     async def leaderboard(interaction: discord.Interaction, game: str = "", season: str = ""):
         await a.command(interaction, lambda c, u: s.leaderboard(c, u, f"{game} {season}".strip()))
 
-    @tree.command(name="stats", description="A player's record in this server")
-    @app_commands.describe(player="whose record (default: yours)")
+    @tree.command(name="stats", description=N_("A player's record in this server"))
+    @app_commands.describe(player=N_("whose record (default: yours)"))
     async def stats(interaction: discord.Interaction, player: discord.User | None = None):
         text = f"<@{player.id}>" if player is not None else ""
         await a.command(interaction, lambda c, u: s.stats(c, u, text))
 
-    @tree.command(name="history", description="Recent games of this server")
+    @tree.command(name="history", description=N_("Recent games of this server"))
     async def history(interaction: discord.Interaction):
         await a.command(interaction, lambda c, u: s.history(c, u, ""))
 
-    @tree.command(name="settings", description="Channel settings: turn timer and more (Manage Server)")
-    @app_commands.describe(change="e.g. timer=24h (empty: show the settings)")
+    @tree.command(name="settings", description=N_("Channel settings: turn timer and more (Manage Server)"))
+    @app_commands.describe(change=N_("e.g. timer=24h (empty: show the settings)"))
     async def settings(interaction: discord.Interaction, change: str = ""):
         admin = a.is_admin(interaction)
-        await a.command(interaction, lambda c, u: s.settings(c, u, change, is_admin=admin))
+        await a.command(interaction, lambda c, u: s.settings(c, u, change, is_admin=admin),
+                        guild_only=False)  # in a DM: /settings mylanguage=de
 
-    @tree.command(name="newseason", description="Start a new league season (Manage Server)")
-    @app_commands.describe(game="one game (default: every rated game)")
+    @tree.command(name="newseason", description=N_("Start a new league season (Manage Server)"))
+    @app_commands.describe(game=N_("one game (default: every rated game)"))
     @app_commands.autocomplete(game=_game_names)
     async def newseason(interaction: discord.Interaction, game: str = ""):
         admin = a.is_admin(interaction)
         await a.command(interaction, lambda c, u: s.new_season(c, u, game, is_admin=admin))
 
-    @tree.command(name="help", description="How Herald works, or how one game is played here")
-    @app_commands.describe(game="one game's help (default: the game running here, or all games)")
+    @tree.command(name="help", description=N_("How Herald works, or how one game is played here"))
+    @app_commands.describe(game=N_("one game's help (default: the game running here, or all games)"))
     @app_commands.autocomplete(game=_game_names)
     async def help_(interaction: discord.Interaction, game: str | None = None):
         await a.command(interaction, lambda c, u: s.help(c, u, game or ""), guild_only=False)
@@ -495,7 +508,8 @@ def _register_commands(bot: HeraldBot) -> None:
     async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError):
         log.error("slash command failed: %s", error, exc_info=error)
         try:
-            text = "Sorry, something went wrong with that. Nothing was changed."
+            with i18n.using(i18n.supported(interaction.locale)):
+                text = _("Sorry, something went wrong with that. Nothing was changed.")
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:

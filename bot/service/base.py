@@ -14,11 +14,13 @@ import weakref
 from datetime import datetime, timezone
 
 import rules
+from bot import i18n
 from storage import Database, UnitOfWork
 from storage.models import Chat, GameRow, Seat
 from bot.service import lifecycle
 from bot.service.chat_settings import effective
 from bot.service.errors import ServiceError, game_number
+from bot.service.languages import Languages
 from bot.service.live import LOG_KEPT, LiveGame, load_live, seat_name
 from bot.service.messages import ChatRef, UserRef
 
@@ -67,6 +69,7 @@ class ServiceBase:
         from bot.service.lobby import LOBBY_LIMITS
 
         self.lobby_limits = LOBBY_LIMITS
+        self.languages = Languages()  # who reads which language (see languages.py)
         self.flood = None  # a FloodGuard where people command it (the chat platforms); tests and the console play fast
 
     # ------------------------------------------------------------------ references
@@ -82,7 +85,10 @@ class ServiceBase:
         return lock
 
     async def _chat_row(self, uow: UnitOfWork, chat: ChatRef) -> Chat:
-        return await uow.chats.get_or_create(chat.platform, chat.id, chat.league_key, chat.title)
+        """The chat's row; a new chat speaks its server's (Discord) or first person's (Telegram) language."""
+        lang = i18n.supported(chat.locale)
+        first = {"language": lang} if lang and lang != i18n.DEFAULT else None
+        return await uow.chats.get_or_create(chat.platform, chat.id, chat.league_key, chat.title, first)
 
     @staticmethod
     def chat_ref(row: Chat) -> ChatRef:

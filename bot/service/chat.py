@@ -7,12 +7,15 @@ import re
 import rules
 from rules.api import Event
 from storage.models import MessageSlot
+from bot import i18n
+from bot.i18n import _, ngettext
 from bot.service import lifecycle, narration, views
+from bot.service.languages import chat_language
 from bot.service.live import load_live
-from bot.service.chat_settings import describe_settings, effective, parse_settings
+from bot.service.chat_settings import PERSONAL, describe_mine, describe_settings, effective, parse_settings
 from bot.service.errors import ServiceError, answers_errors, clean
 from bot.service.messages import ChatRef, Message, UserRef
-from bot.service.texts import HELP_TEXT, game_list_text
+from bot.service.texts import game_list_text, help_text
 
 LOG_PAGE = 15  # /log without a number: the last lines that fit a phone screen
 LOG_MOST = 200
@@ -28,25 +31,28 @@ class ChatCommands:
             rows = await uow.games.in_chat(chat_row.id, (lifecycle.LOBBY, lifecycle.ACTIVE)) if chat_row else []
             finished = await uow.games.recent_finished([chat_row.id], 3) if chat_row else []
             if not rows:
-                text = "No game is open here. Open one with /new <game>:\n" + game_list_text()
+                text = _("No game is open here. Open one with /new <game>:") + "\n" + game_list_text()
                 if finished:
-                    text = (f"No game is open here; {len(finished)} finished recently (/history). "
-                            "Open one with /new <game>:\n" + game_list_text())
+                    text = ngettext("No game is open here; {n} finished recently (/history). Open one with "
+                                    "/new <game>:", "No game is open here; {n} finished recently (/history). "
+                                    "Open one with /new <game>:", len(finished)) + "\n" + game_list_text()
                 return [Message(text, chat=chat, user=user)]
-            lines = ["Games in this chat:"]
+            lines = [_("Games in this chat:")]
             for row in rows:
                 game = rules.get_game(row.game)
                 if row.status == lifecycle.LOBBY:
-                    lines.append(f"#{row.id} {game.title} — lobby, {len(row.seats)}/{game.max_players} seated")
+                    lines.append(_("#{id} {game} — lobby, {seated}/{most} seated", id=row.id, game=game.title,
+                                   seated=len(row.seats), most=game.max_players))
                 else:
                     live = await self.fresh_live(uow, row.id)
-                    lines.append(f"#{row.id} {game.title} — playing; to act: " + views.waiting(live, live.state))
+                    lines.append(_("#{id} {game} — playing; to act: {names}", id=row.id, game=game.title,
+                                   names=views.waiting(live, live.state)))
             return [Message("\n".join(lines), chat=chat, user=user)]
 
     @answers_errors
     async def rules_text(self, chat: ChatRef | None, game_name: str = "", user: UserRef | None = None) -> list[Message]:
         if not game_name.strip():
-            return [Message("Which game? /rules <game>:\n" + game_list_text(), chat=chat, user=user)]
+            return [Message(_("Which game? /rules <game>:") + "\n" + game_list_text(), chat=chat, user=user)]
         game = rules.get_game(clean(game_name, 40).strip())
         return [Message(f"📜 {game.title}\n\n{game.rules_summary()}", chat=chat, user=user)]
 
@@ -57,9 +63,10 @@ class ChatCommands:
         name = clean(text or "", 40).strip().lstrip("#")
         if name and not name.isdigit():
             game = rules.get_game(name)
-            return [Message(f"❓ {game.title}\n\n{game.help_text()}\n\nThe full rules: /rules {game.name}",
+            return [Message(f"❓ {game.title}\n\n{game.help_text()}\n\n" + _("The full rules: /rules {name}",
+                                                                              name=game.name),
                             chat=chat, user=user)]
-        general = HELP_TEXT + "\n\nGames (/help <game> for one):\n" + game_list_text()
+        general = help_text() + "\n\n" + _("Games (/help <game> for one):") + "\n" + game_list_text()
         async with self._uow(readonly=True) as uow:
             running = await self._candidates(uow, chat, user, (lifecycle.ACTIVE,))
             if name.isdigit():
@@ -68,8 +75,8 @@ class ChatCommands:
                 running = [g for g in running if self._seat_of(g, user) is not None] or running
         if len(running) == 1:
             game = rules.get_game(running[0].game)
-            return [Message(f"❓ Game #{running[0].id} — {game.title}\n\n{game.help_text()}\n\n" + HELP_TEXT,
-                            chat=chat, user=user)]
+            return [Message(_("❓ Game #{id} — {game}", id=running[0].id, game=game.title) +
+                            f"\n\n{game.help_text()}\n\n" + help_text(), chat=chat, user=user)]
         return [Message(general, chat=chat, user=user)]
 
     @answers_errors
@@ -79,7 +86,7 @@ class ChatCommands:
         asker; and, to the asker alone (their private chat), what only their seat saw in that stretch."""
         found = _LOG_ARGS.match(clean(text or "", 40))
         if not found:
-            raise ServiceError("Use /log [number of lines] [#game], e.g. /log 30 or /log 30 #12.")
+            raise ServiceError(_("Use /log [number of lines] [#game], e.g. /log 30 or /log 30 #12."))
         count = min(max(int(found.group("n") or LOG_PAGE), 1), LOG_MOST)
         game_id = game_id if game_id is not None else (found.group("game") or found.group("game2"))
         async with self._uow(readonly=True) as uow:
@@ -102,45 +109,78 @@ class ChatCommands:
         entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
         public = narration.narrate(game, entries, None, names)
         shown, skipped = _page(public, count)
-        head = f"📜 #{row.id} {game.title} — the log, " + (
-            f"the last {_lines(len(shown))} of {len(public)}" if skipped else _lines(len(public)))
         if skipped:
-            head += f" (/log {min(len(public), LOG_MOST)} for more)"
-        body = "\n".join("· " + line for line in shown) if shown else "Nothing has happened yet."
+            head = _("📜 #{id} {game} — the log, the last {shown} of {total}", id=row.id, game=game.title,
+                     shown=_lines(len(shown)), total=len(public)) + \
+                _(" (/log {n} for more)", n=min(len(public), LOG_MOST))
+        else:
+            head = _("📜 #{id} {game} — the log, {lines}", id=row.id, game=game.title, lines=_lines(len(public)))
+        body = "\n".join("· " + line for line in shown) if shown else _("Nothing has happened yet.")
         out = [Message(head + "\n" + body, chat=chat, user=user, game_id=row.id, kind="log")]
         if seat is not None and seat.seat is not None:
             lines = narration.narrate_lines(game, entries, seat.seat, names)
             private = [line.text for line in lines if any(entries[k][1].audience is not None for k in line.events)]
             mine, cut = _page(private, count)
             if mine:
-                out.append(Message(f"🔒 #{row.id} {game.title} — what only you saw" +
-                                   (f" (the last {len(mine)})" if cut else "") + ":\n" +
-                                   "\n".join("· " + line for line in mine), user=user, game_id=row.id, kind="log"))
+                title = ngettext("🔒 #{id} {game} — what only you saw (the last {n}):",
+                                 "🔒 #{id} {game} — what only you saw (the last {n}):", len(mine), id=row.id,
+                                 game=game.title) if cut else \
+                    _("🔒 #{id} {game} — what only you saw:", id=row.id, game=game.title)
+                out.append(Message(title + "\n" + "\n".join("· " + line for line in mine), user=user,
+                                   game_id=row.id, kind="log"))
         return out
 
     @answers_errors
-    async def settings(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> list[Message]:
+    async def settings(self, chat: ChatRef | None, user: UserRef, text: str = "",
+                       is_admin: bool = False) -> list[Message]:
+        """Show or change the chat's settings (admins), and the asker's own ``mylanguage`` (anyone, anywhere;
+        in a private chat it is the only setting)."""
         text = clean(text)
+        changes = parse_settings(text) if text.strip() else {}
+        mine = changes.pop(PERSONAL, None)
         async with self._uow() as uow:
+            player = await uow.players.get_or_create(user.platform, user.id, user.name, user.locale)
+            if mine is not None:
+                player.language = mine
+            chosen = player.language
+            if mine is not None:  # the games in memory send their private texts in it from now on
+                for live in self._live_games.values():
+                    seat = live.seat_of(user)
+                    if seat is not None:
+                        seat.language = mine
+            if chat is None:
+                if changes:
+                    raise ServiceError(_("Only /settings mylanguage=… can be changed here; a chat's settings are "
+                                         "changed in that chat."))
+                await uow.commit()
+                self.languages.forget(user=user)
+                with i18n.using(chosen):
+                    return [Message((_("✅ Settings saved.") + "\n" if mine else "") + describe_mine(chosen),
+                                    user=user)]
             chat_row = await self._chat_row(uow, chat)
             current = effective(chat_row.settings)
-            if not text.strip():
+            if changes and not is_admin:
+                raise ServiceError(_("Only admins of this server/group can change settings."))
+            if not changes:
                 await uow.commit()
-                return [Message(describe_settings(current), chat=chat, user=user)]
-            if not is_admin:
-                raise ServiceError("Only admins of this server/group can change settings.")
-            changes = parse_settings(text)
+                self.languages.forget(user=user)
+                with i18n.using(chosen):
+                    return [Message((_("✅ Settings saved.") + "\n" if mine else "") +
+                                    describe_settings(current, chosen), chat=chat, user=user)]
             chat_row.settings = {**effective(chat_row.settings), **changes}
             if changes.get("turn_timer") == 0:  # deadlines already set go too
                 for row in await uow.games.in_chat(chat_row.id, (lifecycle.ACTIVE,)):
                     await uow.timers.clear(row.id, kinds=("remind", "autoplay"))  # AI jobs stay
             await uow.commit()
+            self.languages.forget(user=user, chat=chat)
             for live in self._live_games.values():
                 if live.chat_db_id == chat_row.id:
                     live.settings = effective(chat_row.settings)
                     if changes.get("turn_timer") == 0:
                         live.timer_seats.clear()
-            return [Message("✅ Settings saved.\n" + describe_settings({**current, **changes}), chat=chat, user=user)]
+            with i18n.using(chosen or (changes.get("language") if not user.locale else None)):
+                return [Message(_("✅ Settings saved.") + "\n" + describe_settings({**current, **changes}, chosen),
+                                chat=chat, user=user)]
 
     async def chat_settings(self, chat: ChatRef) -> dict:
         async with self._uow(readonly=True) as uow:
@@ -187,8 +227,12 @@ class ChatCommands:
                 await uow.commit()
                 return []
             uow.session.add(MessageSlot(platform=user.platform, slot=marker, chat_external_id="", message_id="-"))
-            chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
-            out = [Message(f"⚠ I cannot send private messages to {user.name}. " + _dm_remedy(user.platform),
+            chat_row = await uow.chats.get(row.chat_id)
+            chat_ref = self.chat_ref(chat_row)
+            with i18n.using(chat_language(chat_row.settings)):
+                text = _("⚠ I cannot send private messages to {name}.", name=user.name) + " " + \
+                    _dm_remedy(user.platform)
+            out = [Message(text,
                            chat=chat_ref, game_id=row.id, kind="dm_failed", mentions=[user])]
             await uow.outbox.add(self.outbox_rows(out))
             try:
@@ -251,14 +295,14 @@ class ChatCommands:
 
 def _dm_remedy(platform: str) -> str:
     if platform == "telegram":
-        return "Please open a private chat with me and press Start (the button on the table); meanwhile nothing " \
-               "of your hand can reach you."
-    return "Please allow direct messages from server members (or start a private chat with me); meanwhile use " \
-           "/hand or the “My hand” button here."
+        return _("Please open a private chat with me and press Start (the button on the table); meanwhile nothing "
+                 "of your hand can reach you.")
+    return _("Please allow direct messages from server members (or start a private chat with me); meanwhile use "
+             "/hand or the “My hand” button here.")
 
 
 def _lines(n: int) -> str:
-    return f"{n} line" + ("" if n == 1 else "s")
+    return ngettext("{n} line", "{n} lines", n)
 
 
 def _page(lines: list[str], count: int) -> tuple[list[str], bool]:

@@ -1,7 +1,13 @@
-"""Per-chat settings: what exists, the defaults and bounds, and parsing ``/settings key=value``."""
+"""Per-chat settings: what exists, the defaults and bounds, and parsing ``/settings key=value``.
+
+``mylanguage`` is not a chat setting but the asker's own language (their private texts and answers); it is
+parsed here with the rest and stored on their player row by the settings command.
+"""
 from __future__ import annotations
 
 from rules.api import IllegalAction
+from bot import i18n
+from bot.i18n import N_, _
 
 DEFAULT_SETTINGS: dict = {
     "turn_timer": 3600,      # seconds a person has for a turn; 0 = no timer
@@ -12,21 +18,24 @@ DEFAULT_SETTINGS: dict = {
     "ai_time": 1.0,          # seconds a strong AI thinks per decision (also a /hint)
     "hints": "on",           # on: players may ask /hint (the game is then unrated); off: refused
 }
+PERSONAL = "mylanguage"  # the asker's own language, stored on their player row
 
 # whole-number settings: (smallest, largest, or 0 allowed as "off")
 _BOUNDS = {"turn_timer": (30, 7 * 86400, True), "min_games": (0, 1000, False),
            "lobby_timeout": (600, 30 * 86400, False)}
-_CHOICES = {"language": ("en",), "pictures": ("on", "off"), "hints": ("on", "off")}
+_CHOICES = {"language": i18n.LANGUAGES, "pictures": ("on", "off"), "hints": ("on", "off"),
+            PERSONAL: i18n.LANGUAGES}
 _SECONDS = {"ai_time": (0.1, 5.0)}  # settings in seconds with a fraction: (smallest, largest)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _HELP = {
-    "turn_timer": "time per turn (reminder at half time, then an AI plays): 30s to 7d, or 0 = off, e.g. turn_timer=10m",
-    "min_games": "games needed to appear on the leaderboard (0–1000), e.g. min_games=5",
-    "lobby_timeout": "an unstarted table closes after this idle time (10m to 30d), e.g. lobby_timeout=1d",
-    "language": "language of the bot's messages (en)",
-    "pictures": "on = boards and hands drawn as pictures (text as caption); off = text only",
-    "ai_time": "seconds a strong AI thinks per move, and a /hint takes (0.1–5), e.g. ai_time=2",
-    "hints": "on = players may ask /hint (that game is then not rated); off = no hints",
+    "turn_timer": N_("time per turn (reminder at half time, then an AI plays): 30s to 7d, or 0 = off, "
+                     "e.g. turn_timer=10m"),
+    "min_games": N_("games needed to appear on the leaderboard (0–1000), e.g. min_games=5"),
+    "lobby_timeout": N_("an unstarted table closes after this idle time (10m to 30d), e.g. lobby_timeout=1d"),
+    "language": N_("language of the bot's messages in this chat (en, nl, de, fr)"),
+    "pictures": N_("on = boards and hands drawn as pictures (text as caption); off = text only"),
+    "ai_time": N_("seconds a strong AI thinks per move, and a /hint takes (0.1–5), e.g. ai_time=2"),
+    "hints": N_("on = players may ask /hint (that game is then not rated); off = no hints"),
 }
 
 
@@ -36,12 +45,16 @@ def _number(key: str, value: str) -> int:
         unit, value = _UNITS[value[-1].lower()], value[:-1]
     low, high, off = _BOUNDS[key]
     if not (value.isascii() and value.isdigit()) or len(value) > 9:
-        raise IllegalAction(f"{key} takes a whole number, e.g. {key}={'600' if key != 'min_games' else '5'}.")
+        raise IllegalAction(_("{key} takes a whole number, e.g. {key}={example}.", key=key,
+                              example="600" if key != "min_games" else "5"))
     number = int(value) * unit
     if number == 0 and off:
         return 0
     if not low <= number <= high:
-        raise IllegalAction(f"{key} must be between {low} and {high}" + (" (or 0 for off)" if off else "") + ".")
+        if off:
+            raise IllegalAction(_("{key} must be between {low} and {high} (or 0 for off).", key=key, low=low,
+                                  high=high))
+        raise IllegalAction(_("{key} must be between {low} and {high}.", key=key, low=low, high=high))
     return number
 
 
@@ -53,20 +66,22 @@ def _seconds(key: str, value: str) -> float:
     except ValueError:
         number = float("nan")
     if not low <= number <= high:  # also NaN and infinities
-        raise IllegalAction(f"{key} is a number of seconds from {low:g} to {high:g}, e.g. {key}=1.5.")
+        raise IllegalAction(_("{key} is a number of seconds from {low} to {high}, e.g. {key}=1.5.", key=key,
+                              low=f"{low:g}", high=f"{high:g}"))
     return round(number, 2)
 
 
 def parse_settings(text: str) -> dict:
+    """``key=value`` tokens as a dict of changes (``mylanguage`` included); a refusal names what is wrong."""
     changes: dict = {}
     for token in text.split():
         key, sep, value = token.partition("=")
         key = key.strip().lower()
         if key == "timer":
             key = "turn_timer"
-        if not sep or key not in DEFAULT_SETTINGS:
-            raise IllegalAction("Settings are written key=value; known: " + ", ".join(DEFAULT_SETTINGS) +
-                                ". Example: /settings turn_timer=10m")
+        if not sep or (key not in DEFAULT_SETTINGS and key != PERSONAL):
+            raise IllegalAction(_("Settings are written key=value; known: {keys}. Example: /settings "
+                                  "turn_timer=10m", keys=", ".join([*DEFAULT_SETTINGS, PERSONAL])))
         if key in _BOUNDS:
             changes[key] = _number(key, value.strip())
         elif key in _SECONDS:
@@ -74,7 +89,7 @@ def parse_settings(text: str) -> dict:
         else:
             value = value.lower()
             if value not in _CHOICES[key]:
-                raise IllegalAction(f"{key} is one of: {', '.join(_CHOICES[key])}.")
+                raise IllegalAction(_("{key} is one of: {choices}.", key=key, choices=", ".join(_CHOICES[key])))
             changes[key] = value
     return changes
 
@@ -84,8 +99,18 @@ def effective(stored: dict | None) -> dict:
     return {**DEFAULT_SETTINGS, **{k: v for k, v in (stored or {}).items() if k in DEFAULT_SETTINGS}}
 
 
-def describe_settings(settings: dict) -> str:
-    lines = ["⚙ Settings of this chat (admins change them with /settings key=value):"]
+def describe_settings(settings: dict, mine: str | None = None) -> str:
+    """The chat's settings, one line each, in the current language; ``mine``: the asker's own language too."""
+    lines = [_("⚙ Settings of this chat (admins change them with /settings key=value):")]
     for key, default in DEFAULT_SETTINGS.items():
-        lines.append(f"• {key} = {settings.get(key, default)} — {_HELP[key]}")
+        lines.append(f"• {key} = {settings.get(key, default)} — {i18n.translate(_HELP[key])}")
+    lines.append(describe_mine(mine))
     return "\n".join(lines)
+
+
+def describe_mine(mine: str | None) -> str:
+    if mine:
+        return _("• mylanguage = {lang} — your own language (answers and private messages); change it with "
+                 "/settings mylanguage=de", lang=mine)
+    return _("• mylanguage — your own language for answers and private messages (en, nl, de, fr), e.g. "
+             "/settings mylanguage=de; unset: your app's language")

@@ -9,6 +9,8 @@ import functools
 import logging
 
 from rules.api import IllegalAction
+from bot import i18n
+from bot.i18n import _
 from storage import StaleVersion
 from bot.service.messages import ChatRef, Message, UserRef
 
@@ -34,32 +36,34 @@ def game_number(value) -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool):
-        raise ServiceError("A game number is a whole number, e.g. 12.")
+        raise ServiceError(_("A game number is a whole number, e.g. 12."))
     if isinstance(value, int):
         number = value
     else:
         text = str(value).strip().lstrip("#")
         if not (text.isascii() and text.isdigit()):
-            raise ServiceError(f"“{clean(str(value), 20)}” is not a game number; write it like 12.")
+            raise ServiceError(_("“{text}” is not a game number; write it like 12.", text=clean(str(value), 20)))
         if len(text) > 10:
-            raise ServiceError("There is no game with such a large number.")
+            raise ServiceError(_("There is no game with such a large number."))
         number = int(text)
     if not 0 < number <= MAX_GAME_NUMBER:
-        raise ServiceError(f"There is no game #{number}." if number > 0 else "Game numbers start at 1.")
+        raise ServiceError(_("There is no game #{number}.", number=number) if number > 0
+                           else _("Game numbers start at 1."))
     return number
 
 
 def safe_user(user: UserRef | None) -> UserRef | None:
     if user is None:
         return None
-    return UserRef(user.platform, clean(user.id, 64), clean(user.name, NAME_LENGTH) or clean(user.id, 64))
+    return UserRef(user.platform, clean(user.id, 64), clean(user.name, NAME_LENGTH) or clean(user.id, 64),
+                   i18n.supported(user.locale))
 
 
 def safe_chat(chat: ChatRef | None) -> ChatRef | None:
     if chat is None:
         return None
     return ChatRef(chat.platform, clean(chat.id, 64), clean(chat.league, 48) if chat.league else None,
-                   clean(chat.title, TITLE_LENGTH) if chat.title else None)
+                   clean(chat.title, TITLE_LENGTH) if chat.title else None, i18n.supported(chat.locale))
 
 
 def _reply(args, kwargs, text: str) -> Message:
@@ -72,7 +76,8 @@ def answers_errors(method):
     """Turn a refusal into one reply to the caller; never let a traceback reach a chat.
 
     References are made safe first (names cut to what the database holds, NUL removed), so a strange name
-    is stored whole, never refused with a database error.
+    is stored whole, never refused with a database error. The method runs in the asker's language (their
+    replies and refusals); it scopes public and others' private texts to their own languages itself.
     """
 
     @functools.wraps(method)
@@ -82,24 +87,26 @@ def answers_errors(method):
         for key in ("chat", "user"):
             if key in kwargs:
                 kwargs[key] = safe_chat(kwargs[key]) if key == "chat" else safe_user(kwargs[key])
+        user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
+        chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
         guard = getattr(self, "flood", None)
-        if guard is not None:
-            user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
-            chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
-            verdict = guard.allow(chat, user) if user is not None else True
-            if verdict is None:
-                return []
+        verdict = guard.allow(chat, user) if guard is not None and user is not None else True
+        if verdict is None:
+            return []
+        languages = getattr(self, "languages", None)
+        lang = await languages.of_asker(self, user, chat) if languages is not None else None
+        with i18n.using(lang):
             if verdict is False:
-                return [_reply(args, kwargs, f"🐢 Slow down a little, {user.name} — I will answer again in a "
-                                             "few seconds. Nothing was changed.")]
-        try:
-            return await self.finish_messages(await method(self, *args, **kwargs))
-        except (ServiceError, IllegalAction) as e:
-            return [_reply(args, kwargs, str(e))]
-        except StaleVersion:
-            return [_reply(args, kwargs, "Someone else moved at the same moment; please try again.")]
-        except Exception:
-            log.exception("service error in %s", method.__name__)
-            return [_reply(args, kwargs, "Sorry, something went wrong on my side. Nothing was changed.")]
+                return [_reply(args, kwargs, _("🐢 Slow down a little, {name} — I will answer again in a few "
+                                               "seconds. Nothing was changed.", name=user.name))]
+            try:
+                return await self.finish_messages(await method(self, *args, **kwargs))
+            except (ServiceError, IllegalAction) as e:
+                return [_reply(args, kwargs, str(e))]
+            except StaleVersion:
+                return [_reply(args, kwargs, _("Someone else moved at the same moment; please try again."))]
+            except Exception:
+                log.exception("service error in %s", method.__name__)
+                return [_reply(args, kwargs, _("Sorry, something went wrong on my side. Nothing was changed."))]
 
     return wrapper

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 
-from bot.service import ai_seats, views
+from bot import i18n
+from bot.i18n import _
+from bot.service import ai_seats, languages, views
 from bot.service.errors import ServiceError, answers_errors
 from bot.service.messages import ChatRef, Message, UserRef
 
@@ -23,11 +25,12 @@ def percent(rate: float) -> str:
 def hint_line(game, game_id: int, advice: dict) -> str:
     """One line: the move (as the picker names it and as typed), the win estimate, the runner-up."""
     action = advice["action"]
-    line = f"💡 Game #{game_id}: I would play {game.describe_action(action)} (/move {game.format_action(action)})"
+    line = _("💡 Game #{id}: I would play {move} (/move {notation})", id=game_id, move=game.describe_action(action),
+             notation=game.format_action(action))
     if advice.get("runner_up") is None:
-        return line + " — it is your only sensible move."
-    return (line + f": about {percent(advice['win_rate'])} to win; next best "
-            f"{game.describe_action(advice['runner_up'])} ({percent(advice['runner_up_win_rate'])}).")
+        return line + _(" — it is your only sensible move.")
+    return line + _(": about {rate} to win; next best {move} ({other}).", rate=percent(advice["win_rate"]),
+                    move=game.describe_action(advice["runner_up"]), other=percent(advice["runner_up_win_rate"]))
 
 
 class HintCommands:
@@ -36,27 +39,29 @@ class HintCommands:
         async with self._uow(readonly=True) as uow:
             live = await self._active(uow, chat, user, game_id, "hint", fresh=True)
         if live.settings.get("hints", "on") != "on":
-            raise ServiceError("Hints are turned off in this chat (an admin can turn them on: /settings hints=on).")
+            raise ServiceError(_("Hints are turned off in this chat (an admin can turn them on: /settings "
+                                 "hints=on)."))
         seat = live.seat_of(user).seat
         state = live.state
         if seat not in state.to_act():
-            raise ServiceError(f"It is not your turn — waiting for {views.waiting(live, state)}. "
-                               "Ask for a hint when it is.")
+            raise ServiceError(_("It is not your turn — waiting for {names}. Ask for a hint when it is.",
+                                 names=views.waiting(live, state)))
         seed = (live.seed ^ (live.moves * 1_000_003 + 7919 * (seat + 1))) & (2 ** 62 - 1)
         try:
             advice = await self.ai_pool.hint(live.game.name, state.to_json(), seat, seed, ai_seats.ai_time(live),
                                              self.ai_iterations)
         except Exception:
             log.exception("a hint failed in game %s", live.id)
-            raise ServiceError("I could not think of a hint just now; please try again.") from None
+            raise ServiceError(_("I could not think of a hint just now; please try again.")) from None
         async with self._uow() as uow:
             first = await uow.games.mark_hinted(live.id)
             if first is None:
-                raise ServiceError(f"Game #{live.id} is over.")
+                raise ServiceError(_("Game #{id} is over.", id=live.id))
             out = [Message(hint_line(live.game, live.id, advice), user=user, game_id=live.id, kind="hint")]
             if first:
-                notice = Message(f"Game #{live.id} is unrated: a hint was used.", chat=live.chat, game_id=live.id,
-                                 kind="notice")
+                with i18n.using(languages.of_live_chat(live)):
+                    text = _("Game #{id} is unrated: a hint was used.", id=live.id)
+                notice = Message(text, chat=live.chat, game_id=live.id, kind="notice")
                 await uow.outbox.add(self.outbox_rows([notice]))
                 out.append(notice)
             await uow.commit()

@@ -14,8 +14,11 @@ from collections import Counter
 from openskill.models import PlackettLuce
 
 import rules
+from bot import i18n
+from bot.i18n import _, ngettext
 from bot.render.chart import rating_chart
 from bot.service.errors import ServiceError
+from bot.service.languages import chat_language
 from bot.service.messages import ChatRef, Message, UserRef
 from storage.models import Rating, RatingChange
 
@@ -83,7 +86,9 @@ class LeagueCommands:
         teams = state.teams()
         before = [(current[pid].mu, current[pid].sigma) for pid in player_ids]
         after = rate(before, places, teams)
-        lines = [f"📈 Ratings — {_game_title(row.game)}, season {season}:"]
+        chat_row = await uow.chats.get(row.chat_id)
+        with i18n.using(chat_language(chat_row.settings if chat_row is not None else None)):
+            lines = [_("📈 Ratings — {game}, season {season}:", game=_game_title(row.game), season=season)]
         for seat in sorted(range(n), key=lambda s: (places[s], s)):
             pid = player_ids[seat]
             rating = current[pid]
@@ -122,15 +127,16 @@ class LeagueCommands:
     async def new_season(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> list[Message]:
         try:
             if not is_admin:
-                return [Message("Only admins (Manage Server / group admins) can start a new season.", chat=chat,
+                return [Message(_("Only admins (Manage Server / group admins) can start a new season."), chat=chat,
                                 user=user, kind="error")]
-            game, _ = self._games_in(text)
+            game = self._games_in(text)[0]
             async with self._uow() as uow:
                 names = [game] if game else await uow.leagues.games_rated(chat.league_key)
                 if not names:
-                    return [Message("Nothing is rated here yet, so there is no season to end.", chat=chat,
+                    return [Message(_("Nothing is rated here yet, so there is no season to end."), chat=chat,
                                     user=user, kind="error")]
                 started = []
+                lang = chat_language((await self._chat_row(uow, chat)).settings)
                 for name in names:
                     old = await uow.leagues.season(chat.league_key, name)
                     number = await uow.leagues.start_season(chat.league_key, name)
@@ -138,12 +144,15 @@ class LeagueCommands:
                         await uow.leagues.add_rating(Rating(league=chat.league_key, game=name, season=number,
                                                             player_id=r.player_id, mu=r.mu, sigma=widened(r.sigma),
                                                             games=0))
-                    started.append(f"{_game_title(name)}: season {number}")
+                    with i18n.using(lang):
+                        started.append(_("{game}: season {season}", game=_game_title(name), season=number))
                 await uow.commit()
         except rules.IllegalAction as error:
             return [Message(str(error), chat=chat, user=user, kind="error")]
-        return [Message("🗓 A new season begins — " + "; ".join(started) + ". Ratings keep their μ with a wider σ; "
-                        "past seasons stay on /leaderboard <game> <season>.", chat=chat, kind="notice")]
+        with i18n.using(lang):
+            text = _("🗓 A new season begins — {seasons}. Ratings keep their μ with a wider σ; past seasons "
+                     "stay on /leaderboard <game> <season>.", seasons="; ".join(started))
+        return [Message(text, chat=chat, kind="notice")]
 
     async def leaderboard(self, chat: ChatRef, user: UserRef | None = None, text: str = "") -> list[Message]:
         try:
@@ -155,8 +164,8 @@ class LeagueCommands:
         async with self._uow() as uow:
             names = [game] if game else await uow.leagues.games_rated(chat.league_key)
             if not names:
-                return [Message("No rated games here yet. Games with only human players are rated when they end.",
-                                chat=chat, user=user)]
+                return [Message(_("No rated games here yet. Games with only human players are rated when they "
+                                  "end."), chat=chat, user=user)]
             blocks = []
             for name in names:
                 number = season or await uow.leagues.season(chat.league_key, name)
@@ -164,16 +173,19 @@ class LeagueCommands:
                 players = await uow.leagues.players([r.player_id for r in rows])
                 shown = sorted((r for r in rows if r.games >= min_games),
                                key=lambda r: (-conservative(r.mu, r.sigma), r.player_id))
-                lines = [f"🏅 {_game_title(name)} — season {number}"]
+                lines = [_("🏅 {game} — season {season}", game=_game_title(name), season=number)]
                 width = max([len(players[r.player_id].name) for r in shown[:20]] + [4])
                 table = [f"{i:>2}. {players[r.player_id].name:<{width}} {conservative(r.mu, r.sigma):6.1f}"
-                         f"  (μ {r.mu:.1f}, σ {r.sigma:.1f}, {r.games} games)" for i, r in enumerate(shown[:20], 1)]
-                lines.append("```\n" + "\n".join(table) + "\n```" if table else "Nobody has played enough yet.")
+                         "  " + ngettext("(μ {mu}, σ {sigma}, {n} game)", "(μ {mu}, σ {sigma}, {n} games)", r.games,
+                                         mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.1f}")
+                         for i, r in enumerate(shown[:20], 1)]
+                lines.append("```\n" + "\n".join(table) + "\n```" if table else _("Nobody has played enough yet."))
                 hidden = len(rows) - len(shown)
                 if hidden:
-                    lines.append(f"{hidden} more with fewer than {min_games} games.")
+                    lines.append(ngettext("{n} more with fewer than {least} games.",
+                                          "{n} more with fewer than {least} games.", hidden, least=min_games))
                 blocks.append("\n".join(lines))
-        return [Message("\n\n".join(blocks) + "\n\nRating = μ − 3σ (OpenSkill).", chat=chat, user=user)]
+        return [Message("\n\n".join(blocks) + "\n\n" + _("Rating = μ − 3σ (OpenSkill)."), chat=chat, user=user)]
 
     async def _target(self, uow, chat: ChatRef, user: UserRef, text: str, chat_ids: list[int]):
         text = (text or "").strip()
@@ -190,8 +202,8 @@ class LeagueCommands:
         like = await uow.leagues.players_named_like(chat.platform, name, chat_ids)
         if len(like) > 1:  # "Robert" → Robert Smith and Robert Jones: ask which
             names = sorted({p.name for p in like})
-            raise ServiceError(f"Several players here match “{name}”: " + ", ".join(names[:8]) +
-                               ". Which one? e.g. /stats " + names[0])
+            raise ServiceError(_("Several players here match “{name}”: {names}. Which one? e.g. /stats {example}",
+                                 name=name, names=", ".join(names[:8]), example=names[0]))
         return (like[0] if like else None), name
 
     async def stats(self, chat: ChatRef, user: UserRef | None = None, text: str = "") -> list[Message]:
@@ -199,7 +211,7 @@ class LeagueCommands:
             chat_ids = await uow.leagues.chat_ids(chat.platform, chat.league_key)
             player, name = await self._target(uow, chat, user, text, chat_ids)
             if player is None:
-                return [Message(f"{name} has not played here yet.", chat=chat, user=user)]
+                return [Message(_("{name} has not played here yet.", name=name), chat=chat, user=user)]
             places, per_game = [], Counter()
             for row in await uow.leagues.finished_games(chat_ids):
                 seat = next((s for s in row.seats if s.player_id == player.id), None)
@@ -211,18 +223,23 @@ class LeagueCommands:
             ratings = await uow.leagues.ratings_of_player(chat.league_key, player.id)
             changes = await uow.leagues.changes_of_player(chat.league_key, player.id)
         if not places:
-            return [Message(f"{player.name} has not finished a game here yet.", chat=chat, user=user)]
-        lines = [f"📜 {player.name} — {len(places)} games, {places.count(1)} wins, average place "
-                 f"{sum(places) / len(places):.2f}", f"Favourite game: {_game_title(per_game.most_common(1)[0][0])}"]
+            return [Message(_("{name} has not finished a game here yet.", name=player.name), chat=chat, user=user)]
+        lines = [f"📜 {player.name} — " + ngettext("{n} game", "{n} games", len(places)) + ", " +
+                 ngettext("{n} win", "{n} wins", places.count(1)) + ", " +
+                 _("average place {place}", place=f"{sum(places) / len(places):.2f}"),
+                 _("Favourite game: {game}", game=_game_title(per_game.most_common(1)[0][0]))]
         for r in ratings:
-            lines.append(f"{_game_title(r.game)}, season {r.season}: rating {conservative(r.mu, r.sigma):.1f} "
-                         f"(μ {r.mu:.1f}, σ {r.sigma:.1f}, {r.games} rated games)")
+            lines.append(ngettext("{game}, season {season}: rating {rating} (μ {mu}, σ {sigma}, {n} rated game)",
+                                  "{game}, season {season}: rating {rating} (μ {mu}, σ {sigma}, {n} rated games)",
+                                  r.games, game=_game_title(r.game), season=r.season,
+                                  rating=f"{conservative(r.mu, r.sigma):.1f}", mu=f"{r.mu:.1f}",
+                                  sigma=f"{r.sigma:.1f}"))
         image = None
         if changes:
             series: dict[str, list[float]] = {}
             for c in changes:
                 series.setdefault(_game_title(c.game), []).append(conservative(c.mu_after, c.sigma_after))
-            image = rating_chart(f"{player.name}: rating after each game", series)
+            image = rating_chart(_("{name}: rating after each game", name=player.name), series)
         return [Message("\n".join(lines), chat=chat, user=user, image=image,
                         image_name="rating.png" if image else None)]
 
@@ -246,8 +263,8 @@ class LeagueCommands:
                             conservative(change.mu_before, change.sigma_before)
                         delta = f" ({diff:+.1f})"
                     parts.append(f"{places[seat]}. {names[seat]} {scores[seat]:g}{delta}")
-                note = "" if row.rated else " · not rated"
+                note = "" if row.rated else " · " + _("not rated")
                 blocks.append(f"#{row.id} {_game_title(row.game)}{note}: " + ", ".join(parts))
         if not blocks:
-            return [Message("No finished games here yet.", chat=chat, user=user)]
-        return [Message("🕰 Recent games\n" + "\n".join(blocks), chat=chat, user=user)]
+            return [Message(_("No finished games here yet."), chat=chat, user=user)]
+        return [Message(_("🕰 Recent games") + "\n" + "\n".join(blocks), chat=chat, user=user)]

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Flag, auto
 
+from bot.i18n import N_, _, translate
 from bot.service.errors import ServiceError
 
 
@@ -52,17 +53,18 @@ TABLE: dict[str, dict[str, Role]] = {
 
 # What a person is told when the status is wrong for the command: by status, then by command where it differs.
 _WRONG_STATUS = {
-    LOBBY: "#{id} has not started yet — /join, then /start it.",
-    ACTIVE: "#{id} is already running — {what} works only while the table is open.",
-    FINISHED: "#{id} is over — /history shows it; /new opens a new table.",
-    ABORTED: "#{id} was aborted — /new opens a new table.",
+    LOBBY: N_("Game #{id} has not started yet — /join, then /start it."),
+    ACTIVE: N_("Game #{id} is already running — {what} works only while the table is open."),
+    FINISHED: N_("Game #{id} is over — /history shows it; /new opens a new table."),
+    ABORTED: N_("Game #{id} was aborted — /new opens a new table."),
 }
 _WHAT = {"join": "/join", "leave": "/leave", "add_ai": "/addai", "start": "/start"}
 _NOT_ALLOWED = {
-    Role.SEATED: "You are not playing in game #{id}.",
-    Role.SEATED | Role.CREATOR: "Only a seated player can start #{id}: /join first.",
-    Role.SEATED | Role.CREATOR | Role.ADMIN: "Only a player at table #{id} (or an admin of its chat) can add an AI.",
-    Role.CREATOR | Role.ADMIN: "Only the creator of #{id} or an admin of its chat can abort it.",
+    Role.SEATED: N_("You are not playing in game #{id}."),
+    Role.SEATED | Role.CREATOR: N_("Only a seated player can start #{id}: /join first."),
+    Role.SEATED | Role.CREATOR | Role.ADMIN: N_("Only a player at table #{id} (or an admin of its chat) can add "
+                                                "an AI."),
+    Role.CREATOR | Role.ADMIN: N_("Only the creator of #{id} or an admin of its chat can abort it."),
 }
 
 
@@ -94,9 +96,9 @@ def check(command: str, game_id: int, status: str, actor: Actor) -> None:
     """Raise the friendly refusal unless ``actor`` may use ``command`` on a game in ``status``."""
     cells = TABLE[command]
     if status not in cells:
-        raise ServiceError("Game " + _WRONG_STATUS[status].format(id=game_id, what=_WHAT.get(command, command)))
+        raise ServiceError(translate(_WRONG_STATUS[status], id=game_id, what=_WHAT.get(command, command)))
     needed = cells[status]
     if needed == Role.SEATED and status == LOBBY and not actor.seated:
-        raise ServiceError(f"You have no seat at table #{game_id}.")
+        raise ServiceError(_("You have no seat at table #{id}.", id=game_id))
     if not (needed & actor.roles):
-        raise ServiceError(_NOT_ALLOWED.get(needed, "You cannot do that in #{id}.").format(id=game_id))
+        raise ServiceError(translate(_NOT_ALLOWED.get(needed, N_("You cannot do that in #{id}.")), id=game_id))

@@ -29,6 +29,7 @@ class LiveSeat:
     ai_level: str | None
     resigned: bool
     dm_ok: bool | None = None  # private messages reach this person (None: not known yet)
+    language: str | None = None  # their private texts' language: chosen, else their app's (None: the chat's)
 
     @property
     def is_ai(self) -> bool:
@@ -120,7 +121,8 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
     for s in sorted((s for s in row.seats if s.seat is not None), key=lambda s: s.seat):
         user = UserRef(s.player.platform, s.player.external_id, s.player.name) if s.player else None
         seats.append(LiveSeat(s.seat, s.player_id, user, names[s.position], s.ai_level, s.resigned,
-                              s.player.dm_ok if s.player else None))
+                              s.player.dm_ok if s.player else None,
+                              (s.player.language or s.player.locale) if s.player else None))
     live = LiveGame(id=row.id, game=game, chat=chat, chat_db_id=chat_row.id, created_by=row.created_by,
                     seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),
                     seats=seats, moves=move_count, settings=effective(chat_row.settings),

@@ -12,6 +12,7 @@ class ChatRef:
     id: str
     league: str | None = None
     title: str | None = None
+    locale: str | None = field(default=None, compare=False)  # the server's/group's language, when the platform says
 
     @property
     def league_key(self) -> str:
@@ -23,6 +24,7 @@ class UserRef:
     platform: str
     id: str
     name: str = ""
+    locale: str | None = field(default=None, compare=False)  # the person's client language (Discord, Telegram)
 
 
 @dataclass(frozen=True)

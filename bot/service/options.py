@@ -3,6 +3,7 @@ table is never opened with options it could not start with."""
 from __future__ import annotations
 
 from rules.api import Game, IllegalAction
+from bot.i18n import _
 
 MAX_NUMBER_DIGITS = 6  # no option of any game is larger; longer numbers are typing accidents
 MAX_LIST = 32
@@ -20,10 +21,12 @@ def parse_options(game: Game, text: str) -> dict:
             if len(matches) == 1:
                 key, value = matches[0], token
             else:
-                raise IllegalAction(f"Options are written key=value, e.g. {_example(game)}.")
+                raise IllegalAction(_("Options are written key=value, e.g. {example}.", example=_example(game)))
         if key not in options:
-            known = ", ".join(options) or "none"
-            raise IllegalAction(f"{game.title} has no option {key[:40]!r}. Options: {known}.")
+            if not options:
+                raise IllegalAction(_("{game} has no options.", game=game.title))
+            raise IllegalAction(_("{game} has no option “{key}”. Options: {known}.", game=game.title, key=key[:40],
+                                  known=", ".join(options)))
         options[key] = _coerce(key, value, options[key])
     check_options(game, options)
     return options
@@ -39,8 +42,8 @@ def check_options(game: Game, options: dict) -> None:
         except IllegalAction as error:
             reason = reason or str(error)
         except (ValueError, TypeError, KeyError, IndexError, OverflowError):
-            reason = reason or "These options do not fit the game."
-    raise IllegalAction(reason or "These options do not fit the game.")
+            reason = reason or _("These options do not fit the game.")
+    raise IllegalAction(reason or _("These options do not fit the game."))
 
 
 def _allowed(game: Game, change: dict) -> bool:
@@ -53,16 +56,16 @@ def _allowed(game: Game, change: dict) -> bool:
 
 def _example(game: Game) -> str:
     opts = game.default_options()
-    return " ".join(f"{k}={v}" for k, v in list(opts.items())[:2]) or "(this game has no options)"
+    return " ".join(f"{k}={v}" for k, v in list(opts.items())[:2]) or _("(this game has no options)")
 
 
 def _number(key: str, text: str) -> int:
     text = text.strip()
     digits = text.removeprefix("-")
     if not (digits.isascii() and digits.isdigit()):
-        raise IllegalAction(f"Option {key} takes a whole number.")
+        raise IllegalAction(_("Option {key} takes a whole number.", key=key))
     if len(digits) > MAX_NUMBER_DIGITS:
-        raise IllegalAction(f"Option {key}: {text[:12]}… is far too large.")
+        raise IllegalAction(_("Option {key}: {value}… is far too large.", key=key, value=text[:12]))
     return int(text)
 
 
@@ -73,17 +76,17 @@ def _coerce(key: str, value: str, default):
             return True
         if value.lower() in ("0", "false", "no", "off"):
             return False
-        raise IllegalAction(f"Option {key} takes on/off.")
+        raise IllegalAction(_("Option {key} takes on/off.", key=key))
     if isinstance(default, int):
         return _number(key, value)
     if isinstance(default, list):
         items = [v for v in value.split(",") if v]
         if len(items) > MAX_LIST:
-            raise IllegalAction(f"Option {key} takes at most {MAX_LIST} numbers.")
+            raise IllegalAction(_("Option {key} takes at most {most} numbers.", key=key, most=MAX_LIST))
         try:
             return [_number(key, v) for v in items]
         except IllegalAction:
-            raise IllegalAction(f"Option {key} takes numbers separated by commas, e.g. 3,7,11.") from None
+            raise IllegalAction(_("Option {key} takes numbers separated by commas, e.g. 3,7,11.", key=key)) from None
     if len(value) > 40:
-        raise IllegalAction(f"Option {key}: that value is too long.")
+        raise IllegalAction(_("Option {key}: that value is too long.", key=key))
     return value.lower()

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 
 from rules.api import Game, IllegalAction
+from bot.i18n import _
 
 MAX_OPTIONS = 24  # per page: fits a Discord select menu (25) and a phone screen of Telegram buttons
 
@@ -69,14 +70,14 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
     tokens = [t for t in path.split(".") if t] if path else []
     candidates = list(actions)
     if not candidates:
-        raise IllegalAction("You have nothing to do right now.")
+        raise IllegalAction(_("You have nothing to do right now."))
     fixed: dict = {}
     chosen: list[str] = []
     level = 0
     while True:
         if len(candidates) == 1 and all(k in fixed for k in candidates[0]):
             if tokens[level:]:
-                raise IllegalAction("That button does not fit this board.")
+                raise IllegalAction(_("That button does not fit this board."))
             return PickerLevel(action=candidates[0], chosen=chosen)
         keys = [k for k in candidates[0] if k not in fixed]
         if not keys:
@@ -109,26 +110,26 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
             done = False
             if token is not None:
                 if token[:1] not in ("m", "d"):
-                    raise IllegalAction("That button does not fit this board.")
+                    raise IllegalAction(_("That button does not fit this board."))
                 try:
                     mask = int(token[1:] or "0", 16)
                 except ValueError:
-                    raise IllegalAction("That button does not fit this board.") from None
+                    raise IllegalAction(_("That button does not fit this board.")) from None
                 if mask >> len(items):
-                    raise IllegalAction("That button does not fit this board.")
+                    raise IllegalAction(_("That button does not fit this board."))
                 done = token[0] == "d"
             selected = [items[i] for i in range(len(items)) if mask >> i & 1]
             valid = {_key(v) for v in values}
             if done:
                 if _key(selected) not in valid:
-                    raise IllegalAction("That is not a valid choice.")
+                    raise IllegalAction(_("That is not a valid choice."))
                 fixed[key] = selected
                 candidates = [c for c in candidates if _key(c.get(key)) == _key(selected)]
                 chosen.append(" ".join(choice_label(game, key, item) for item in selected))
                 level += 1
                 continue
             if level + 1 < len(tokens):
-                raise IllegalAction("That button does not fit this board.")
+                raise IllegalAction(_("That button does not fit this board."))
             options = [(("✔ " if mask >> i & 1 else "") + choice_label(game, key, item), f"m{mask ^ (1 << i):x}")
                        for i, item in enumerate(items)]
             lengths = [len(v) for v in values]
@@ -139,17 +140,17 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
             page = 0
             if token is not None:
                 if level + 1 < len(tokens) or not token[1:].isdigit():
-                    raise IllegalAction("That button does not fit this board.")
+                    raise IllegalAction(_("That button does not fit this board."))
                 page = int(token[1:])
                 if page * MAX_OPTIONS >= len(values):
-                    raise IllegalAction("That button does not fit this board.")
+                    raise IllegalAction(_("That button does not fit this board."))
             options = []
             for i, value in enumerate(values):
                 group = [c for c in candidates if _key(c.get(key)) == _key(value)]
                 options.append((_label(game, key, value, group), str(i)))
             return PickerLevel(key=key, options=options, chosen=chosen, has_token=token is not None, page=page)
         if not token.isdigit() or int(token) >= len(values):
-            raise IllegalAction("That button does not fit this board.")
+            raise IllegalAction(_("That button does not fit this board."))
         value = values[int(token)]
         fixed[key] = value
         candidates = [c for c in candidates if _key(c.get(key)) == _key(value)]

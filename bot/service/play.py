@@ -13,6 +13,9 @@ from rules.ai import make_player
 from rules.api import IllegalAction, State
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, write_one
+from bot import i18n
+from bot.i18n import _
+from bot.service import languages
 from bot.service import ai_seats, lifecycle, narration, picker, views
 from bot.service.errors import ServiceError, answers_errors, game_number
 from bot.service.live import LOG_KEPT, LiveGame, LiveSeat, load_live
@@ -40,10 +43,10 @@ class PlayCommands:
             live = await self.fresh_live(uow, live.id)
             if live is None:
                 row = await uow.games.get(number or 0)
-                raise ServiceError(f"Game #{number} is not running." if row is None else
-                                   f"Game #{row.id} is over.")
+                raise ServiceError(_("Game #{id} is not running.", id=number) if row is None else
+                                   _("Game #{id} is over.", id=row.id))
         if live.seat_of(user) is None:
-            raise ServiceError(f"You are not playing in game #{live.id}.")
+            raise ServiceError(_("You are not playing in game #{id}.", id=live.id))
         return live
 
     async def _game_for_private_move(self, uow: UnitOfWork, user: UserRef) -> int | None:
@@ -84,7 +87,7 @@ class PlayCommands:
         if isinstance(move, str):
             move = move.strip().removeprefix("/move").strip()
             if not move:
-                raise ServiceError("Which move? Type it after /move, e.g. /move R10 — /hand shows your choices.")
+                raise ServiceError(_("Which move? Type it after /move, e.g. /move R10 — /hand shows your choices."))
         for attempt in (1, 2, 3):
             try:
                 async with self._uow(readonly=True) as uow:  # the write goes through the group commit
@@ -108,7 +111,7 @@ class PlayCommands:
             fresh = checked or game_id in self.shared_games
             live = await (self.fresh_live(uow, game_id) if fresh else self._live(uow, game_id))
             if live is None:
-                raise ServiceError(f"Game #{game_id} is over.")
+                raise ServiceError(_("Game #{id} is over.", id=game_id))
             try:
                 return await self._judge_and_commit(uow, live, user, move, version)
             except (ServiceError, IllegalAction):
@@ -121,13 +124,13 @@ class PlayCommands:
                                 version: int | None) -> list[Message]:
         seat_row = live.seat_of(user)
         if seat_row is None:
-            raise ServiceError(f"You are not playing in game #{live.id}.")
+            raise ServiceError(_("You are not playing in game #{id}.", id=live.id))
         if version is not None and version != live.version:
             return self._stale(live, seat_row, version)
         state = live.state
         seat = seat_row.seat
         if seat not in state.to_act():
-            raise ServiceError(f"It is not your turn — waiting for {views.waiting(live, state)}.")
+            raise ServiceError(_("It is not your turn — waiting for {names}.", names=views.waiting(live, state)))
         action = live.game.parse_action(state, seat, move) if isinstance(move, str) else move
         work = state.clone()
         batch = [(seat, action, work.apply(seat, action), "player")]
@@ -137,7 +140,7 @@ class PlayCommands:
         return await self._commit(uow, live, work, batch, actor=seat, grouped=True)
 
     def _stale(self, live: LiveGame, seat_row: LiveSeat | None, version: int) -> list[Message]:
-        out = [Message("This board is out of date — here is the current one.",
+        out = [Message(_("This board is out of date — here is the current one."),
                        user=seat_row.user if seat_row else None, kind="error", game_id=live.id)]
         if seat_row is not None:
             out.append(views.private_message(live, seat_row, live.state, live.version, [], self.pictures))
@@ -246,8 +249,9 @@ class PlayCommands:
         result = {"ranking": ranking, "scores": scores, "names": names, "resigned": resigned}
         row = await uow.games.get(live.id)
         row.result = result
-        lines = [f"🏆 Game #{live.id} is over."]
-        lines += narration.final_result_lines(live.game, scores, ranking, names, resigned=resigned)
+        with i18n.using(languages.of_live_chat(live)):
+            lines = [_("🏆 Game #{id} is over.", id=live.id)]
+            lines += narration.final_result_lines(live.game, scores, ranking, names, resigned=resigned)
         out = [Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")]
         out.extend(await self.rate_finished(uow, row, state, live.chat))
         return out
@@ -257,21 +261,21 @@ class PlayCommands:
     async def press(self, user: UserRef, data: str, chat: ChatRef | None = None,
                     is_admin: bool = False) -> list[Message]:
         """A button was pressed. Forged or stale data is answered, never applied."""
-        kind, _, rest = (data or "").partition(":")
+        kind, _sep, rest = (data or "").partition(":")
         parts = rest.split(":")
         try:
             game_id = game_number(parts[0])
         except ServiceError:
             game_id = None
         if game_id is None:
-            raise ServiceError("That button is not one of mine.")
+            raise ServiceError(_("That button is not one of mine."))
         if kind == "p":
             if len(parts) != 3 or not (parts[1].isascii() and parts[1].isdigit()) or len(parts[1]) > 10:
-                raise ServiceError("That button is not one of mine.")
+                raise ServiceError(_("That button is not one of mine."))
             return await self._press_picker(user, game_id, int(parts[1]), parts[2])
         if kind in ("j", "l", "s", "a"):
             if chat is None:
-                return [Message("That button only works in the game's chat.", user=user, kind="error")]
+                return [Message(_("That button only works in the game's chat."), user=user, kind="error")]
             if kind == "a":
                 return await self.add_ai(chat, user, "greedy", game_id=game_id, is_admin=is_admin)
             return await {"j": self.join, "l": self.leave, "s": self.start}[kind](chat, user, game_id=game_id)
@@ -280,7 +284,7 @@ class PlayCommands:
         if (kind == "r" and len(parts) == 3 and parts[1].isascii() and parts[1].isdigit()) or \
                 (kind == "rc" and len(parts) == 2):
             return await self._press_resign(user, chat, kind, game_id, parts)
-        raise ServiceError("That button is not one of mine.")
+        raise ServiceError(_("That button is not one of mine."))
 
     async def _press_picker(self, user: UserRef, game_id: int, version: int, path: str) -> list[Message]:
         async with self._uow(readonly=True) as uow:
@@ -291,17 +295,17 @@ class PlayCommands:
             if live is None:
                 row = await uow.games.get(game_id)
                 if row is None:
-                    raise ServiceError("That button is not one of mine.")
-                raise ServiceError(f"Game #{row.id} is over." if row.status != "lobby"
-                                   else f"Game #{row.id} has not started.")
+                    raise ServiceError(_("That button is not one of mine."))
+                raise ServiceError(_("Game #{id} is over.", id=row.id) if row.status != "lobby"
+                                   else _("Game #{id} has not started.", id=row.id))
             seat_row = live.seat_of(user)
             if seat_row is None:
-                raise ServiceError(f"You are not playing in game #{live.id}.")
+                raise ServiceError(_("You are not playing in game #{id}.", id=live.id))
             if version != live.version:
                 return self._stale(live, seat_row, version)
             state = live.state
             if seat_row.seat not in state.to_act():
-                raise ServiceError(f"It is not your turn — waiting for {views.waiting(live, state)}.")
+                raise ServiceError(_("It is not your turn — waiting for {names}.", names=views.waiting(live, state)))
             level = picker.resolve(live.game, state.legal_actions(seat_row.seat), path)
             if level.action is None:
                 return [views.private_message(live, seat_row, state, live.version, [], self.pictures, path=path)]
@@ -310,14 +314,14 @@ class PlayCommands:
     @answers_errors
     async def choose(self, user: UserRef, data: str, values: list[str], chat: ChatRef | None = None) -> list[Message]:
         """A menu (``Message.menu``) was submitted with ``values``: the same as pressing the matching button."""
-        base, _, kind = (data or "").rpartition("|")
+        base, _sep, kind = (data or "").rpartition("|")
         parts = base.split(":")
         if kind not in ("s", "m") or len(parts) != 4 or parts[0] != "p" or \
                 not all(isinstance(v, str) and v.isascii() and v.isdigit() and int(v) < 64 for v in values):
-            raise ServiceError("That menu is not one of mine.")
+            raise ServiceError(_("That menu is not one of mine."))
         if kind == "s":
             if len(values) != 1:
-                raise ServiceError("Choose one option.")
+                raise ServiceError(_("Choose one option."))
             token = values[0]
         else:
             token = f"d{sum(1 << int(v) for v in set(values)):x}"
@@ -381,16 +385,17 @@ class PlayCommands:
         from is asked again rather than acted on."""
         owner = parts[-1]
         if owner != user.id:
-            raise ServiceError("That button belongs to someone else's question; type /resign to leave your own game.")
+            raise ServiceError(_("That button belongs to someone else's question; type /resign to leave your own "
+                                 "game."))
         if kind == "rc":
-            return [Message(f"You play on in game #{game_id}; nothing changed.", chat=chat, user=user,
+            return [Message(_("You play on in game #{id}; nothing changed.", id=game_id), chat=chat, user=user,
                             game_id=game_id)]
         version = parts[1]
         async with self._uow(readonly=True) as uow:
             live = await self._active(uow, None, user, game_id, "resign", fresh=True)
             if version != str(live.version):
                 question = _resign_question(live, user, chat)
-                question.text = "The game has moved on since I asked. " + question.text
+                question.text = _("The game has moved on since I asked.") + " " + question.text
                 return [question]
         return await self._resign(chat, user, game_id)
 
@@ -408,19 +413,24 @@ class PlayCommands:
                 if not humans:
                     await uow.games.save_state(row, row.state, status="aborted")
                     await uow.timers.clear(row.id)
-                    chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
-                    out = [Message(f"{user.name} resigned; no human is left, so game #{row.id} ends unrated.",
-                                   chat=chat_ref, game_id=row.id, kind="result")]
-                    out += self._closed_hands(row, f"Game #{row.id} has ended.")
+                    chat_row = await uow.chats.get(row.chat_id)
+                    chat_ref = self.chat_ref(chat_row)
+                    with i18n.using(languages.chat_language(chat_row.settings)):
+                        text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
+                                 id=row.id)
+                        ended = _("Game #{id} has ended.", id=row.id)
+                    out = [Message(text, chat=chat_ref, game_id=row.id, kind="result")]
+                    out += self._closed_hands(row, ended)
                     await uow.outbox.add(self.outbox_rows(out))
                     await uow.commit()
                     return out
                 live = await self._live(uow, row.id)
                 work = live.state.clone()
-                note = Message(f"🏳 {user.name} resigned from game #{row.id}; an AI plays their seat.",
-                               chat=live.chat, game_id=row.id, kind="notice")
-                closed = self._closed_hands(row, f"You resigned from game #{row.id}; an AI plays your seat.",
-                                            only=user)
+                with i18n.using(languages.of_live_chat(live)):
+                    text = _("🏳 {name} resigned from game #{id}; an AI plays their seat.", name=user.name, id=row.id)
+                note = Message(text, chat=live.chat, game_id=row.id, kind="notice")
+                closed = self._closed_hands(row, _("You resigned from game #{id}; an AI plays your seat.",
+                                                   id=row.id), only=user)
                 return await self._commit(uow, live, work, self._ai_moves(live, work), notes=[note] + closed)
 
     def _closed_hands(self, row, text: str, only: UserRef | None = None) -> list[Message]:
@@ -444,14 +454,14 @@ def _refuse_secret(live: LiveGame, user: UserRef, move: str) -> None:
     except IllegalAction:
         return  # the usual refusal explains the notation
     if live.state.is_secret(seat_row.seat, action):
-        raise ServiceError("That move is secret: make it privately, in my private chat (type it there, or use the "
-                           "buttons of /hand), so the table does not read it. Nothing was played.")
+        raise ServiceError(_("That move is secret: make it privately, in my private chat (type it there, or use "
+                             "the buttons of /hand), so the table does not read it. Nothing was played."))
 
 
 def _resign_question(live: LiveGame, user: UserRef, chat: ChatRef | None) -> Message:
     """Are you sure? — answered by buttons that only the asker may press (``/resign yes`` skips the question)."""
-    text = (f"Resign from game #{live.id} ({live.game.title})? An AI takes over your seat and the game counts as "
-            f"lost for you. (/resign yes skips this question.)")
-    buttons = [[Button("🏳 Yes, resign", f"r:{live.id}:{live.version}:{user.id}", "danger"),
-                Button("Cancel", f"rc:{live.id}:{user.id}")]]
+    text = _("Resign from game #{id} ({game})? An AI takes over your seat and the game counts as lost for you. "
+             "(/resign yes skips this question.)", id=live.id, game=live.game.title)
+    buttons = [[Button(_("🏳 Yes, resign"), f"r:{live.id}:{live.version}:{user.id}", "danger"),
+                Button(_("Cancel"), f"rc:{live.id}:{user.id}")]]
     return Message(text, chat=chat, user=user, buttons=buttons, game_id=live.id, kind="confirm")

@@ -14,7 +14,9 @@ from datetime import datetime, timedelta
 from rules.ai import make_player
 from rules.api import State
 from storage import StaleVersion
-from bot.service import ai_seats
+from bot import i18n
+from bot.i18n import _, ngettext
+from bot.service import ai_seats, languages
 from bot.service.base import aware, now
 from bot.service.chat_settings import DEFAULT_SETTINGS
 from bot.service.live import LiveGame
@@ -99,8 +101,10 @@ class TimerCommands:
                     return []
                 user = live.seats[seat].user
                 if kind == "remind":
-                    out = [Message(f"⏳ Game #{live.id}: half of your turn time is gone. An AI will play for "
-                                   f"you when it runs out.", user=user, game_id=live.id, kind="notice")]
+                    with i18n.using(languages.of_live_seat(live, live.seats[seat])):
+                        text = _("⏳ Game #{id}: half of your turn time is gone. An AI will play for you when it "
+                                 "runs out.", id=live.id)
+                    out = [Message(text, user=user, game_id=live.id, kind="notice")]
                     await uow.outbox.add(self.outbox_rows(out))
                     await uow.commit()
                     return out
@@ -113,8 +117,10 @@ class TimerCommands:
                     action = ai.choose(work, seat)
                     batch.append((seat, action, work.apply(seat, action), "timer"))
                 batch += self._ai_moves(live, work)
-                note = Message(f"⌛ {user.name}'s time ran out in game #{live.id}; an AI played their turn.",
-                               chat=live.chat, game_id=live.id, kind="notice")
+                with i18n.using(languages.of_live_chat(live)):
+                    text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name,
+                             id=live.id)
+                note = Message(text, chat=live.chat, game_id=live.id, kind="notice")
                 return await self._commit(uow, live, work, batch, notes=[note])
 
     async def close_idle_lobbies(self, moment: datetime) -> list[Message]:
@@ -128,9 +134,11 @@ class TimerCommands:
                 if aware(row.updated_at) > moment - timedelta(seconds=limit):
                     continue
                 await uow.games.save_state(row, {}, status="aborted")
-                out.append(Message(f"💤 Table #{row.id} was closed: nobody started it for "
-                                   f"{_duration(limit)}. /new opens a new one.", chat=self.chat_ref(chat_row),
-                                   slot=f"lobby:{row.id}", game_id=row.id, kind="lobby"))
+                with i18n.using(languages.chat_language(chat_row.settings)):
+                    text = _("💤 Table #{id} was closed: nobody started it for {time}. /new opens a new one.",
+                             id=row.id, time=_duration(limit))
+                out.append(Message(text, chat=self.chat_ref(chat_row), slot=f"lobby:{row.id}", game_id=row.id,
+                                   kind="lobby"))
             await uow.outbox.add(self.outbox_rows(out))
             await uow.commit()
         return out
@@ -163,9 +171,7 @@ class TimerCommands:
 
 def _duration(seconds: int) -> str:
     if seconds % 86400 == 0:
-        days = seconds // 86400
-        return "a day" if days == 1 else f"{days} days"
+        return ngettext("a day", "{n} days", seconds // 86400)
     if seconds % 3600 == 0:
-        hours = seconds // 3600
-        return "an hour" if hours == 1 else f"{hours} hours"
-    return f"{seconds // 60} minutes"
+        return ngettext("an hour", "{n} hours", seconds // 3600)
+    return ngettext("{n} minute", "{n} minutes", seconds // 60)

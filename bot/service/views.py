@@ -14,6 +14,8 @@ from rules.api import State
 from bot.render import boards
 from bot.service import picker
 from bot.service.ai_seats import thinking_seats
+from bot.i18n import _
+from bot.service.languages import in_chat_language, in_seat_language
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Menu, Message
 
@@ -44,18 +46,20 @@ def waiting(live: LiveGame, state: State) -> str:
 def lobby_message(row, chat: ChatRef, seat_names: list[tuple[str, bool]], note: str = "") -> Message:
     """``seat_names``: (name, must open a private chat first) per seat in join order."""
     game = rules.get_game(row.game)
-    lines = [f"🏰 {game.title} — table #{row.id}"]
+    lines = [_("🏰 {game} — table #{id}", game=game.title, id=row.id)]
     if row.options and row.options != game.default_options():
-        lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in row.options.items()))
-    lines.append(f"Seats ({len(seat_names)}/{game.max_players}, needs {game.min_players}):")
+        lines.append(_("Options: {options}", options=", ".join(f"{k}={v}" for k, v in row.options.items())))
+    lines.append(_("Seats ({seated}/{most}, needs {least}):", seated=len(seat_names), most=game.max_players,
+                   least=game.min_players))
     for i, (name, needs_dm) in enumerate(seat_names):
-        lines.append(f"  {i + 1}. {name}" + ("  ⚠ must open a private chat with me first" if needs_dm else ""))
+        warning = "  " + _("⚠ must open a private chat with me first") if needs_dm else ""
+        lines.append(f"  {i + 1}. {name}{warning}")
     if note:
         lines += ["", note]
-    lines.append("Join with the buttons or /join, add an AI with /addai, then /start.")
+    lines.append(_("Join with the buttons or /join, add an AI with /addai, then /start."))
     gid = row.id
-    buttons = [[Button("Join", f"j:{gid}", "success"), Button("Leave", f"l:{gid}"),
-                Button("Add AI", f"a:{gid}"), Button("Start", f"s:{gid}", "primary")]]
+    buttons = [[Button(_("Join"), f"j:{gid}", "success"), Button(_("Leave"), f"l:{gid}"),
+                Button(_("Add AI"), f"a:{gid}"), Button(_("Start"), f"s:{gid}", "primary")]]
     return Message("\n".join(lines), chat=chat, buttons=buttons, slot=f"lobby:{gid}", game_id=gid, kind="lobby")
 
 
@@ -66,6 +70,7 @@ def picture(live: LiveGame, view: dict, pictures: bool) -> tuple | None:
     return live.game.name, view, list(live.names)
 
 
+@in_chat_language
 def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False,
                   view: dict | None = None) -> Message:
     """``view``: ``state.view(None)`` when the caller built it already (a view is built once per move)."""
@@ -77,15 +82,16 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
         header += "\n" + "\n".join("· " + substitute(line, names) for line in live.recent)
     text = header + "\n\n" + text
     if not state.is_over():
-        text += f"\n\n⏳ To act: {waiting(live, state)}"
+        text += "\n\n" + _("⏳ To act: {names}", names=waiting(live, state))
         for seat in thinking_seats(live, state):
-            text += f"\n{names[seat]} is thinking…"
-    buttons = [] if state.is_over() else [[Button("🂠 My hand", f"h:{live.id}", "primary")]]
+            text += "\n" + _("{name} is thinking…", name=names[seat])
+    buttons = [] if state.is_over() else [[Button(_("🂠 My hand"), f"h:{live.id}", "primary")]]
     return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
                    kind="board", fresh=fresh, picture=picture(live, view, pictures),
                    image_name=f"board-{live.id}.png")
 
 
+@in_seat_language
 def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, lines: list[str],
                     pictures: bool, path: str = "", note: str = "", view: dict | None = None) -> Message:
     """A person's own view (from ``view(seat)`` only) with the move picker when they are to act; the picker's
@@ -93,7 +99,7 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
     seat = seat_row.seat
     view = state.view(seat) if view is None else view  # ``view``: built by the caller already
     text = substitute(live.game.render_view(view), live.names)
-    head = [f"#{live.id} {live.game.title} — your view (seat {seat + 1})"]
+    head = [_("#{id} {game} — your view (seat {seat})", id=live.id, game=live.game.title, seat=seat + 1)]
     if note:
         head.append(note)
     head.extend(lines)
@@ -104,17 +110,19 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
         buttons = picker_buttons(live, version, level, path)
         menu = picker_menu(live, version, level, path)
         if level.chosen:
-            head.append("Chosen so far: " + " → ".join(level.chosen))
+            head.append(_("Chosen so far: ") + " → ".join(level.chosen))
     return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
                    slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu,
                    picture=picture(live, view, pictures), image_name=f"hand-{live.id}.png")
 
 
+@in_chat_language
 def turn_message(live: LiveGame, state: State) -> Message:
     """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
     and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
     people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
-    text = f"🔔 #{live.id} {live.game.title}: " + " and ".join(p.name for p in people) + " to play."
+    text = _("🔔 #{id} {game}: your turn, {names}.", id=live.id, game=live.game.title,
+             names=", ".join(p.name for p in people))
     return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
                    mentions=[p.user for p in people if p.dm_ok is False])
 
@@ -128,10 +136,10 @@ def picker_buttons(live: LiveGame, version: int, level: picker.PickerLevel, path
     rows = [flat[i:i + per_row] for i in range(0, len(flat), per_row)]
     controls = _paging(prefix, level, path)
     if level.multi and level.can_finish:
-        mask = sum(1 << i for i, (label, _) in enumerate(level.options) if label.startswith("✔ "))
-        controls.append(Button("✅ Done", prefix + level.data_for(path, f"d{mask:x}"), "success"))
+        mask = sum(1 << i for i, (label, _data) in enumerate(level.options) if label.startswith("✔ "))
+        controls.append(Button(_("✅ Done"), prefix + level.data_for(path, f"d{mask:x}"), "success"))
     if path:
-        controls.append(Button("↩ Back", prefix + picker.parent(path)))
+        controls.append(Button(_("↩ Back"), prefix + picker.parent(path)))
     if controls:
         rows.append(controls)
     return rows
@@ -140,9 +148,9 @@ def picker_buttons(live: LiveGame, version: int, level: picker.PickerLevel, path
 def _paging(prefix: str, level: picker.PickerLevel, path: str) -> list[Button]:
     controls = []
     if level.page > 0:
-        controls.append(Button("◀ Previous", prefix + level.data_for(path, f"n{level.page - 1}")))
+        controls.append(Button(_("◀ Previous"), prefix + level.data_for(path, f"n{level.page - 1}")))
     if level.page + 1 < level.pages:
-        controls.append(Button(f"More ▶ ({level.page + 2}/{level.pages})",
+        controls.append(Button(_("More ▶ ({page}/{pages})", page=level.page + 2, pages=level.pages),
                                prefix + level.data_for(path, f"n{level.page + 1}")))
     return controls
 
@@ -156,14 +164,14 @@ def picker_menu(live: LiveGame, version: int, level: picker.PickerLevel, path: s
     what = str(level.key or "move").replace("_", " ")
     controls = []
     if level.multi:
-        options = [(label.removeprefix("✔ "), str(i)) for i, (label, _) in enumerate(level.options)]
-        data, placeholder = prefix + base + "|m", f"Choose the {what} …"
+        options = [(label.removeprefix("✔ "), str(i)) for i, (label, _data) in enumerate(level.options)]
+        data, placeholder = prefix + base + "|m", _("Choose the {what} …", what=what)
     else:
         options = level.shown()
-        data, placeholder = prefix + base + "|s", f"Choose a {what} …"
+        data, placeholder = prefix + base + "|s", _("Choose a {what} …", what=what)
         controls = _paging(prefix, level, path)
     if base:  # a choice was made before this one
-        controls.append(Button("↩ Back", prefix + picker.parent(base)))
+        controls.append(Button(_("↩ Back"), prefix + picker.parent(base)))
     low, high = level.sizes if level.multi else (1, 1)
     return Menu(data, [(label[:100], value) for label, value in options][:25], level.multi, low,
                 min(high, len(options), 25), placeholder[:150], controls)

@@ -34,6 +34,8 @@ from telegram.ext import (Application, ApplicationBuilder, CallbackQueryHandler,
                           MessageHandler, filters)
 
 from bot.delivery import Budget, Delivery, RetryLater, default_chat_key, default_slot_key
+from bot import i18n
+from bot.i18n import N_, _
 from bot.service import ChatRef, Message, Service, UserRef
 from bot.telegram.format import CAPTION_LIMIT, TEXT_LIMIT, caption, fit_text, keyboard, to_html, utf16_len
 
@@ -48,16 +50,19 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 
 COMMANDS = [
-    ("new", "open a table: /new <game> [options]"), ("join", "take a seat"), ("leave", "leave your seat"),
-    ("addai", "add an AI player: /addai [greedy|strong|random]"), ("start", "start the game"),
-    ("hand", "your private view and moves"), ("move", "make a move: /move <notation>"),
-    ("hint", "privately, what the strong AI would play (the game is then not rated)"),
-    ("board", "show the board again"), ("log", "what happened: /log [lines] [#game]"), ("resign", "leave a running game (an AI takes over): /resign [yes]"),
-    ("abort", "end a table or game (creator or admin)"), ("games", "the games of this group"),
-    ("rules", "rules of a game: /rules <game>"), ("leaderboard", "the group's ratings: /leaderboard [game]"),
-    ("stats", "a player's record"), ("history", "recent games"), ("settings", "group settings (admins)"),
-    ("newseason", "start a new league season: /newseason [game] (admins)"),
-    ("help", "how to play here: /help [game]"),
+    ("new", N_("open a table: /new <game> [options]")), ("join", N_("take a seat")),
+    ("leave", N_("leave your seat")), ("addai", N_("add an AI player: /addai [greedy|strong|random]")),
+    ("start", N_("start the game")), ("hand", N_("your private view and moves")),
+    ("move", N_("make a move: /move <notation>")),
+    ("hint", N_("privately, what the strong AI would play (the game is then not rated)")),
+    ("board", N_("show the board again")), ("log", N_("what happened: /log [lines] [#game]")),
+    ("resign", N_("leave a running game (an AI takes over): /resign [yes]")),
+    ("abort", N_("end a table or game (creator or admin)")), ("games", N_("the games of this group")),
+    ("rules", N_("rules of a game: /rules <game>")),
+    ("leaderboard", N_("the group's ratings: /leaderboard [game]")), ("stats", N_("a player's record")),
+    ("history", N_("recent games")), ("settings", N_("group settings (admins); /settings mylanguage=de")),
+    ("newseason", N_("start a new league season: /newseason [game] (admins)")),
+    ("help", N_("how to play here: /help [game]")),
 ]
 
 
@@ -107,14 +112,17 @@ class TelegramAdapter:
     @staticmethod
     def user_ref(update: Update) -> UserRef:
         user = update.effective_user
-        return UserRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id))
+        return UserRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id),
+                       i18n.supported(user.language_code))
 
     @staticmethod
     def chat_ref(update: Update) -> ChatRef | None:
         chat = update.effective_chat
         if chat is None or chat.type == ChatType.PRIVATE:
             return None
-        return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title)
+        user = update.effective_user  # a new group speaks the language of the first person who uses it
+        return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title,
+                       i18n.supported(user.language_code) if user is not None else None)
 
     async def is_admin(self, update: Update) -> bool:
         chat = update.effective_chat
@@ -166,8 +174,9 @@ class TelegramAdapter:
         s = self.service
         if chat is None:  # the private chat
             if command == "start":
-                out = [Message("Hello! I will send your hands and moves here. Go back to the group to play.",
-                               user=user, kind="info")]
+                with i18n.using(user.locale):
+                    hello = _("Hello! I will send your hands and moves here. Go back to the group to play.")
+                out = [Message(hello, user=user, kind="info")]
                 out += await s.dm_opened(user)
                 out += await self._hands(user)  # pressed Start again (after blocking me): the hands at once
             elif command == "hand":
@@ -176,6 +185,8 @@ class TelegramAdapter:
                 out = await s.act(None, user, text)
             elif command == "rules":
                 out = await s.rules_text(None, text, user=user)
+            elif command == "settings":
+                out = await s.settings(None, user, text)
             elif command == "hint":
                 out = await s.hint(None, user, number)
             elif command == "help":
@@ -183,8 +194,10 @@ class TelegramAdapter:
             elif command == "log":
                 out = await s.log(None, user, text)
             else:
-                out = [Message("Here I send your hands; the games themselves are played in a group. "
-                               "Type a move here as /move <notation>, or use the buttons.", user=user)]
+                with i18n.using(user.locale):
+                    here = _("Here I send your hands; the games themselves are played in a group. Type a move here "
+                             "as /move <notation>, or use the buttons; /settings mylanguage=de sets your language.")
+                out = [Message(here, user=user)]
             return out
         handlers = {
             "new": lambda: s.create_lobby(chat, user, args[0] if args else "", " ".join(args[1:])),
@@ -313,8 +326,9 @@ class TelegramAdapter:
         log.error("update failed: %s", context.error, exc_info=context.error)
         if isinstance(update, Update) and update.effective_chat is not None and update.effective_user is not None:
             user, chat = self.user_ref(update), self.chat_ref(update)
-            sorry = Message("Sorry, something went wrong with that. Nothing was changed.", chat=chat, user=user,
-                            kind="error")
+            with i18n.using(user.locale):
+                text = _("Sorry, something went wrong with that. Nothing was changed.")
+            sorry = Message(text, chat=chat, user=user, kind="error")
             reply_to = update.effective_message.message_id if update.message is not None else None
             self.submit([sorry], asker=user, reply_to=reply_to)
 
@@ -446,7 +460,7 @@ class TelegramAdapter:
                   "disable_notification": not self._notifies(message)}
         if meta.get("reply_to") and chat_id < 0:
             kwargs["reply_parameters"] = ReplyParameters(meta["reply_to"], allow_sending_without_reply=True)
-        for _ in range(3):
+        for _attempt in range(3):
             try:
                 await pace()
                 if message.image is not None:  # a board, hand or chart: the picture with the text as caption
@@ -515,7 +529,7 @@ def build_telegram_app(service: Service, token: str, base_url: str | None = None
     app.bot_data["adapter"] = adapter
     app.bot_data["deliver"] = adapter.deliver
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, adapter.on_migrate))
-    app.add_handler(CommandHandler([name for name, _ in COMMANDS], adapter.on_command))
+    app.add_handler(CommandHandler([name for name, _text in COMMANDS], adapter.on_command))
     app.add_handler(CallbackQueryHandler(adapter.on_button))
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, adapter.on_text))
     app.add_error_handler(adapter.on_error)
@@ -523,8 +537,14 @@ def build_telegram_app(service: Service, token: str, base_url: str | None = None
 
 
 async def register_commands(app: Application) -> None:
-    """The command menu (setMyCommands); call after ``app.initialize()``."""
+    """The command menu (setMyCommands): English for everyone, and one list per other language (Telegram shows
+    the list of the person's ``language_code``); call after ``app.initialize()``."""
     try:
         await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
+        for lang in i18n.LANGUAGES:
+            if lang != i18n.DEFAULT:
+                catalog = i18n.translator(lang)
+                await app.bot.set_my_commands([BotCommand(name, catalog.gettext(text)) for name, text in COMMANDS],
+                                              language_code=lang)
     except TelegramError as error:
         log.warning("could not register the command list: %s", error)

@@ -80,6 +80,7 @@ class FakeDiscord:
     def __init__(self, *, ack_deadline: float = 3.0, token_ttl: float = 900.0,
                  channel_rate: tuple[int, float] | None = None, clock=time.monotonic, guild_id: int = GUILD_ID):
         self.guild_id = guild_id  # the one server the bot is in
+        self.guild_locale = "en-US"  # the server's preferred locale (interactions carry it as guild_locale)
         self.ack_deadline = ack_deadline
         self.token_ttl = token_ttl
         self.channel_rate = channel_rate  # (posts, seconds) per channel, like Discord's 5 per 5 s
@@ -240,14 +241,15 @@ class FakeDiscord:
         in_dm = channel_id in self.dm_channels.values()
         payload = {"id": str(iid), "application_id": str(APP_ID), "type": kind, "data": data, "token": token,
                    "version": 1, "channel_id": str(channel_id), "channel": self._channel_payload(channel_id),
-                   "locale": "en-US", "app_permissions": str(EVERYONE_PERMISSIONS), "entitlements": [],
+                   "locale": person.get("locale", "en-US"),  # the person's client language
+                   "app_permissions": str(EVERYONE_PERMISSIONS), "entitlements": [],
                    "authorizing_integration_owners": {"0": str(self.guild_id)} if not in_dm else {"1": person["id"]},
                    "context": 1 if in_dm else 0, "attachment_size_limit": 8 * 1024 * 1024}
         if in_dm:
             payload["user"] = person
         else:
             payload["guild_id"] = str(self.guild_id)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = self.guild_locale
             payload["member"] = self.member(person)
         if message is not None:
             payload["message"] = self._public(message)

@@ -139,7 +139,7 @@ async def test_koenig_artus_between_two_people_with_lobby_buttons_and_dm_pickers
     board_answer = dc.answers(await dc.slash(dc.bob, "leaderboard"))[0]
     assert "König Artus Tafelrunde — season 1" in board_answer and "Alice" in board_answer
     stats = await dc.slash(dc.bob, "stats")
-    assert dc.answers(stats)[0].startswith("📜 Bob — 1 games")
+    assert dc.answers(stats)[0].startswith("📜 Bob — 1 game,")
     assert api.messages[stats.followups[0]]["attachments"][0]["data"].startswith(b"\x89PNG")
     assert "#1 König Artus Tafelrunde:" in dc.answers(await dc.slash(dc.alice, "history"))[0]
     assert "Only admins" in dc.answers(await dc.slash(dc.bob, "newseason"))[0]

@@ -58,6 +58,7 @@ class FakeBotApi:
         self.queries: dict[str, float] = {}  # callback query id → when it was made
         self.answered_at: dict[str, float] = {}  # callback query id → when it was answered
         self.blocked: set[int] = set()  # users who blocked the bot
+        self.commands_by_language: dict[str, list] = {}  # setMyCommands per language_code ("" = everyone)
         self.updates: list[dict] = []
         self.next_offset = 0  # the bot confirmed every update below this
         self.update_ids = itertools.count(1)
@@ -230,7 +231,10 @@ class FakeBotApi:
                 await asyncio.sleep(0.1)
 
     async def api_setMyCommands(self, p):
-        self.commands = p.get("commands")
+        language = p.get("language_code") or ""
+        self.commands_by_language[language] = p.get("commands")
+        if not language:
+            self.commands = p.get("commands")
         return True
 
     async def api_getUpdates(self, p):

@@ -119,7 +119,7 @@ async def test_full_game_of_koenig_artus_between_two_people(tg):
     await tg.say(ALICE, GROUP, "/settings min_games=1", expect=(GROUP, "min_games"))
     board = await tg.say(BOB, GROUP, "/leaderboard", expect=(GROUP, "🏅 König Artus Tafelrunde — season 1"))
     assert "Alice" in board["text"] and "Bob" in board["text"]
-    stats = await tg.say(BOB, GROUP, "/stats", expect=(GROUP, "📜 Bob — 1 games"))
+    stats = await tg.say(BOB, GROUP, "/stats", expect=(GROUP, "📜 Bob — 1 game,"))
     assert decode_png(api.pictures[(GROUP, stats["message_id"])]).width >= 800
     await tg.say(BOB, GROUP, "/history", expect=(GROUP, "#1 König Artus Tafelrunde:"))
     await tg.say(BOB, GROUP, "/newseason", expect=(GROUP, "Only admins"))
