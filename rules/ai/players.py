@@ -46,24 +46,33 @@ class GreedyPlayer(Player):
         if len(actions) == 1:
             return actions[0]
         values = state.ai_values(seat, actions, self.rng)  # an engine's shortcut, when it has one
-        world = None
+        worlds: list[State] = []
+
+        def world() -> State:  # determinized once, only when needed (the rng's draws stay in this order)
+            if not worlds:
+                worlds.append(state.determinize(seat, self.rng))
+            return worlds[0]
+
         if values is None:
-            world = state.determinize(seat, self.rng)
-            values = world.evaluate_actions(seat, actions)
-        best: list[dict] = []
-        best_value = float("-inf")
-        for action, value in zip(actions, values):
-            if value is None:  # play it out in the world
-                if world is None:
-                    world = state.determinize(seat, self.rng)
-                trial = world.clone()
-                try:
-                    trial.apply(seat, action)
-                except IllegalAction:  # legal in the real state, not in this world: skip it
-                    continue
-                value = trial.evaluate(seat)
-            if value > best_value:
-                best, best_value = [action], value
-            elif value == best_value:
-                best.append(action)
-        return self.rng.choice(best or actions)
+            values = world().evaluate_actions(seat, actions)
+        return best_of(seat, actions, values, world, self.rng)
+
+
+def best_of(seat: int, actions: list[dict], values: list, world, rng: random.Random) -> dict:
+    """The action of highest value, ties at random. A ``None`` value is found by playing the action in
+    ``world()`` and evaluating the result; an action that is illegal there is skipped."""
+    best: list[dict] = []
+    best_value = float("-inf")
+    for action, value in zip(actions, values):
+        if value is None:
+            trial = world().clone()
+            try:
+                trial.apply(seat, action)
+            except IllegalAction:  # legal in the real state, not in this world: skip it
+                continue
+            value = trial.evaluate(seat)
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return rng.choice(best or actions)

@@ -20,6 +20,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from rules.ai.players import best_of
 from rules.api import IllegalAction, State
 
 EXPLORATION = 0.7  # UCB constant for rewards in [0, 1]
@@ -143,22 +144,7 @@ def greedy_action(world: State, seat: int, rng: random.Random, actions: list[dic
         actions = world.ai_actions(seat)
     if len(actions) == 1:
         return actions[0]
-    values = world.evaluate_actions(seat, actions)
-    best: list[dict] = []
-    best_value = -math.inf
-    for action, value in zip(actions, values):
-        if value is None:
-            trial = world.clone()
-            try:
-                trial.apply(seat, action)
-            except IllegalAction:
-                continue
-            value = trial.evaluate(seat)
-        if value > best_value:
-            best, best_value = [action], value
-        elif value == best_value:
-            best.append(action)
-    return rng.choice(best or actions)
+    return best_of(seat, actions, world.evaluate_actions(seat, actions), lambda: world, rng)
 
 
 def actor_of(world: State, seat: int) -> int:
