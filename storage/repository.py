@@ -229,6 +229,21 @@ class Games:
         return list(rows)
 
 
+async def claim_rows(session: AsyncSession, model, conditions: list, order, me: str, now: datetime,
+                     lease_before: datetime, limit: int) -> list:
+    """Rows of ``model`` matching ``conditions`` that nobody holds (never claimed, or claimed before the lease:
+    that process died), claimed for process ``me``. Each row goes to exactly one process: ``FOR UPDATE SKIP
+    LOCKED`` on PostgreSQL; SQLite's write transaction is exclusive. Commit to make the claim visible."""
+    query = (select(model).where(*conditions, (model.claimed_at.is_(None)) | (model.claimed_at < lease_before))
+             .order_by(order).limit(limit))
+    if session.bind.dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    rows = list(await session.scalars(query))
+    for row in rows:
+        row.claimed_by, row.claimed_at = me, now
+    return rows
+
+
 class Timers:
     def __init__(self, session: AsyncSession):
         self.session = session
@@ -260,15 +275,8 @@ class Timers:
         """Claim due timers for process ``me``: each is claimed by exactly one process (``FOR UPDATE SKIP
         LOCKED`` on PostgreSQL; SQLite's write transaction is exclusive). A claim older than the lease (its
         process died) is taken over. Commit to make the claim visible."""
-        query = (select(Timer).where(Timer.due_at <= now,
-                                     (Timer.claimed_at.is_(None)) | (Timer.claimed_at < lease_before))
-                 .order_by(Timer.due_at).limit(limit))
-        if self.session.bind.dialect.name == "postgresql":
-            query = query.with_for_update(skip_locked=True)
-        timers = list(await self.session.scalars(query))
-        for timer in timers:
-            timer.claimed_by, timer.claimed_at = me, now
-        return timers
+        return await claim_rows(self.session, Timer, [Timer.due_at <= now], Timer.due_at, me, now, lease_before,
+                                limit)
 
     async def take(self, timer_id: int, me: str) -> bool:
         """Delete a timer this process claimed; False when it is gone or another process took it over."""
@@ -302,16 +310,9 @@ class Outbox:
                     limit: int = 100) -> list[OutboxMessage]:
         """Unsent messages of ``platforms`` nobody holds (never claimed, or the claim is older than the lease),
         oldest first, claimed for ``me``. Commit to make the claim visible."""
-        query = (select(OutboxMessage)
-                 .where(OutboxMessage.platform.in_(platforms), OutboxMessage.sent_at.is_(None),
-                        (OutboxMessage.claimed_at.is_(None)) | (OutboxMessage.claimed_at < lease_before))
-                 .order_by(OutboxMessage.id).limit(limit))
-        if self.session.bind.dialect.name == "postgresql":
-            query = query.with_for_update(skip_locked=True)
-        rows = list(await self.session.scalars(query))
-        for row in rows:
-            row.claimed_by, row.claimed_at = me, now
-        return rows
+        return await claim_rows(self.session, OutboxMessage,
+                                [OutboxMessage.platform.in_(platforms), OutboxMessage.sent_at.is_(None)],
+                                OutboxMessage.id, me, now, lease_before, limit)
 
     async def pending(self, platform: str | None = None) -> list[OutboxMessage]:
         query = select(OutboxMessage).where(OutboxMessage.sent_at.is_(None)).order_by(OutboxMessage.id)
