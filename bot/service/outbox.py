@@ -63,7 +63,7 @@ class DeliveryCommands:
 
     async def delivered(self, outbox_ids: list[str]) -> None:
         """Messages of the outbox were sent (or superseded by a newer one for their slot): never resend them.
-        Marks are written together a moment later, one statement for many messages."""
+        Marks are gathered for a moment, then written with the group commit's next batch (one statement)."""
         self._sent.extend(str(i) for i in outbox_ids if i)
         if self._sent and (self._sent_flush is None or self._sent_flush.done()):
             self._sent_flush = asyncio.create_task(self._flush_sent())
@@ -72,10 +72,8 @@ class DeliveryCommands:
         await asyncio.sleep(0.05)
         while self._sent:
             keys, self._sent = self._sent[:500], self._sent[500:]
-            try:
-                async with self._uow() as uow:
-                    await uow.outbox.mark_sent(keys, now())
-                    await uow.commit()
+            try:  # with the next group commit of moves: never a transaction of its own between them
+                await self._group.mark_sent(keys)
             except Exception:
                 log.exception("could not mark %d messages sent (they may be sent again)", len(keys))
 
