@@ -10,6 +10,7 @@ hands replace their slot, so a repeat is harmless.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import uuid
 from datetime import timedelta
@@ -40,6 +41,9 @@ class DeliveryCommands:
         # messages keep their picture request, and a board superseded before it is sent is never drawn
         self.draw_at_delivery = False
         self._sent: list[str] = []
+        # outbox keys: a random prefix per service and a counter (uuid4 per message cost a system call each)
+        self._key_prefix = uuid.uuid4().hex[:20]
+        self._key_count = itertools.count()
         self._sent_flush: asyncio.Task | None = None
 
     def outbox_rows(self, messages: list[Message]) -> list[dict]:
@@ -50,7 +54,7 @@ class DeliveryCommands:
             platform = platform_of(message)
             if message.kind == "error" or message.is_reply or platform is None or platform in UNSTORED_PLATFORMS:
                 continue
-            message.outbox_id = uuid.uuid4().hex
+            message.outbox_id = f"{self._key_prefix}{next(self._key_count):x}"
             mine = self.serves is None or platform in self.serves
             slot = message.slot
             if slot and message.is_private:

@@ -5,8 +5,6 @@ events; a person's text only from ``view(seat)`` and the events whose audience h
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 
 import rules
@@ -32,11 +30,6 @@ def substitute(text: str, names: list[str]) -> str:
         return names[i] if 0 <= i < len(names) else match.group(0)
 
     return _PLAYER.sub(name, text)
-
-
-def digest(value) -> str:
-    """A short fingerprint of a view: a person is sent their view again only when it changed."""
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:32]
 
 
 def waiting(live: LiveGame, state: State) -> str:
