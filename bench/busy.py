@@ -118,6 +118,7 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
         await pool.ready()  # workers started and warm before the clock starts
 
     async def send(message, meta, pace):
+        message.render()  # as an adapter reading its text, buttons and menu: rendered only when really sent
         await pace()
 
     delivery = Delivery(send, on_delivered=service.delivered, name="bench",

@@ -102,7 +102,25 @@ class DeliveryCommands:
                 await uow.outbox.purge_sent(moment - PURGE_AFTER)
             await uow.commit()
             keep = [message_from_json(r.payload, r.key) for r in rows if r.key not in superseded]
+        await self._picker_states(keep)
         return await self.finish_messages(keep)
+
+    async def _picker_states(self, messages: list[Message]) -> None:
+        """Hands stored as recipes (rendered when sent) keep their game's state only in the memory of the
+        process that made them; one delivered from the outbox gets the picker of the game as stored now (and
+        that version on its buttons), or none when the person is no longer to act."""
+        waiting = [m for m in messages if m.recipe is not None and m.recipe.get("render") == "hand"
+                   and m.recipe.get("to_act") and m.recipe.get("state") is None]
+        if not waiting:
+            return
+        async with self._uow(readonly=True) as uow:
+            for message in waiting:
+                recipe = message.recipe
+                live = await self.fresh_live(uow, recipe["id"])
+                if live is None or recipe["seat"] not in live.state.to_act() or live.state.is_over():
+                    recipe["to_act"] = False
+                else:
+                    recipe["state"], recipe["version"] = live.state, live.version
 
     async def outbox_loop(self, deliver, platforms: list[str], interval: float = 1.0) -> None:
         """Run forever: deliver what this process's platforms are owed (after another process's crash, or what
