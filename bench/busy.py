@@ -110,8 +110,9 @@ async def quiet(path: Path, game_name: str, tables: int, moves: int) -> list[flo
 
 
 async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: bool,
-                 workers: int | None) -> dict:
-    """``games`` games moving at once; every returned message goes through a Delivery (send costs nothing)."""
+                 workers: int | None, profile=None) -> dict:
+    """``games`` games moving at once; every returned message goes through a Delivery (send costs nothing).
+    ``profile``: a ``cProfile.Profile`` enabled while the games move and their messages are delivered."""
     service = await _service(path, pictures, workers)
     pool = getattr(service, "pictures_pool", None)
     if pictures and pool is not None and hasattr(pool, "ready"):
@@ -137,12 +138,16 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
             delivery.submit([m for m in out if m.kind != "error"])
             return out
 
+    if profile is not None:
+        profile.enable()
     start, loop_cpu, process_cpu = time.perf_counter(), time.thread_time(), time.process_time()
     counts = await asyncio.gather(*[play(Submitting(service), gid, chat, moves, random.Random(gid), latencies, [])
                                     for gid, chat in tables])
     moved = time.perf_counter() - start
     await delivery.idle()
     elapsed = time.perf_counter() - start
+    if profile is not None:
+        profile.disable()
     loop_cpu, process_cpu = time.thread_time() - loop_cpu, time.process_time() - process_cpu
     figures = {"moves": sum(counts), "moves_per_s": sum(counts) / elapsed, "act_p50": percentile(latencies, 50),
                "act_p99": percentile(latencies, 99), "moving_s": moved, "elapsed_s": elapsed,

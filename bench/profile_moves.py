@@ -93,23 +93,46 @@ async def profiled(path: Path, game: str, tables: int, moves: int) -> tuple[psta
     return pstats.Stats(profile), done, wall
 
 
+async def profiled_loaded(path: Path, game: str, games: int, moves: int, pictures: bool,
+                          workers: int) -> tuple[pstats.Stats, int, float]:
+    """bench.busy's loaded figure (``games`` games at once, every message delivered) under the profiler."""
+    from bench.busy import loaded
+
+    profile = cProfile.Profile()
+    figures = await loaded(path, game, games, moves, pictures, workers, profile=profile)
+    return pstats.Stats(profile), figures["moves"], figures["elapsed_s"]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="koenig_artus")
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--loaded", type=int, default=0, metavar="GAMES",
+                        help="profile GAMES games moving at once (bench.busy's loaded figure), --moves each")
+    parser.add_argument("--pictures", action="store_true", help="with --loaded: pictures on")
+    parser.add_argument("--workers", type=int, default=2, help="with --pictures: picture workers")
+    parser.add_argument("--callers", nargs="*", default=[], help="also print the callers of these functions")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        stats, done, wall = asyncio.run(profiled(Path(tmp) / "profile.db", args.game, args.tables, args.moves))
+        if args.loaded:
+            stats, done, wall = asyncio.run(profiled_loaded(Path(tmp) / "profile.db", args.game, args.loaded,
+                                                            args.moves, args.pictures, args.workers))
+        else:
+            stats, done, wall = asyncio.run(profiled(Path(tmp) / "profile.db", args.game, args.tables,
+                                                     args.moves))
     load = os.getloadavg()
-    print(f"{done} quiet moves of {args.game}, {wall / done * 1e3:.2f} ms a move under the profiler "
+    what = f"{args.loaded} games at once" if args.loaded else "quiet"
+    print(f"{done} moves of {args.game} ({what}), {wall / done * 1e3:.2f} ms a move under the profiler "
           f"(load {load[0]:.2f} {load[1]:.2f})")
     print("the event loop's own time per move, by what it is spent on (profiler overhead included):")
     for bucket, ms in summarise(stats, done).items():
         print(f"    {bucket:<12} {ms:6.3f} ms")
     print(f"top {args.top} functions by own time:")
     stats.sort_stats("tottime").print_stats(args.top)
+    for name in args.callers:
+        stats.print_callers(name)
 
 
 if __name__ == "__main__":
