@@ -105,7 +105,7 @@ class PlayCommands:
 
     async def _act_live(self, uow: UnitOfWork, game_id: int, user: UserRef, move, version: int | None,
                         *, checked: bool = False) -> list[Message]:
-        if uow.session.in_transaction():  # hold no connection while waiting for the game
+        if uow.in_transaction():  # hold no connection while waiting for the game
             await uow.rollback()
         async with self.lock_for(game_id):
             fresh = checked or game_id in self.shared_games
@@ -135,7 +135,7 @@ class PlayCommands:
         work = state.clone()
         batch = [(seat, action, work.apply(seat, action), "player")]
         batch += self._ai_moves(live, work)
-        if uow.session.in_transaction():  # a read loaded the game: give the connection back first
+        if uow.in_transaction():  # a read loaded the game: give the connection back first
             await uow.rollback()
         return await self._commit(uow, live, work, batch, actor=seat, grouped=True)
 
