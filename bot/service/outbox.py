@@ -32,7 +32,7 @@ def platform_of(message: Message) -> str | None:
 
 class DeliveryCommands:
     def _init_delivery(self, picture_workers: int | None = None, warm_pictures: bool = True) -> None:
-        # pictures are drawn in worker processes (one a core by default), never on the event loop; the pool
+        # pictures are drawn in worker processes (a core each but the loop's), never on the event loop; the pool
         # keeps recently drawn ones (a re-sent board or hand is not drawn again). Its workers start on the
         # first picture, so a service without pictures never starts them.
         self.delivery_lease = DELIVERY_LEASE
