@@ -135,9 +135,11 @@ async def quiet(path: Path, game_name: str, tables: int, moves: int) -> tuple[li
 
 
 async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: bool,
-                 workers: int | None, profile=None) -> dict:
+                 workers: int | None, profile=None, first: int = 0, before_clock=None) -> dict:
     """``games`` games moving at once; every returned message goes through a Delivery (send costs nothing).
-    ``profile``: a ``cProfile.Profile`` enabled while the games move and their messages are delivered."""
+    ``profile``: a ``cProfile.Profile`` enabled while the games move and their messages are delivered;
+    ``first``: the number of the first table (processes sharing a database each open their own);
+    ``before_clock``: awaited once the tables are open, just before the clock starts."""
     service = await _service(path, pictures, workers)
     pool = getattr(service, "pictures_pool", None)
     if pictures and pool is not None and hasattr(pool, "ready"):
@@ -150,7 +152,9 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
     delivery = Delivery(send, on_delivered=service.delivered, name="bench",
                         prepare=getattr(service, "draw_picture", None))  # as the platform adapters do
     drawn_before = getattr(pool, "drawn", 0)
-    tables = await open_tables(service, game_name, games, 0)
+    tables = await open_tables(service, game_name, games, first)
+    if before_clock is not None:
+        await before_clock()
     latencies: list[float] = []
 
     class Submitting:  # play() calls service.act; its messages go to the delivery queues
@@ -191,6 +195,50 @@ def picture_figures(names: list[str], states: int) -> dict[str, dict]:
     return {name: picture_bench.bench_game(name, picture_bench.sample_views(name, states)) for name in names}
 
 
+async def _process_worker(path: Path, game_name: str, games: int, moves: int, index: int, go: Path,
+                          out: Path) -> None:
+    """One of ``processes``' processes: its own tables, then all move at once when ``go`` appears."""
+    async def wait_for_go():
+        Path(f"{go}.{index}").touch()
+        while not go.exists():
+            await asyncio.sleep(0.005)
+
+    figures = await loaded(path, game_name, games, moves, False, None, first=100_000 * (index + 1),
+                           before_clock=wait_for_go)
+    out.write_text(json.dumps(figures))
+
+
+def processes(path: Path, game_name: str, games: int, moves: int, count: int) -> dict:
+    """Text only, ``games`` games in ``count`` processes on one SQLite file (each its own games, as Discord
+    shards): committed moves/s of them all together, from the first move to the last message delivered."""
+    import subprocess
+    import sys
+
+    asyncio.run(_migrated(path))
+    go = path.with_suffix(".go")
+    outs = [path.with_suffix(f".{i}.json") for i in range(count)]
+    per = games // count
+    children = [subprocess.Popen([sys.executable, "-m", "bench.busy", "--worker", str(path), game_name, str(per),
+                                  str(moves), str(i), str(go), str(outs[i])]) for i in range(count)]
+    while not all(Path(f"{go}.{i}").exists() for i in range(count)):
+        if any(c.poll() is not None for c in children):
+            raise RuntimeError("a bench process ended before it was ready")
+        time.sleep(0.01)
+    go.touch()
+    for child in children:
+        child.wait()
+    results = [json.loads(out.read_text()) for out in outs]
+    moved = sum(r["moves"] for r in results)
+    slowest = max(r["elapsed_s"] for r in results)
+    return {"moves_per_s": moved / slowest, "act_p50": statistics.median(r["act_p50"] for r in results),
+            "loop_cpu_ms": statistics.mean(r["loop_cpu_ms"] for r in results)}
+
+
+async def _migrated(path: Path) -> None:
+    service = await build_service(f"sqlite+aiosqlite:///{path}")
+    await service.close()
+
+
 def _load() -> str:
     return "load {:.1f}".format(os.getloadavg()[0])
 
@@ -211,6 +259,11 @@ async def main_async(args) -> None:
         for w in args.workers:
             with_pictures[w] = await loaded(tmp / f"pictures{w}.db", args.game, args.games, args.moves, True, w)
             loads[w] = _load()
+        by_processes = {}
+        for n in args.processes:
+            by_processes[n] = await asyncio.to_thread(processes, tmp / f"processes{n}.db", args.game, args.games,
+                                                      args.moves, n)
+            loads[f"p{n}"] = _load()
     floor_p50 = percentile(bare["floor"], 50) * 1e3
     quiet_p50, quiet_p99 = percentile(over, 50) * 1e3, percentile(over, 99) * 1e3
     print(f"game {args.game} ({rules.get_game(args.game).title}), {args.games} games × {args.moves} moves, "
@@ -241,6 +294,10 @@ async def main_async(args) -> None:
         print(f"    {r['moves']} moves; moving {r['moving_s']:.2f} s, all delivered {r['elapsed_s']:.2f} s; "
               f"{r['sent']} messages sent, {r['superseded']} superseded before sending, {r['drawn']} pictures drawn "
               f"by the pool; event-loop CPU {r['loop_cpu_ms']:.2f} ms a move, the process {r['process_cpu_ms']:.2f}")
+    for n, r in by_processes.items():
+        label = f"100 games at once, text only, {n} process{'es' if n > 1 else ''}"
+        print(f"{label:<52} {r['moves_per_s']:>20.0f} moves/s (act p50 {r['act_p50'] * 1e3:5.1f} ms)   "
+              f"({loads[f'p{n}']}; loop CPU {r['loop_cpu_ms']:.2f} ms a move each)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -252,7 +309,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--states", type=int, default=15, help="random states per game for the picture figure")
     parser.add_argument("--pictures", nargs="*", default=[g for g in sorted(rules.GAMES) if boards.has_picture(g)])
     parser.add_argument("--workers", type=int, nargs="*", default=[1, 2], help="picture pool sizes to run")
+    parser.add_argument("--processes", type=int, nargs="*", default=[1, 2],
+                        help="text only, the games split between this many processes on one SQLite file")
+    parser.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        path, game, games, moves, index, go, out = args.worker
+        asyncio.run(_process_worker(Path(path), game, int(games), int(moves), int(index), Path(go), Path(out)))
+        return
     asyncio.run(main_async(args))
 
 
