@@ -23,8 +23,14 @@ _PLAYER = re.compile(r"\{P(\d+)\}")
 
 
 def substitute(text: str, names: list[str]) -> str:
+    """``{P1}`` … in an engine's text replaced by the seats' names (an unknown seat is left as it is)."""
     if "{P" not in text:  # most lines name nobody (a hot spot: every view of every move passes here)
         return text
+    if not any("{P" in n for n in names):  # one str.replace a seat: a view names seats dozens of times
+        for i, n in enumerate(names):
+            text = text.replace(f"{{P{i + 1}}}", n)
+        return text
+    # a name that itself reads like a placeholder: one pass, so a substituted name is never substituted again
 
     def name(match: re.Match) -> str:
         i = int(match.group(1)) - 1
