@@ -41,13 +41,15 @@ Job = Callable[[UnitOfWork], Awaitable[Any]]
 BUSY_RETRIES = 12  # with backoff up to 1 s: about 8 s beyond SQLite's own busy_timeout
 
 
-# PostgreSQL: deadlock detected, serialization failure, lock not available — the transaction was undone
-RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03"}
+# PostgreSQL: deadlock detected, serialization failure, lock not available — the transaction was undone; and a
+# unique violation: two processes' transactions both found a row missing and both added it (a player's first
+# rating in a league, when two of their games end at once) — done again, the row is there and is read
+RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03", "23505"}
 
 
 def is_busy(error: Exception) -> bool:
-    """Another process is in the way and trying again works: SQLite's 'database is locked' / 'busy', or a
-    PostgreSQL deadlock between two processes' transactions (one of them is undone)."""
+    """Another process is in the way and trying again works: SQLite's 'database is locked' / 'busy', a
+    PostgreSQL deadlock between two processes' transactions (one of them is undone), or a row both added."""
     orig = getattr(error, "orig", error)
     if getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES or getattr(orig, "pgcode", None) in RETRYABLE_SQLSTATES:
         return True

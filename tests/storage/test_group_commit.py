@@ -167,3 +167,33 @@ async def test_sent_marks_ride_with_the_moves_or_go_alone(database_url):
         assert (await _stored(db, a))[0] == 2
     finally:
         await db.close()
+
+
+
+async def test_a_row_another_process_added_first_is_not_a_failure(database_url):
+    """Two processes end games of the same player at once: each finds the player's first rating missing and adds
+    it; on PostgreSQL the later one meets a unique violation (SQLSTATE 23505), and with four games ending at once it
+    may meet one again when its write is redone alone. Such a write is done again (the row is there then and is
+    read), never reported as "something went wrong"."""
+    from sqlalchemy.exc import IntegrityError
+
+    class UniqueViolation(Exception):
+        sqlstate = "23505"
+
+    db = await open_database(database_url)
+    try:
+        a, b = await _games(db, 2)
+        tries = []
+
+        async def rated(uow):
+            tries.append(1)
+            if len(tries) <= 2:  # the batch, then the write alone, meet rows added by others
+                raise IntegrityError("INSERT INTO ratings …", {}, UniqueViolation("duplicate key value"))
+            return "rated"
+
+        group = GroupCommit(db)
+        outcomes = await asyncio.gather(group.run(_write(a, status="finished", then=rated)), group.run(_write(b)))
+        assert outcomes == [(1, "rated"), (1, None)] and len(tries) == 3
+        assert (await _stored(db, a))[0] == 1 and (await _stored(db, b))[0] == 1
+    finally:
+        await db.close()
