@@ -13,22 +13,28 @@
     python -m bench.busy                    # the default game, then pictures of every game
     python -m bench.busy --game kardinal --games 100 --moves 30 --workers 1 2
 
-Figures (König Artus, 4 seats, 100 games × 30 moves; this 2-core host shared with other test runs, load
-average 3–9, so wall times are inflated 2–4× against a quiet machine — compare within a row):
+Figures (König Artus, 4 seats, 100 games × 30 moves), the code before and after issue 24's second round run back
+to back at 12:25–12:28 on this 2-core host while other helpers' test suites ran (load average 12–13: every figure
+is inflated against a quiet machine; compare within a row):
 
-    figure                                  before (main, 08:20)        after (h-perf, 09:28)
-    bare commit floor p50                   0.21 ms                     0.18 ms
-    quiet overhead p50 / p99 (× floor)      5.87 / 17.5 ms (28×)        1.20 / 17.9 ms (6.6×)
-    100 games, text only                    492 moves/s, act p50 171 ms 232–409 moves/s (load 7–9)
-    one picture p50 / max (worst game)      3.05 / 6.1 ms               2.6–4.5 / 10–64 ms (load 7–9)
-    100 games, pictures on                  181 moves/s (1 thread)      173 (1 worker) / 137–188 (2 workers)
+    figure                                  before (47fe9f2)              after (h-perf2)
+    bare commit floor p50                   0.17 ms                       0.15 ms
+    quiet overhead p50 / p99 (× floor)      1.17 / 7.9 ms (7.0×)          0.59 / 14.1 ms (3.9×; p99: the load)
+    100 games, text only                    291 moves/s, loop 1.26 ms     739 moves/s, loop 0.82 ms a move
+    one picture p50 / max (worst game)      5.9 / 32 ms                   2.1 / 116 ms (one outlier at load 12)
+    100 games, pictures on, 1 / 2 workers   160 / 163 moves/s             688 / 541 moves/s
 
-Why the text-only target is out of reach here: the event loop spends ~1.2–1.4 ms of CPU a move (a free core
-would allow ~750 moves/s), of which the group commit's SQL is now ~0.2 ms; the rest is building the board and
-each seat's view, rendering their texts, the picker of the seat to act (``picker.resolve`` ~0.4 ms) and
-serialising six messages to JSON for the outbox — Python work that grows with seats, not with cores (a second
-core only helps pictures, which run in the pool). With pictures on, drawing leaves the loop (the loop pays
-~0.1 ms a picture to key and ship it), and boards superseded in a chat's queue are never drawn.
+What the floor is made of (printed under it): four hops to aiosqlite's thread (~0.02 ms each when the machine is
+busy, several times that when it is idle: a sleeping core wakes for each) and SQLite's own work (~0.05 ms). The
+service pays one hop (the whole group commit in one call, storage/lean.py) and ~0.07 ms for the write; the rest of
+its overhead is the event loop's own Python work, ~0.45 ms of CPU an act (judging, five views built and compared,
+the recipes of the messages, the outbox rows and their JSON, the engine's apply and snapshot): ≤ 2× the floor
+would need that below ~0.25 ms. Text only, every message is rendered when sent (the bench sends at once, so
+nothing is superseded): ~0.8 ms of loop CPU a move bounds one process near 1,200 moves/s on a free core — 5,000
+needs four or five processes (each its own games, as Discord shards), i.e. more cores than this host has: with
+other work on both cores, a second process only competes for them (the two rows "text only, 1/2 processes").
+Pictures drawn in the pool leave the loop; with 2 cores, 1 worker (the default: a core each but the loop's) does
+better than 2, which take the loop's core in turns.
 """
 from __future__ import annotations
 
