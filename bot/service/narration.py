@@ -134,7 +134,7 @@ def _trick_line(game: Game, group: list[Event]) -> str | None:
 _FOLD_NEXT = {("troubadour", "turn_started"), ("troubadour", "noble_used"), ("troubadour", "trio_chosen"),
               ("troubadour", "tiebreak_chosen"), ("guyenne", "placed"), ("guyenne", "set_aside"), ("guyenne", "refilled")}
 _FOLD_INTO = {"trio_chosen": ("own_trio",), "tiebreak_chosen": ("own_tiebreak",), "placed": ("placed_cards",),
-              "set_aside": ("set_aside_card",)}
+              "set_aside": ("set_aside_card", "set_aside_cards")}
 # a card played by anyone: consecutive ones are one line
 _TRICK_KINDS = {("list_und_tuecke", "card_played"), ("koenig_artus", "card_played")}
 

@@ -86,7 +86,7 @@ def army_name(view: dict, a: int) -> str:
 
 LAST_WORDS = {"open": "opened", "respond": "answered at", "reinforce": "reinforced", "pass": "passed",
               "reveal": "revealed at", "concede": "conceded", "lose": "chose losses at",
-              "set_aside": "set a card aside", "give": "handed cards over", "direction": "chose the direction"}
+              "set_aside": "set cards aside", "give": "handed cards over", "direction": "chose the direction"}
 
 
 def last_action(view: dict) -> str | None:
@@ -174,8 +174,8 @@ def _private(view: dict) -> list[str]:
     for castle, mine in view.get("placed", {}).items():
         if mine:
             lines.append(f"Your cards at castle {castle}: {cards(mine)}")
-    if view.get("aside") is not None:
-        lines.append(f"Set aside so far: {cards(view['aside'])} ({len(view['aside'])}/5)")
+    if view.get("aside"):
+        lines.append(f"Set aside: {cards(view['aside'])}")
     if me in view["to_act"]:
         phase = view["phase"]
         hand = view["hand"]
@@ -199,7 +199,8 @@ def _private(view: dict) -> list[str]:
                 "defend": "Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · /move concede",
                 "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
                           + (cards((view.get("loss_options") or [[]])[0])),
-                "set_aside": "Set aside a troop card: /move aside 2",
+                "set_aside": "Set aside 5 troop cards, not the hero; they come back at your first reshuffle: "
+                             "/move aside 4 3 2 2 A",
                 "direction": "Choose the way round the table: /move direction left (or right)",
                 "place": (f"Open a castle on your frontier with {up_to}: /move open {free} {card}"
                           if step.get("kind") == "open" else f"Answer with {up_to}: /move respond {card}"),
@@ -244,7 +245,11 @@ def describe_event(event: Event) -> str | None:
     if kind == "given_cards":
         return f"{seat(d['seat'])} → {seat(d['to'])}: {cards(d['cards'])}."
     if kind == "set_aside":
-        return f"{seat(d['seat'])} sets a card aside ({d['count']}/5)."
+        if d["count"] == 5:
+            return f"{seat(d['seat'])} sets 5 cards aside."
+        return f"{seat(d['seat'])} sets a card aside ({d['count']}/5)."  # games stored when it was one at a time
+    if kind == "set_aside_cards":
+        return f"You set aside {cards(d['cards'])}."
     if kind == "set_aside_card":
         return f"You set aside {C.NAMES[d['card'][0]]}."
     if kind == "setup_done":
