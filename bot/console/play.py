@@ -80,6 +80,8 @@ class Console:
     def show(self, messages: list[Message], full_board: bool = False, step: bool = False) -> None:
         """Print what the service said: the board as its new lines only (``full_board``: all of it), your view
         in a box (``step``: a picker step, only what you chose so far), answers and errors as they are."""
+        said: set[str] = set()  # public lines printed by this call: the private box does not repeat them
+        board_shown = False  # the table's board printed at your turn (a game that hides nothing): no box
         for m in messages:
             if m.game_id is not None and self.game_id is None:
                 self.game_id = m.game_id
@@ -98,22 +100,32 @@ class Console:
                     for line in chosen:
                         self.say("  " + line)
                     continue
-                self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 30)
                 if "" in lines:  # the lines above the view are events: spoken to you
                     cut = lines.index("")
                     lines = [addressed(line, YOU.name) for line in lines[:cut]] + lines[cut + 1:]
-                for line in lines:
-                    self.say("│ " + line)
-                self.say("└" + "─" * 54)
+                lines = lines[:1] + [line for line in lines[1:] if line not in said]
+                if len(lines) > 1 and not board_shown:  # more than its title; a game hiding nothing: the board
+                    self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 30)
+                    for line in lines:
+                        self.say("│ " + line)
+                    self.say("└" + "─" * 54)
             elif m.is_reply:
                 self.say(("⚠ " if m.kind == "error" else "") + text)
             elif m.kind == "board" and not full_board and not self.over:
                 head, _sep, body = text.partition("\n\n")
                 news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                 for line in news:
+                    said.add(addressed(line, YOU.name))
                     self.say("📢 " + addressed(line, YOU.name))
                 waiting = [line for line in body.splitlines() if line.startswith("⏳")]
-                if waiting and not any(w.endswith(YOU.name) for w in waiting):
+                yours = any(w.endswith(YOU.name) or f" {YOU.name}," in w for w in waiting)
+                if yours and self._board_not_in_view():  # the table's board, once: your view does not repeat it
+                    board = [addressed(line, YOU.name) for line in body.splitlines()
+                             if not line.startswith("⏳") and line.strip()]
+                    said.update(board)
+                    board_shown = True
+                    self.say("📢 " + "\n".join(board))
+                elif waiting and not yours:
                     self.say(waiting[-1])
                 continue
             else:
@@ -121,8 +133,17 @@ class Console:
                     head = text.partition("\n\n")[0]
                     self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                     text = "\n".join(addressed(line, YOU.name) for line in text.splitlines())  # "You open"
+                    said.update(text.splitlines())
+                    board_shown = self._board_not_in_view()
                 self.say("📢 " + text)
             self.say()
+
+    def _board_not_in_view(self) -> bool:
+        """A game that hides nothing (Kardinal) keeps a person's own view short: the console then prints the
+        table's board at the person's turn instead."""
+        import rules
+
+        return bool(self.game_name) and not rules.get_game(self.game_name).has_hidden_information
 
     async def read(self, prompt: str) -> str | None:
         self.out.write(prompt)
@@ -165,6 +186,7 @@ class Console:
             return False
         self.game_id = game_id
         self.say(_("Resuming game #{id}.", id=game_id))
+        await self._game_name()
         self.show(await self.service.show_board(CHAT, game_id=game_id), full_board=True)
         self.show(await self.service.show_private(YOU, game_id=game_id))
         return True
