@@ -82,7 +82,8 @@ def personal(text: str, viewer: int | None, names: Sequence[str]) -> str:
             return (names[seat] if 0 <= seat < len(names) else match.group(0)[:-len(rest) or None]) + rest
         start = match.start()
         before = text[:start].rstrip()
-        capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶")
+        capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶") or \
+            text[:start].rstrip(" ").endswith("\n")  # a line of its own (Kardinal's final account)
         if rest == "'s":
             word = "your"
         else:
@@ -261,16 +262,17 @@ def narrate(game: Game, events: Iterable[Any], viewer: int | None, names: Sequen
 
 
 def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]]], viewer: int,
-                    names: Sequence[str]) -> list[str]:
+                    names: Sequence[str], ended: bool = False) -> list[str]:
     """What ``viewer`` has not seen since its previous move: ``log`` is the game's moves as ``(seq, seat, events)``
     in order; the events after the viewer's last own move are narrated, and of that move what the viewer learnt
-    privately."""
+    privately. ``ended``: the game is over, and the viewer's own last move is told whole (when it ended the game,
+    it is where the final account is)."""
     last = max((k for k, (_, seat, _) in enumerate(log) if seat == viewer), default=-1)
     if last < 0:
         return narrate(game, [(seq, e) for seq, _, events in log for e in events], viewer, names)
     own_seq, _, own_events = log[last]
     # of the viewer's own move, only what it learnt privately (the move itself it made, and saw answered)
-    told = [(own_seq, e) for e in own_events if e.audience is not None]
+    told = [(own_seq, e) for e in own_events if e.audience is not None or ended]
     told += [(seq, e) for seq, _, events in log[last + 1:] for e in events]
     return narrate(game, told, viewer, names)
 

@@ -231,7 +231,7 @@ class PlayCommands:
             live.view_hashes[s.seat] = digest
             lines = private_lines.get(s.seat, [])
             if s.seat in turn_came or not to_act:  # their turn, or the end: all they may know since their last one
-                lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names)
+                lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names, ended=not to_act)
             message = views.private_message(live, s, state, version, lines, self.pictures, view=view)
             message.ping = s.seat in turn_came
             out.append(message)

@@ -233,7 +233,7 @@ def describe_event(event: Event) -> str | None:
     if kind == "drawn":
         return f"You draw {cards(d['cards'])}."
     if kind == "refilled":
-        drew = f"{seat(d['seat'])} draws {plural(d['count'], 'card')}"
+        drew = f"{seat(d['seat'])} draws {plural(d['count'], 'card') if d['count'] else 'nothing (no cards left)'}"
         return drew + (" after reshuffling the discard into a new deck." if d["reshuffled"] else ".")
     if kind == "round_started":
         return f"Round {d['round']}: " + " and ".join(seat(s) for s in d.get("seats", [d["first"]])) + \
