@@ -87,6 +87,8 @@ class Console:
                 self.game_id = m.game_id
             if m.kind == "result" and m.chat is not None:
                 self.over = True
+            if m.kind == "turn":  # the group's line that pings whose turn it is: here the prompt says it
+                continue
             text = _plain(m.text)
             if m.is_private:
                 if m.buttons or m.menu:

@@ -147,3 +147,4 @@ async def test_a_game_that_hides_nothing_shows_the_board_once_at_your_turn(tmp_p
         lines = [line.removeprefix("📢 ").removeprefix("│ ") for line in part.splitlines() if line.strip()]
         events = [line for line in lines if line.startswith(("You build", "🤖"))]
         assert len(events) == len(set(events)), part
+    assert "your turn, You" not in text and "🔔" not in text  # the prompt says whose turn it is
