@@ -179,6 +179,67 @@ def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[
     return text, [items[k][0] for k in range(i, j + 1)]
 
 
+def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
+    """A run of reinforcements and passes (3 events or more) → one line: ``Reinforcing: {P1} +3 at castle 2 ·
+    {P2} +1 at castle 5 (A) · {P3} passes``; the cards shown are those the viewer may see (its own)."""
+    def reinforcing(e: Event) -> bool:
+        return e.kind == "passed" or (e.kind == "placed" and e.data.get("step") == "reinforce")
+
+    j = i
+    added: dict[int, dict[int, list]] = {}  # seat -> castle -> [count, own cards]
+    order: list[int] = []
+    while j < len(items):
+        e = items[j][1]
+        if reinforcing(e):
+            pass
+        elif e.kind == "placed_cards" and j > i and items[j - 1][1].kind == "placed" and \
+                items[j - 1][1].data.get("seat") == e.data.get("seat"):
+            added[e.data["seat"]][e.data["castle"]][1] += list(e.data["cards"])
+            j += 1
+            continue
+        else:
+            break
+        who = e.data["seat"]
+        if who not in order:
+            order.append(who)
+        if e.kind == "placed":
+            at = added.setdefault(who, {}).setdefault(e.data["castle"], [0, []])
+            at[0] += e.data["count"]
+        j += 1
+    if j - i < 3:
+        return None
+    from rules.guyenne.render import cards
+
+    parts = []
+    for who in order:
+        if who in added:
+            parts.append(f"{{P{who + 1}}} " + ", ".join(
+                f"+{count} at castle {castle}" + (f" ({cards(own)})" if own else "")
+                for castle, (count, own) in added[who].items()))
+    idle = [f"{{P{who + 1}}}" for who in order if who not in added]
+    if idle:
+        parts.append(" and ".join(idle) + " only pass" + ("" if len(idle) > 1 else "es"))
+    return "Reinforcing: " + " · ".join(parts) + ".", [items[m][0] for m in range(i, j)]
+
+
+def _guyenne_refill(items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
+    """The refills of a round's end (2 armies or more) → one line: ``Refill: {P1} 6 cards · {P2} 5 4 2 2 A A``."""
+    from rules.guyenne.render import cards, plural
+
+    j, parts = i, []
+    while j < len(items) and items[j][1].kind == "refilled":
+        d = items[j][1].data
+        part = f"{{P{d['seat'] + 1}}} " + plural(d["count"], "card")
+        j += 1
+        if j < len(items) and items[j][1].kind == "drawn" and items[j][1].data.get("seat", d["seat"]) == d["seat"]:
+            part = f"{{P{d['seat'] + 1}}} " + cards(items[j][1].data["cards"])
+            j += 1
+        parts.append(part + (" (after reshuffling the discard)" if d.get("reshuffled") else ""))
+    if len(parts) < 2:
+        return None
+    return "Refill: " + " · ".join(parts) + ".", [items[m][0] for m in range(i, j)]
+
+
 def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
                   condense: bool = True) -> list[Line]:
     """The lines ``viewer`` may read for ``events``, with the events each one tells (indexes into ``events``)."""
@@ -204,6 +265,12 @@ def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: 
             if fight is not None:
                 emit(Line(fight[0], fight[1], seqs[k]))
                 i += len(fight[1])
+                continue
+        if condense and game.name == "guyenne" and event.kind in ("placed", "passed", "refilled"):
+            run = (_guyenne_refill if event.kind == "refilled" else _guyenne_reinforcing)(items, i)
+            if run is not None:
+                emit(Line(run[0], run[1], seqs[k]))
+                i += len(run[1])
                 continue
         if condense and (game.name, event.kind) in _TRICK_KINDS:
             j = i

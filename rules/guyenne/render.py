@@ -55,7 +55,7 @@ def fight_totals(d: dict, cards_by_army: dict | None = None) -> str:
     total: ``{P1} 5 T = 10``); a side that conceded or was never shown counts as ``?``."""
     parts = []
     for army, total in enumerate(d.get("totals") or []):
-        if army >= len(d.get("seats") or []):
+        if army >= len(d.get("seats") or []) or d["seats"][army] is None:  # two sets: an army not at this castle
             continue
         shown = (cards_by_army or {}).get(army)
         value = "?" if total is None else str(total)

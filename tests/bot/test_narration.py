@@ -92,6 +92,33 @@ def test_condensed_runs_and_since_last_turn():
         "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
 
 
+def test_guyenne_reinforcements_and_refills_are_one_line_each():
+    """A reinforcement phase (adds and passes) and a round's refills are one line each; a seat's own cards are
+    shown to it only; a fight names only the armies at that castle (two sets: no "nobody ?")."""
+    game = rules.get_game("guyenne")
+    names = ["Ann", "Bob", "Cy"]
+    run = [Event("placed", {"seat": 0, "castle": 2, "count": 1, "step": "reinforce", "role": "attack"}),
+           Event("placed_cards", {"seat": 0, "castle": 2, "cards": ["5a"]}, (0,)),
+           Event("passed", {"seat": 1, "auto": False}),
+           Event("passed", {"seat": 2, "auto": True}),
+           Event("placed", {"seat": 0, "castle": 2, "count": 2, "step": "reinforce", "role": "attack"}),
+           Event("placed_cards", {"seat": 0, "castle": 2, "cards": ["2a", "A1"]}, (0,)),
+           Event("passed", {"seat": 1, "auto": False}),
+           Event("refilled", {"seat": 0, "count": 3, "reshuffled": False}),
+           Event("drawn", {"seat": 0, "cards": ["4a", "3a", "2b"]}, (0,)),
+           Event("refilled", {"seat": 1, "count": 2, "reshuffled": True}),
+           Event("drawn", {"seat": 1, "cards": ["Ta", "2c"]}, (1,))]
+    assert narrate(game, run, 1, names) == [
+        "Reinforcing: Ann +3 at castle 2 · You and Cy only pass.",
+        "Refill: Ann 3 cards · You T 2 (after reshuffling the discard)."]
+    assert narrate(game, run, 0, names) == [
+        "Reinforcing: You +3 at castle 2 (5 2 A) · Bob and Cy only pass.",
+        "Refill: You 4 3 2 · Bob 2 cards (after reshuffling the discard)."]
+    fight = Event("fight", {"castle": 4, "seats": [None, 1, 2], "totals": [None, 2, 6], "winner": 2,
+                            "before": None, "conceded": False})
+    assert narrate(game, [fight], None, names) == ["Castle 4: Bob 2 vs Cy 6, Cy takes the castle."]
+
+
 def test_final_result_sorted_with_shared_places_and_the_tie_rule():
     game = rules.get_game("list_und_tuecke")
     lines = final_result_lines(game, [19, 27, 26, 26], [4, 1, 2, 2], ["AI 1", "Ann", "AI 3", "AI 4"], viewer=1)
