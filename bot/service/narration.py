@@ -181,7 +181,7 @@ def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[
 
 def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
     """A run of reinforcements and passes (3 events or more) → one line: ``Reinforcing: {P1} +3 at castle 2 ·
-    {P2} +1 at castle 5 (A) · {P3} passes``; the cards shown are those the viewer may see (its own)."""
+    {P2} +1 at castle 5 (A) · {P3} passes`` (who added nothing); the cards shown are those the viewer may see (its own)."""
     def reinforcing(e: Event) -> bool:
         return e.kind == "passed" or (e.kind == "placed" and e.data.get("step") == "reinforce")
 
@@ -218,7 +218,7 @@ def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, l
                 for castle, (count, own) in added[who].items()))
     idle = [f"{{P{who + 1}}}" for who in order if who not in added]
     if idle:
-        parts.append(" and ".join(idle) + " only pass" + ("" if len(idle) > 1 else "es"))
+        parts.append(" and ".join(idle) + (" pass" if len(idle) > 1 else " passes"))  # "{P2} passes": "you pass"
     return "Reinforcing: " + " · ".join(parts) + ".", [items[m][0] for m in range(i, j)]
 
 

@@ -109,11 +109,13 @@ def test_guyenne_reinforcements_and_refills_are_one_line_each():
            Event("refilled", {"seat": 1, "count": 2, "reshuffled": True}),
            Event("drawn", {"seat": 1, "cards": ["Ta", "2c"]}, (1,))]
     assert narrate(game, run, 1, names) == [
-        "Reinforcing: Ann +3 at castle 2 · You and Cy only pass.",
+        "Reinforcing: Ann +3 at castle 2 · You and Cy pass.",
         "Refill: Ann 3 cards · You T 2 (after reshuffling the discard)."]
     assert narrate(game, run, 0, names) == [
-        "Reinforcing: You +3 at castle 2 (5 2 A) · Bob and Cy only pass.",
+        "Reinforcing: You +3 at castle 2 (5 2 A) · Bob and Cy pass.",
         "Refill: You 4 3 2 · Bob 2 cards (after reshuffling the discard)."]
+    alone = [e for e in run[:7] if e.data.get("seat") != 2]
+    assert narrate(game, alone, 1, names)[0] == "Reinforcing: Ann +3 at castle 2 · You pass."
     fight = Event("fight", {"castle": 4, "seats": [None, 1, 2], "totals": [None, 2, 6], "winner": 2,
                             "before": None, "conceded": False})
     assert narrate(game, [fight], None, names) == ["Castle 4: Bob 2 vs Cy 6, Cy takes the castle."]
