@@ -92,6 +92,20 @@ def test_condensed_runs_and_since_last_turn():
         "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
 
 
+def test_a_troubadour_turn_of_several_lines_is_one_line():
+    game = rules.get_game("troubadour")
+    names = ["Ann", "Bob"]
+    turn = [Event("flipped", {"seat": 1, "cards": ["4H"]}),
+            Event("built_castle", {"seat": 1, "card": "4H", "from": "waste"}),
+            Event("built_village", {"seat": 1, "cards": ["9S"], "to": 2, "from": "waste"}),
+            Event("turn_ended", {"seat": 1, "auto": False})]
+    lines = narrate_lines(game, turn, 0, names)
+    assert len(lines) == 1 and sorted(lines[0].events) == [0, 1, 2, 3]
+    assert lines[0].text.startswith("Bob's turn: flips 4♥ · builds 4♥") and lines[0].text.endswith("turn ends.")
+    short = narrate(game, turn[2:], 0, names)  # two lines stay two lines
+    assert len(short) == 2
+
+
 def test_guyenne_reinforcements_and_refills_are_one_line_each():
     """A reinforcement phase (adds and passes) and a round's refills are one line each; a seat's own cards are
     shown to it only; a fight names only the armies at that castle (two sets: no "nobody ?")."""
