@@ -371,14 +371,15 @@ def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]
                     names: Sequence[str], ended: bool = False) -> list[str]:
     """What ``viewer`` has not seen since its previous move: ``log`` is the game's moves as ``(seq, seat, events)``
     in order; the events after the viewer's last own move are narrated, and of that move what the viewer learnt
-    privately. ``ended``: the game is over, and the viewer's own last move is told whole (when it ended the game,
-    it is where the final account is)."""
+    privately and what it set off (public events of other seats or of nobody: the fights a pass started, the cards
+    an attack turned up), not the viewer's own action. ``ended``: the game is over, and the viewer's own last
+    move is told whole (when it ended the game, it is where the final account is)."""
     last = max((k for k, (_, seat, _) in enumerate(log) if seat == viewer), default=-1)
     if last < 0:
         return narrate(game, [(seq, e) for seq, _, events in log for e in events], viewer, names)
     own_seq, _, own_events = log[last]
-    # of the viewer's own move, only what it learnt privately (the move itself it made, and saw answered)
-    told = [(own_seq, e) for e in own_events if e.audience is not None or ended]
+    # of the viewer's own move: what it learnt privately and what it set off, not the move itself it made
+    told = [(own_seq, e) for e in own_events if e.audience is not None or ended or e.data.get("seat") != viewer]
     told += [(seq, e) for seq, _, events in log[last + 1:] for e in events]
     return narrate(game, told, viewer, names)
 
