@@ -29,10 +29,13 @@ def _side(view: dict, s: int) -> str:
 
 def castle_row(view: dict) -> str:
     """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe). Two sets: one line per
-    frontier, ``◀``/``▶`` for the player named on that side."""
+    frontier, ``◀``/``▶`` for the player named on that side; a player's own view of four frontiers shows his two."""
     if view["mode"] == "two_sets":
         lines = []
+        mine = view["armies"][view["viewer"]] if view.get("viewer") is not None else None
         for f, (a, b) in enumerate(view["frontiers"]):
+            if mine is not None and mine not in (a, b) and len(view["frontiers"]) > 3:
+                continue  # your own view: your two frontiers (the table's board has all four)
             marks = []
             for k in range(3 * f + 1, 3 * f + 4):
                 owner = view["castles"][k - 1]

@@ -859,3 +859,15 @@ def test_a_loss_is_checked_exactly_as_the_listed_loss_options():
     assert not GuyenneState._is_loss_option(["5a", "5a"], ids("5 5"), 5)
     assert not GuyenneState._is_loss_option("5a", ids("5"), 5)
     assert not GuyenneState._is_loss_option(["5a", 3], ids("5 3"), 5)
+
+
+def test_two_sets_own_view_shows_the_players_own_frontiers():
+    """Four players: the table's board lists all four frontiers, a player's own view his two (shorter turns)."""
+    state = GAME.new_game(4, seed=5, options={"mode": "two_sets"})
+    public = GAME.render_view(state.view(None))
+    assert sum("◀ " in line for line in public.splitlines()) == 4
+    for seat in range(4):
+        mine = [line for line in GAME.render_view(state.view(seat)).splitlines() if "◀ " in line]
+        assert len(mine) == 2 and all(f"{{P{seat + 1}}}" in line for line in mine)
+    three = GAME.new_game(3, seed=5, options={"mode": "two_sets"})
+    assert sum("◀ " in line for line in GAME.render_view(three.view(0)).splitlines()) == 3
