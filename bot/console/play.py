@@ -80,8 +80,13 @@ class Console:
     def show(self, messages: list[Message], full_board: bool = False, step: bool = False) -> None:
         """Print what the service said: the board as its new lines only (``full_board``: all of it), your view
         in a box (``step``: a picker step, only what you chose so far), answers and errors as they are."""
-        said: set[str] = set()  # public lines printed by this call: the private box does not repeat them
-        board_shown = False  # the table's board printed at your turn (a game that hides nothing): no box
+        said: set[str] = set()  # the board's lines printed by this call: your view does not repeat them
+        board_shown = False  # the table's board printed at your turn (a game that hides nothing): no view below
+        boxed: set[str] = set()  # what your box tells since your last turn: the board's news does not repeat it
+        for m in messages:
+            lines = _plain(m.text).splitlines()
+            if m.is_private and not step and "" in lines:
+                boxed.update(addressed(line, YOU.name) for line in lines[1:lines.index("")])
         for m in messages:
             if m.game_id is not None and self.game_id is None:
                 self.game_id = m.game_id
@@ -102,13 +107,14 @@ class Console:
                     for line in chosen:
                         self.say("  " + line)
                     continue
-                if "" in lines:  # the lines above the view are events: spoken to you
+                told, view = [], lines[1:]
+                if "" in lines:  # the lines above the view are events since your last turn: spoken to you
                     cut = lines.index("")
-                    lines = [addressed(line, YOU.name) for line in lines[:cut]] + lines[cut + 1:]
-                lines = lines[:1] + [line for line in lines[1:] if line not in said]
-                if len(lines) > 1 and not board_shown:  # more than its title; a game hiding nothing: the board
+                    told, view = [addressed(line, YOU.name) for line in lines[1:cut]], lines[cut + 1:]
+                view = [] if board_shown else [line for line in view if line not in said]
+                if told or view:
                     self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 30)
-                    for line in lines:
+                    for line in lines[:1] + told + view:
                         self.say("│ " + line)
                     self.say("└" + "─" * 54)
             elif m.is_reply:
@@ -117,8 +123,8 @@ class Console:
                 head, _sep, body = text.partition("\n\n")
                 news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                 for line in news:
-                    said.add(addressed(line, YOU.name))
-                    self.say("📢 " + addressed(line, YOU.name))
+                    if addressed(line, YOU.name) not in boxed:
+                        self.say("📢 " + addressed(line, YOU.name))
                 waiting = [line for line in body.splitlines() if line.startswith("⏳")]
                 yours = any(w.endswith(YOU.name) or f" {YOU.name}," in w for w in waiting)
                 if yours and self._board_not_in_view():  # the table's board, once: your view does not repeat it

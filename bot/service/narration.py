@@ -314,17 +314,19 @@ def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: 
         i += 1
     for m in pending:  # nothing came after them: said on their own
         raw.append(Line(_describe(game, entries[m][1]) or entries[m][1].kind.replace("_", " "), [m], seqs[m]))
-    if condense and game.name == "troubadour":
-        raw = _troubadour_turns(raw, [e for _, e in entries])
+    if condense and game.name in _TURN_LINES:
+        raw = _turns(raw, [e for _, e in entries], *_TURN_LINES[game.name])
     return [Line(personal(r.text, viewer, names), r.events, r.seq) for r in raw]
 
 
-_TURN_LINES = 3  # a Troubadour turn told in this many lines or more becomes one line
+# a turn told in this many lines or more becomes one line (with this head: "{P3}'s turn: …", or the first line's)
+_TURN_LINES = {"troubadour": (3, True), "kardinal": (2, False)}
 
 
-def _troubadour_turns(raw: list[Line], events: list[Event]) -> list[Line]:
-    """A Troubadour turn of several lines → one: ``{P3}'s turn: flips 4♥ · builds 3 castle cards: 4♠ 5♠ 6♠ ·
-    makes 2 village moves: 10♠ → V2 · turn ends.`` (a 4-player round of AI turns is four lines, not forty)."""
+def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list[Line]:
+    """A turn of several lines → one: ``{P3}'s turn: flips 4♥ · builds 3 castle cards: 4♠ 5♠ 6♠ · makes 2 village
+    moves: 10♠ → V2 · turn ends.`` (Troubadour: a 4-player round of AI turns is four lines, not forty);
+    ``{P2} builds a 🟦 blue tower at M15: +🟥 stone · moves the Cardinal J14 → N15.`` (Kardinal)."""
     def seat_of(line: Line):
         return events[line.events[0]].data.get("seat") if line.events else None
 
@@ -337,21 +339,21 @@ def _troubadour_turns(raw: list[Line], events: list[Event]) -> list[Line]:
             j += 1
             if events[raw[j - 1].events[-1]].kind in ("turn_ended", "game_won"):
                 break
-        if j - i < _TURN_LINES:
+        if j - i < least or any("\n" in line.text for line in raw[i:j]):
             out.append(raw[i])
             i += 1
             continue
         subject = f"{{P{who + 1}}}"
         parts = []
-        for line in raw[i:j]:
+        for n, line in enumerate(raw[i:j]):
             text = line.text.rstrip(".")
             if text.startswith(subject + "'s turn ends"):
                 text = "turn ends" + text[len(subject + "'s turn ends"):]
-            elif text.startswith(subject + " "):
+            elif text.startswith(subject + " ") and (head or n):
                 text = text[len(subject) + 1:]
             parts.append(text)
-        out.append(Line(f"{subject}'s turn: " + " · ".join(parts) + ".", [k for line in raw[i:j] for k in line.events],
-                        raw[i].seq))
+        out.append(Line((f"{subject}'s turn: " if head else "") + " · ".join(parts) + ".",
+                        [k for line in raw[i:j] for k in line.events], raw[i].seq))
         i = j
     return out
 

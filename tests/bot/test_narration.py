@@ -106,6 +106,18 @@ def test_a_troubadour_turn_of_several_lines_is_one_line():
     assert len(short) == 2
 
 
+def test_a_kardinal_turn_is_one_line():
+    game = rules.get_game("kardinal")
+    turn = [Event("built", {"seat": 1, "color": "blue", "kind": "tower", "cells": ["M15"], "stones": ["red"]}),
+            Event("cardinal_moved", {"seat": 1, "from": "J14", "site": "N15"}),
+            Event("built", {"seat": 0, "color": "red", "kind": "house", "cells": ["L12"], "stones": []})]
+    lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
+    assert [line.text for line in lines] == [
+        "Bob builds a 🟦 blue tower at M15: +🟥 stone · moves the Cardinal J14 → N15.",
+        "You build a 🟥 red house at L12."]
+    assert [line.events for line in lines] == [[0, 1], [2]]
+
+
 def test_guyenne_reinforcements_and_refills_are_one_line_each():
     """A reinforcement phase (adds and passes) and a round's refills are one line each; a seat's own cards are
     shown to it only; a fight names only the armies at that castle (two sets: no "nobody ?")."""
