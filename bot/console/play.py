@@ -82,11 +82,14 @@ class Console:
         in a box (``step``: a picker step, only what you chose so far), answers and errors as they are."""
         said: set[str] = set()  # the board's lines printed by this call: your view does not repeat them
         board_shown = False  # the table's board printed at your turn (a game that hides nothing): no view below
-        boxed: set[str] = set()  # what your box tells since your last turn: the board's news does not repeat it
+        boxed: set[str] = set()  # what your box tells: the board's news does not repeat it
+        covered = False  # your box tells all since your last turn (it is your turn, or the end): news only of you
+        ending = any(m.kind == "result" for m in messages)
         for m in messages:
             lines = _plain(m.text).splitlines()
             if m.is_private and not step and "" in lines:
                 boxed.update(addressed(line, YOU.name) for line in lines[1:lines.index("")])
+                covered = covered or ((m.ping or ending) and lines.index("") > 1)
         for m in messages:
             if m.game_id is not None and self.game_id is None:
                 self.game_id = m.game_id
@@ -122,9 +125,9 @@ class Console:
             elif m.kind == "board" and not full_board and not self.over:
                 head, _sep, body = text.partition("\n\n")
                 news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
-                for line in news:
-                    if addressed(line, YOU.name) not in boxed:
-                        self.say("📢 " + addressed(line, YOU.name))
+                for line in map(lambda line: addressed(line, YOU.name), news):
+                    if line not in boxed and not (covered and not line.startswith("You ")):
+                        self.say("📢 " + line)  # (your own move is not in your box: "You build …")
                 waiting = [line for line in body.splitlines() if line.startswith("⏳")]
                 yours = any(w.endswith(YOU.name) or f" {YOU.name}," in w for w in waiting)
                 if yours and self._board_not_in_view():  # the table's board, once: your view does not repeat it

@@ -93,12 +93,12 @@ def render(view: dict) -> str:
         lines.append(f"{seat(p)} {own} · stones {_stones(view['stones'][p])} · score {view['scores'][p]}")
     if view["shared"]:
         lines.append(f"Shared {colour(view['shared'])} {_left(view, view['shared'])} (its stones count for nobody)")
-    lines.append("Stone supply: " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()))
+    lines.append("Stone supply: " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()) +
+                 " · Cardinal: " + (view["cardinal"] or "not yet in play"))
     last = view["last_built"]
     if last:
         lines.append(f"Last built: {colour(last['color'])} {last['kind']} → next not a {last['kind']}, "
                      f"not {last['color']}.")
-    lines.append("Cardinal: " + (view["cardinal"] or "not yet in play"))
     if phase == "over":
         lines.append("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):")
         lines += [account(p, s, *_final(view, p), view["dom_touches"][p]) for p, s in enumerate(view["scores"])]
