@@ -251,6 +251,18 @@ def test_koenig_artus_board_has_a_running_score_table_per_hand():
     assert again.view(None) == view and again.clone().view(None) == view
 
 
+def test_list_und_tuecke_board_has_a_running_score_table_per_round():
+    game = rules.get_game("list_und_tuecke")
+    state = _play_until(game, game.new_game(4, seed=7), lambda s: len(s.view(None)["round_scores"]) >= 2)
+    view = state.view(None)
+    text = game.render_view(view)
+    assert "Scores by round:" in text
+    rows = [line for line in text.splitlines() if " R1 " in line]
+    assert len(rows) == 4 and all("R2" in r and "total" in r for r in rows)
+    mine = game.render_view(state.view(0))
+    assert "Scores by round:" not in mine and "Totals after 2 rounds" in mine  # the turn message stays short
+
+
 # ---------------------------------------------------------------------------------------------- Guyenne's last action
 @pytest.mark.parametrize("players,options", [(2, {}), (3, {"mode": "two_sets"})])
 def test_guyenne_highlights_the_last_action_in_the_text_and_the_picture(players, options):
