@@ -13,28 +13,35 @@
     python -m bench.busy                    # the default game, then pictures of every game
     python -m bench.busy --game kardinal --games 100 --moves 30 --workers 1 2
 
-Figures (König Artus, 4 seats, 100 games × 30 moves; this 2-core host shared with other test runs, load
-average 3–9, so wall times are inflated 2–4× against a quiet machine — compare within a row):
+Figures (König Artus, 4 seats, 100 games × 30 moves), the code before and after issue 24's second round run back
+to back at 12:25–12:28 on this 2-core host while other helpers' test suites ran (load average 12–13: every figure
+is inflated against a quiet machine; compare within a row):
 
-    figure                                  before (main, 08:20)        after (h-perf, 09:28)
-    bare commit floor p50                   0.21 ms                     0.18 ms
-    quiet overhead p50 / p99 (× floor)      5.87 / 17.5 ms (28×)        1.20 / 17.9 ms (6.6×)
-    100 games, text only                    492 moves/s, act p50 171 ms 232–409 moves/s (load 7–9)
-    one picture p50 / max (worst game)      3.05 / 6.1 ms               2.6–4.5 / 10–64 ms (load 7–9)
-    100 games, pictures on                  181 moves/s (1 thread)      173 (1 worker) / 137–188 (2 workers)
+    figure                                  before (47fe9f2)              after (h-perf2)
+    bare commit floor p50                   0.17 ms                       0.15 ms
+    quiet overhead p50 / p99 (× floor)      1.17 / 7.9 ms (7.0×)          0.59 / 14.1 ms (3.9×; p99: the load)
+    100 games, text only                    291 moves/s, loop 1.26 ms     739 moves/s, loop 0.82 ms a move
+    one picture p50 / max (worst game)      5.9 / 32 ms                   2.1 / 116 ms (one outlier at load 12)
+    100 games, pictures on, 1 / 2 workers   160 / 163 moves/s             688 / 541 moves/s
 
-Why the text-only target is out of reach here: the event loop spends ~1.2–1.4 ms of CPU a move (a free core
-would allow ~750 moves/s), of which the group commit's SQL is now ~0.2 ms; the rest is building the board and
-each seat's view, rendering their texts, the picker of the seat to act (``picker.resolve`` ~0.4 ms) and
-serialising six messages to JSON for the outbox — Python work that grows with seats, not with cores (a second
-core only helps pictures, which run in the pool). With pictures on, drawing leaves the loop (the loop pays
-~0.1 ms a picture to key and ship it), and boards superseded in a chat's queue are never drawn.
+What the floor is made of (printed under it): four hops to aiosqlite's thread (~0.02 ms each when the machine is
+busy, several times that when it is idle: a sleeping core wakes for each) and SQLite's own work (~0.05 ms). The
+service pays one hop (the whole group commit in one call, storage/lean.py) and ~0.07 ms for the write; the rest of
+its overhead is the event loop's own Python work, ~0.45 ms of CPU an act (judging, five views built and compared,
+the recipes of the messages, the outbox rows and their JSON, the engine's apply and snapshot): ≤ 2× the floor
+would need that below ~0.25 ms. Text only, every message is rendered when sent (the bench sends at once, so
+nothing is superseded): ~0.8 ms of loop CPU a move bounds one process near 1,200 moves/s on a free core — 5,000
+needs four or five processes (each its own games, as Discord shards), i.e. more cores than this host has: with
+other work on both cores, a second process only competes for them (the two rows "text only, 1/2 processes").
+Pictures drawn in the pool leave the loop; with 2 cores, 1 worker (the default: a core each but the loop's) does
+better than 2, which take the loop's core in turns.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -65,8 +72,12 @@ async def _service(path: Path, pictures: bool, workers: int | None):
     return service
 
 
-async def floor(path: Path, game_name: str, rounds: int) -> list[float]:
-    """Seconds per bare transaction: BEGIN IMMEDIATE, version-checked UPDATE of the snapshot, one INSERT, COMMIT."""
+async def floor(path: Path, game_name: str, rounds: int) -> dict[str, list[float]]:
+    """Seconds per bare transaction (``floor``): BEGIN IMMEDIATE, version-checked UPDATE of the snapshot, one
+    INSERT, COMMIT — four awaits, each a hop to aiosqlite's thread and back. Interleaved with it, what it is made
+    of: ``hop``, one round trip to the thread that does nothing (``SELECT 1``); ``one_hop``, the same transaction
+    handed to the thread in one call (as storage/lean.py does); ``sqlite``, that transaction's own time in the
+    thread (SQLite's work: no hop)."""
     import aiosqlite
 
     service = await _service(path, False, None)
@@ -78,52 +89,78 @@ async def floor(path: Path, game_name: str, rounds: int) -> list[float]:
     events = [e.to_json() for e in state.clone().apply(seat, action)]
     snapshot = json.dumps(state.to_json())
     await service.close()
-    times = []
+    times: dict[str, list[float]] = {"floor": [], "hop": [], "one_hop": [], "sqlite": []}
+    update = "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ? WHERE id = ? AND version = ?"
+    insert = ("INSERT INTO moves (game_id, seq, seat, action, events, by, created_at) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+    def whole(connection, version: int, seq: int) -> float:  # in aiosqlite's thread: no hop between statements
+        start = time.perf_counter()
+        now = datetime.now(timezone.utc).isoformat()
+        connection.execute("BEGIN IMMEDIATE")
+        assert connection.execute(update, (snapshot, version + 1, "active", now, gid, version)).rowcount == 1
+        connection.execute(insert, (gid, seq, seat, json.dumps(action), json.dumps(events), "player", now))
+        connection.execute("COMMIT")
+        return time.perf_counter() - start
+
     async with aiosqlite.connect(path, isolation_level=None) as db:
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
             await db.execute(f"PRAGMA {pragma}")
         version = (await (await db.execute("SELECT version FROM games WHERE id = ?", (gid,))).fetchone())[0]
+        seq = 10_000
         for i in range(rounds):
             start = time.perf_counter()
             now = datetime.now(timezone.utc).isoformat()
             await db.execute("BEGIN IMMEDIATE")
-            done = await db.execute("UPDATE games SET state = ?, version = ?, status = ?, updated_at = ? "
-                                    "WHERE id = ? AND version = ?", (snapshot, version + 1, "active", now, gid, version))
+            done = await db.execute(update, (snapshot, version + 1, "active", now, gid, version))
             assert done.rowcount == 1
-            await db.execute("INSERT INTO moves (game_id, seq, seat, action, events, by, created_at) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             (gid, 10_000 + i, seat, json.dumps(action), json.dumps(events), "player", now))
+            await db.execute(insert, (gid, seq, seat, json.dumps(action), json.dumps(events), "player", now))
             await db.execute("COMMIT")
-            times.append(time.perf_counter() - start)
-            version += 1
+            times["floor"].append(time.perf_counter() - start)
+            version, seq = version + 1, seq + 1
+            start = time.perf_counter()
+            await db.execute("SELECT 1")
+            times["hop"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            times["sqlite"].append(await db._execute(whole, db._connection, version, seq))
+            times["one_hop"].append(time.perf_counter() - start)
+            version, seq = version + 1, seq + 1
     return times
 
 
-async def quiet(path: Path, game_name: str, tables: int, moves: int) -> list[float]:
-    """Service overhead per move (act minus twice the engine's apply), one game at a time."""
+async def quiet(path: Path, game_name: str, tables: int, moves: int) -> tuple[list[float], list[float]]:
+    """Service overhead per move (act minus twice the engine's apply), one game at a time; and the event loop's
+    CPU time of each act (its own work, without the waits for the database's thread)."""
     service = await _service(path, False, None)
     over: list[float] = []
+    cpu: list[float] = []
     for gid, chat in await open_tables(service, game_name, tables, 10_000):
-        await play(service, gid, chat, moves, random.Random(gid), [], over)
+        await play(service, gid, chat, moves, random.Random(gid), [], over, cpu)
     await service.close()
-    return over
+    return over, cpu
 
 
 async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: bool,
-                 workers: int | None) -> dict:
-    """``games`` games moving at once; every returned message goes through a Delivery (send costs nothing)."""
+                 workers: int | None, profile=None, first: int = 0, before_clock=None) -> dict:
+    """``games`` games moving at once; every returned message goes through a Delivery (send costs nothing).
+    ``profile``: a ``cProfile.Profile`` enabled while the games move and their messages are delivered;
+    ``first``: the number of the first table (processes sharing a database each open their own);
+    ``before_clock``: awaited once the tables are open, just before the clock starts."""
     service = await _service(path, pictures, workers)
     pool = getattr(service, "pictures_pool", None)
     if pictures and pool is not None and hasattr(pool, "ready"):
         await pool.ready()  # workers started and warm before the clock starts
 
     async def send(message, meta, pace):
+        message.render()  # as an adapter reading its text, buttons and menu: rendered only when really sent
         await pace()
 
     delivery = Delivery(send, on_delivered=service.delivered, name="bench",
                         prepare=getattr(service, "draw_picture", None))  # as the platform adapters do
     drawn_before = getattr(pool, "drawn", 0)
-    tables = await open_tables(service, game_name, games, 0)
+    tables = await open_tables(service, game_name, games, first)
+    if before_clock is not None:
+        await before_clock()
     latencies: list[float] = []
 
     class Submitting:  # play() calls service.act; its messages go to the delivery queues
@@ -136,12 +173,16 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
             delivery.submit([m for m in out if m.kind != "error"])
             return out
 
+    if profile is not None:
+        profile.enable()
     start, loop_cpu, process_cpu = time.perf_counter(), time.thread_time(), time.process_time()
     counts = await asyncio.gather(*[play(Submitting(service), gid, chat, moves, random.Random(gid), latencies, [])
                                     for gid, chat in tables])
     moved = time.perf_counter() - start
     await delivery.idle()
     elapsed = time.perf_counter() - start
+    if profile is not None:
+        profile.disable()
     loop_cpu, process_cpu = time.thread_time() - loop_cpu, time.process_time() - process_cpu
     figures = {"moves": sum(counts), "moves_per_s": sum(counts) / elapsed, "act_p50": percentile(latencies, 50),
                "act_p99": percentile(latencies, 99), "moving_s": moved, "elapsed_s": elapsed,
@@ -160,37 +201,109 @@ def picture_figures(names: list[str], states: int) -> dict[str, dict]:
     return {name: picture_bench.bench_game(name, picture_bench.sample_views(name, states)) for name in names}
 
 
+async def _process_worker(path: Path, game_name: str, games: int, moves: int, index: int, go: Path,
+                          out: Path) -> None:
+    """One of ``processes``' processes: its own tables, then all move at once when ``go`` appears."""
+    async def wait_for_go():
+        Path(f"{go}.{index}").touch()
+        while not go.exists():
+            await asyncio.sleep(0.005)
+
+    figures = await loaded(path, game_name, games, moves, False, None, first=100_000 * (index + 1),
+                           before_clock=wait_for_go)
+    out.write_text(json.dumps(figures))
+
+
+def processes(path: Path, game_name: str, games: int, moves: int, count: int) -> dict:
+    """Text only, ``games`` games in ``count`` processes on one SQLite file (each its own games, as Discord
+    shards): committed moves/s of them all together, from the first move to the last message delivered."""
+    import subprocess
+    import sys
+
+    asyncio.run(_migrated(path))
+    go = path.with_suffix(".go")
+    outs = [path.with_suffix(f".{i}.json") for i in range(count)]
+    per = games // count
+    children = [subprocess.Popen([sys.executable, "-m", "bench.busy", "--worker", str(path), game_name, str(per),
+                                  str(moves), str(i), str(go), str(outs[i])]) for i in range(count)]
+    while not all(Path(f"{go}.{i}").exists() for i in range(count)):
+        if any(c.poll() is not None for c in children):
+            raise RuntimeError("a bench process ended before it was ready")
+        time.sleep(0.01)
+    go.touch()
+    for child in children:
+        child.wait()
+    results = [json.loads(out.read_text()) for out in outs]
+    moved = sum(r["moves"] for r in results)
+    slowest = max(r["elapsed_s"] for r in results)
+    return {"moves_per_s": moved / slowest, "act_p50": statistics.median(r["act_p50"] for r in results),
+            "loop_cpu_ms": statistics.mean(r["loop_cpu_ms"] for r in results)}
+
+
+async def _migrated(path: Path) -> None:
+    service = await build_service(f"sqlite+aiosqlite:///{path}")
+    await service.close()
+
+
+def _load() -> str:
+    return "load {:.1f}".format(os.getloadavg()[0])
+
+
 async def main_async(args) -> None:
+    loads = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         bare = await floor(tmp / "floor.db", args.game, args.floor)
-        over = await quiet(tmp / "quiet.db", args.game, 5, args.moves)
+        loads["floor"] = _load()
+        over, cpu = await quiet(tmp / "quiet.db", args.game, 5, args.moves)
+        loads["quiet"] = _load()
         text = await loaded(tmp / "text.db", args.game, args.games, args.moves, False, None)
+        loads["text"] = _load()
         drawn = picture_figures(args.pictures, args.states)
-        with_pictures = {w: await loaded(tmp / f"pictures{w}.db", args.game, args.games, args.moves, True, w)
-                         for w in args.workers}
-    floor_p50 = percentile(bare, 50) * 1e3
+        loads["pictures"] = _load()
+        with_pictures = {}
+        for w in args.workers:
+            with_pictures[w] = await loaded(tmp / f"pictures{w}.db", args.game, args.games, args.moves, True, w)
+            loads[w] = _load()
+        by_processes = {}
+        for n in args.processes:
+            by_processes[n] = await asyncio.to_thread(processes, tmp / f"processes{n}.db", args.game, args.games,
+                                                      args.moves, n)
+            loads[f"p{n}"] = _load()
+    floor_p50 = percentile(bare["floor"], 50) * 1e3
     quiet_p50, quiet_p99 = percentile(over, 50) * 1e3, percentile(over, 99) * 1e3
-    print(f"game {args.game} ({rules.get_game(args.game).title}), {args.games} games × {args.moves} moves")
+    print(f"game {args.game} ({rules.get_game(args.game).title}), {args.games} games × {args.moves} moves, "
+          f"{os.cpu_count()} cores; the machine's load average is printed beside each figure")
     print(f"{'figure':<52} {'measured':>34}   target")
-    print(f"{'bare commit (the floor), p50':<52} {floor_p50:>31.2f} ms   —")
+    print(f"{'bare commit (the floor), p50':<52} {floor_p50:>31.2f} ms   —   ({loads['floor']})")
+    hop, one_hop, own = (percentile(bare[k], 50) * 1e3 for k in ("hop", "one_hop", "sqlite"))
+    print(f"    made of: 4 hops to aiosqlite's thread (one empty round trip p50 {hop:.3f} ms) and SQLite's own work "
+          f"({own:.3f} ms); the same transaction in one hop (the service's lean write) {one_hop:.3f} ms")
     print(f"{'service overhead per move, quiet, p50 / p99':<52} {quiet_p50:>15.2f} ms / {quiet_p99:6.2f} ms "
-          f"({quiet_p50 / floor_p50:3.1f}×)   ≤ 2× floor, p99 ≤ 1.5 ms")
+          f"({quiet_p50 / floor_p50:3.1f}×)   ≤ 2× floor, p99 ≤ 1.5 ms   ({loads['quiet']})")
+    print(f"    the event loop's CPU per act p50 {percentile(cpu, 50) * 1e3:.2f} ms (its own Python work: judging, "
+          f"views, recipes, outbox rows; the engine's part included) + one hop for the write")
     print(f"{'100 games at once, text only: moves/s (act p50)':<52} {text['moves_per_s']:>20.0f} moves/s "
-          f"({text['act_p50'] * 1e3:5.1f} ms)   ≥ 5000")
+          f"({text['act_p50'] * 1e3:5.1f} ms)   ≥ 5000   ({loads['text']})")
     print(f"    event-loop CPU {text['loop_cpu_ms']:.2f} ms a move, the whole process {text['process_cpu_ms']:.2f} ms "
-          f"(the loop's CPU per move bounds moves/s at {1e3 / text['loop_cpu_ms']:.0f} on a free core)")
+          f"(the loop's CPU per move bounds moves/s at {1e3 / text['loop_cpu_ms']:.0f} on a free core); "
+          f"{text['sent']} messages rendered and sent, {text['superseded']} superseded unrendered")
     worst = max(drawn.values(), key=lambda r: r["p50_ms"])
     print(f"{'one board picture, p50 / max (worst game)':<52} {worst['p50_ms']:>15.2f} ms / "
-          f"{max(r['max_ms'] for r in drawn.values()):6.2f} ms   p50 ≤ 4 ms, max ≤ 20 ms")
+          f"{max(r['max_ms'] for r in drawn.values()):6.2f} ms   p50 ≤ 4 ms, max ≤ 20 ms   ({loads['pictures']})")
     for name, r in drawn.items():
         print(f"    {name:<22} p50 {r['p50_ms']:6.2f} ms  max {r['max_ms']:6.2f} ms  (cpu p50 {r['cpu_p50_ms']:.2f})")
     for w, r in with_pictures.items():
         label = f"100 games at once, pictures on ({w} worker{'s' if w > 1 else ''}): moves/s"
-        print(f"{label:<52} {r['moves_per_s']:>20.0f} moves/s (act p50 {r['act_p50'] * 1e3:5.1f} ms)   ≥ 500")
+        print(f"{label:<52} {r['moves_per_s']:>20.0f} moves/s (act p50 {r['act_p50'] * 1e3:5.1f} ms)   ≥ 500   "
+              f"({loads[w]})")
         print(f"    {r['moves']} moves; moving {r['moving_s']:.2f} s, all delivered {r['elapsed_s']:.2f} s; "
               f"{r['sent']} messages sent, {r['superseded']} superseded before sending, {r['drawn']} pictures drawn "
-              f"by the pool; event-loop CPU {r['loop_cpu_ms']:.2f} ms a move")
+              f"by the pool; event-loop CPU {r['loop_cpu_ms']:.2f} ms a move, the process {r['process_cpu_ms']:.2f}")
+    for n, r in by_processes.items():
+        label = f"100 games at once, text only, {n} process{'es' if n > 1 else ''}"
+        print(f"{label:<52} {r['moves_per_s']:>20.0f} moves/s (act p50 {r['act_p50'] * 1e3:5.1f} ms)   "
+              f"({loads[f'p{n}']}; loop CPU {r['loop_cpu_ms']:.2f} ms a move each)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -201,8 +314,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--floor", type=int, default=400, help="bare transactions measured")
     parser.add_argument("--states", type=int, default=15, help="random states per game for the picture figure")
     parser.add_argument("--pictures", nargs="*", default=[g for g in sorted(rules.GAMES) if boards.has_picture(g)])
-    parser.add_argument("--workers", type=int, nargs="*", default=[2], help="picture pool sizes to run")
+    parser.add_argument("--workers", type=int, nargs="*", default=[1, 2], help="picture pool sizes to run")
+    parser.add_argument("--processes", type=int, nargs="*", default=[1, 2],
+                        help="text only, the games split between this many processes on one SQLite file")
+    parser.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        path, game, games, moves, index, go, out = args.worker
+        asyncio.run(_process_worker(Path(path), game, int(games), int(moves), int(index), Path(go), Path(out)))
+        return
     asyncio.run(main_async(args))
 
 

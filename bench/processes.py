@@ -145,7 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     if not args.no_postgres:
         for (n, shared), url in _postgres_urls(args.postgres, [(n, s) for s in (False, True) for n in counts]):
             rows.setdefault(("PostgreSQL", shared), {})[n] = run(url, n, args.games, args.seconds, shared)
-    print(f"{args.games} games, {args.seconds:g} s per run, {os.cpu_count()} cores; committed moves/s, act p50/p99")
+    load = os.getloadavg()
+    print(f"{args.games} games, {args.seconds:g} s per run, {os.cpu_count()} cores, load {load[0]:.1f} {load[1]:.1f}; "
+          f"committed moves/s, act p50/p99")
     print(f"{'':25}" + "".join(f"{f'{n} process' + ('es' if n > 1 else ''):>26}" for n in counts))
     for (name, shared), by_count in rows.items():
         label = f"{name}, {'shared' if shared else 'own'} games"

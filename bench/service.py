@@ -50,7 +50,9 @@ async def open_tables(service, game_name: str, count: int, first: int) -> list[t
 
 
 async def play(service, gid: int, chat: ChatRef, moves: int, rng: random.Random, latencies: list[float],
-               overheads: list[float]) -> int:
+               overheads: list[float], cpu: list[float] | None = None) -> int:
+    """``cpu``: when given, the event loop's CPU time of each ``act`` (``time.thread_time``: its own work, not
+    the waits for the database's thread)."""
     done = 0
     while done < moves:
         live = service._live_games.get(gid)  # the bench's people read the state the service holds
@@ -62,9 +64,11 @@ async def play(service, gid: int, chat: ChatRef, moves: int, rng: random.Random,
         t0 = time.perf_counter()
         state.clone().apply(seat, action)
         engine = time.perf_counter() - t0
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         out = await service.act(chat, live.seats[seat].user, action, game_id=gid)
         elapsed = time.perf_counter() - t0
+        if cpu is not None:
+            cpu.append(time.thread_time() - c0)
         if out and out[0].kind == "error":
             raise RuntimeError(out[0].text)
         latencies.append(elapsed)

@@ -225,11 +225,13 @@ def register(game: Game) -> Game:
 
 def get_game(name: str) -> Game:
     """The registered game; IllegalAction (listing the known names) if there is none."""
-    from rules import load_games  # the registry is filled by importing the game packages
-
-    load_games()
     key = (name or "").strip().lower()
     game = GAMES.get(key)
+    if game is None:  # not registered yet: import the game packages (a scan of the folder, not for every call)
+        from rules import load_games  # the registry is filled by importing the game packages
+
+        load_games()
+        game = GAMES.get(key)
     if game is None:
         known = ", ".join(sorted(GAMES))
         raise IllegalAction(f"Unknown game {name!r}. Known games: {known}.")

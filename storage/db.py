@@ -13,6 +13,18 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
+try:  # JSON columns (snapshots, move events, the outbox's messages) are written with every move: orjson is ~5×
+    import orjson  # faster than the json module; values read back the same either way
+
+    def _dumps(value) -> str:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+    _loads = orjson.loads
+except ImportError:  # pragma: no cover - an environment without it still works
+    import json
+
+    _dumps, _loads = json.dumps, json.loads
+
 
 def alembic_config(url: str | None = None) -> Config:
     cfg = Config()
@@ -32,6 +44,17 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def _sqlite_reset(dbapi_connection, _record, state) -> None:
+    # The pool's reset on return, only when a transaction is open: a rollback through aiosqlite is a hop to its
+    # thread and back, and most connections come back committed (the group commit's lean write, every
+    # read-only session that read nothing). sqlite3's ``in_transaction`` is a plain read of the handle's state.
+    if not state.asyncio_safe:
+        return
+    raw = getattr(getattr(dbapi_connection, "_connection", None), "_connection", None)
+    if raw is None or raw.in_transaction:
+        dbapi_connection.rollback()
 
 
 def _sqlite_begin(connection) -> None:
@@ -93,15 +116,22 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
             kwargs.update(pool_size=1, max_overflow=0, pool_timeout=120)
     else:
         kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+    if parsed.get_backend_name() == "sqlite":
+        kwargs.update(pool_reset_on_return=None)  # _sqlite_reset rolls back what is open
+    kwargs.update(json_serializer=_dumps, json_deserializer=_loads)
     engine = create_async_engine(url, **kwargs)
     reader = engine
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
+        event.listen(engine.pool, "reset", _sqlite_reset)
         if parsed.database and parsed.database != ":memory:":
-            reader = create_async_engine(url, pool_size=4, max_overflow=4, pool_timeout=120)
+            reader = create_async_engine(url, pool_size=4, max_overflow=4, pool_timeout=120,
+                                         pool_reset_on_return=None, json_serializer=_dumps,
+                                         json_deserializer=_loads)
             event.listen(reader.sync_engine, "connect", _sqlite_pragmas)
             event.listen(reader.sync_engine, "begin", _sqlite_begin_read)
+            event.listen(reader.pool, "reset", _sqlite_reset)
     db = Database(engine, async_sessionmaker(engine, expire_on_commit=False),
                   async_sessionmaker(reader, expire_on_commit=False), reader)
     if migrate:

@@ -12,6 +12,10 @@ On SQLite (aiosqlite) the batch goes through ``storage/lean.py``: the same state
 pooled connection, one hop each, near the floor of a bare transaction; PostgreSQL, and a batch where a game
 ends (rated in the same transaction, through the unit of work), take the SQLAlchemy path.
 
+Marks that messages of the outbox were sent (``mark_sent``) ride in the same transactions: under load they
+never queue for the one writer connection of their own (one more transaction between two batches of moves);
+when nothing moves, they go out alone.
+
 If the batch cannot be written as a whole (a game changed under us — another process —
 or a follow-up job failed), it is rolled back and redone one write at a time, each in
 its own SAVEPOINT, so only the writes at fault fail.
@@ -37,13 +41,15 @@ Job = Callable[[UnitOfWork], Awaitable[Any]]
 BUSY_RETRIES = 12  # with backoff up to 1 s: about 8 s beyond SQLite's own busy_timeout
 
 
-# PostgreSQL: deadlock detected, serialization failure, lock not available — the transaction was undone
-RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03"}
+# PostgreSQL: deadlock detected, serialization failure, lock not available — the transaction was undone; and a
+# unique violation: two processes' transactions both found a row missing and both added it (a player's first
+# rating in a league, when two of their games end at once) — done again, the row is there and is read
+RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03", "23505"}
 
 
 def is_busy(error: Exception) -> bool:
-    """Another process is in the way and trying again works: SQLite's 'database is locked' / 'busy', or a
-    PostgreSQL deadlock between two processes' transactions (one of them is undone)."""
+    """Another process is in the way and trying again works: SQLite's 'database is locked' / 'busy', a
+    PostgreSQL deadlock between two processes' transactions (one of them is undone), or a row both added."""
     orig = getattr(error, "orig", error)
     if getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES or getattr(orig, "pgcode", None) in RETRYABLE_SQLSTATES:
         return True
@@ -118,6 +124,7 @@ class GroupCommit:
         self.db = db
         self.max_batch = max_batch
         self._pending: deque[tuple[MoveWrite, asyncio.Future]] = deque()
+        self._marks: list[tuple[list[str], asyncio.Future]] = []  # outbox keys sent, written with the next batch
         self._flusher: asyncio.Task | None = None
         self._lean = lean.applies(db)
         self.batches = 0  # for the bench: how many commits served how many writes
@@ -127,38 +134,59 @@ class GroupCommit:
         """Store ``write`` with whatever else is waiting; (new version, result of ``then``) once committed."""
         future = asyncio.get_running_loop().create_future()
         self._pending.append((write, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
+        self._start()
         return await future
 
+    async def mark_sent(self, keys: list[str]) -> None:
+        """Stamp ``sent_at`` on these outbox rows, with the next batch of moves (or alone if none waits);
+        returns once committed."""
+        if not keys:
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._marks.append((list(keys), future))
+        self._start()
+        await future
+
+    def _start(self) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+
     async def _flush(self) -> None:
-        while self._pending:
+        while self._pending or self._marks:
             batch = [self._pending.popleft() for _ in range(min(self.max_batch, len(self._pending)))]
             batch = [(w, f) for w, f in batch if not f.cancelled()]
+            marks, self._marks = self._marks, []
+            keys = [key for taken, _ in marks for key in taken]
             try:
-                await self._write_batch(batch)
+                await self._write_batch(batch, keys)
             except BaseException as error:  # the commit itself failed: nothing of the batch is stored
-                for _, future in batch:
+                for _, future in batch + marks:
                     if not future.done():
                         future.set_exception(error)
                 if isinstance(error, asyncio.CancelledError):
                     raise
-            self.batches += 1
-            self.writes += len(batch)
+            else:
+                for _, future in marks:
+                    if not future.done():
+                        future.set_result(None)
+            if batch:
+                self.batches += 1
+                self.writes += len(batch)
 
-    async def _write_batch(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> None:
-        """Write the batch; a database busy with another process is waited for, never reported as a failure."""
+    async def _write_batch(self, batch: list[tuple[MoveWrite, asyncio.Future]], keys: list[str]) -> None:
+        """Write the batch (and the sent marks ``keys``); a database busy with another process is waited for,
+        never reported as a failure."""
         for attempt in range(BUSY_RETRIES):
             try:
-                if not await self._all_at_once(batch):
-                    await self._one_by_one(batch)
+                if not await self._all_at_once(batch, keys):
+                    await self._one_by_one(batch, keys)
                 return
             except (DBAPIError, sqlite3.OperationalError) as error:
                 if not is_busy(error) or attempt == BUSY_RETRIES - 1:
                     raise
                 await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
 
-    async def _all_at_once(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> bool:
+    async def _all_at_once(self, batch: list[tuple[MoveWrite, asyncio.Future]], keys: list[str]) -> bool:
         """The common case: a handful of statements for the whole batch. False if it must be redone."""
         if len(batch) > 1 and not self.db.engine.dialect.supports_sane_multi_rowcount:
             return False
@@ -166,7 +194,7 @@ class GroupCommit:
         writes = [w for w, _ in batch]
         now = utcnow()
         if self._lean and not any(w.then for w in writes):
-            done = await self._lean_batch(writes, now)
+            done = await self._lean_batch(writes, keys, now)
             if done is not None:
                 if done:
                     for write, future in batch:
@@ -174,10 +202,11 @@ class GroupCommit:
                             future.set_result((write.new_version, None))
                 return done
         async with UnitOfWork(self.db) as uow:
-            done = await uow.session.execute(_UPDATE_GAME, [_game_params(w, now) for w in writes])
-            if done.rowcount != len(writes):
-                await uow.rollback()
-                return False
+            if writes:
+                done = await uow.session.execute(_UPDATE_GAME, [_game_params(w, now) for w in writes])
+                if done.rowcount != len(writes):
+                    await uow.rollback()
+                    return False
             moves = [_move_params(w, m, now) for w in writes for m in w.moves]
             if moves:
                 await uow.session.execute(insert(MOVES), moves)
@@ -188,6 +217,7 @@ class GroupCommit:
             if timers:
                 await uow.session.execute(insert(TIMERS), timers)
             await uow.outbox.add([row for w in writes for row in w.outbox])
+            await uow.outbox.mark_sent(keys, now)
             results = []
             for write in writes:
                 if write.then is None:
@@ -204,12 +234,13 @@ class GroupCommit:
                 future.set_result((write.new_version, result))
         return True
 
-    async def _lean_batch(self, writes: list[MoveWrite], now) -> bool | None:
+    async def _lean_batch(self, writes: list[MoveWrite], keys: list[str], now) -> bool | None:
         """The batch in one lean SQLite transaction (see ``storage/lean.py``); None if it does not fit."""
         statements = lean.Statements(self.db)
-        statements.update(GAMES, _GAME_SET, _GAME_WHERE, [
-            (w.state, w.new_version, w.status, now, now if w.status in ("finished", "aborted") else None,
-             w.game_id, w.version) for w in writes], expect=len(writes))
+        if writes:
+            statements.update(GAMES, _GAME_SET, _GAME_WHERE, [
+                (w.state, w.new_version, w.status, now, now if w.status in ("finished", "aborted") else None,
+                 w.game_id, w.version) for w in writes], expect=len(writes))
         if not statements.insert(MOVES, [_move_params(w, m, now) for w in writes for m in w.moves]):
             return None
         statements.delete(TIMERS, ("game_id", "seat"),
@@ -218,9 +249,11 @@ class GroupCommit:
             return None
         if not statements.insert(OUTBOX, [row for w in writes for row in w.outbox]):
             return None
+        if keys:
+            statements.update(OUTBOX, ("sent_at",), ("key",), [(now, key) for key in keys])
         return await lean.run(self.db, statements)
 
-    async def _one_by_one(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> None:
+    async def _one_by_one(self, batch: list[tuple[MoveWrite, asyncio.Future]], keys: list[str]) -> None:
         batch.sort(key=lambda wf: wf[0].game_id)
         outcomes: list[tuple[asyncio.Future, Any]] = []
         failures: list[tuple[asyncio.Future, Exception]] = []
@@ -235,6 +268,7 @@ class GroupCommit:
                     failures.append((future, error))
                 except Exception as error:  # undone by its savepoint; the others go on
                     failures.append((future, error))
+            await uow.outbox.mark_sent(keys, utcnow())
             await uow.commit()
         for future, error in failures:
             if not future.done():

@@ -57,8 +57,9 @@ async def build_service(database_url: str | None = None, *, pictures: bool = Fal
     """Open (and migrate) the database, resume every active game; the fixed entry point for all adapters.
     ``pictures``: send board and hand pictures with the text (chat platforms); ``flood_guard``: answer a person
     who floods a chat with "slow down" (the chat platforms); ``picture_workers``: processes drawing pictures
-    (default one a core; they start on the first picture), ``warm_pictures``: each first draws a few pictures of
-    every game so its caches are warm (tests pass ``picture_workers=1, warm_pictures=False``)."""
+    (default a core each but the event loop's; they start on the first picture), ``warm_pictures``: each first
+    draws a few pictures of every game so its caches are warm (tests pass ``picture_workers=1,
+    warm_pictures=False``)."""
     from bot.settings import DEFAULT_DATABASE_URL
 
     db = await open_database(database_url or DEFAULT_DATABASE_URL)

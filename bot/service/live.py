@@ -53,7 +53,9 @@ class LiveGame:
     timer_seats: set[int] = field(default_factory=set)
     settings_read: float = field(default_factory=time.monotonic)  # when ``settings`` were read from the chat
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
-    view_hashes: dict[int, str] = field(default_factory=dict)
+    # each person's view as last sent: compared (dict equality, no hashing or JSON) to send a view only when it
+    # changed; views of committed states are never mutated (a move applies to a clone)
+    shown_views: dict[int, dict] = field(default_factory=dict)
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_KEPT))  # (seq, seat, [Event]) of recent moves
 
     @property

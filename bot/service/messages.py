@@ -78,6 +78,27 @@ class Message:
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
     outbox_id: str | None = None  # the key of its outbox row: ``Service.delivered([id])`` once sent or superseded
+    # What ``text``, ``buttons`` and ``menu`` are rendered from when first read (``bot/service/views.py``
+    # ``render``): a game's messages are rendered when they are sent, not when the move is committed, so one
+    # superseded before it is sent is never rendered. JSON (stored in the outbox) but for its ``state`` entry.
+    recipe: dict | None = field(default=None, repr=False, compare=False)
+
+    def render(self) -> None:
+        """Fill ``text``, ``buttons`` and ``menu`` from the recipe (reading any of them does it)."""
+        recipe = self.__dict__.get("recipe")
+        if recipe is not None and not self.__dict__.get("_rendered"):
+            from bot.service.views import render  # the messages module knows no game
+
+            self.__dict__["_rendered"] = True
+            try:
+                self.__dict__["_text"], self.__dict__["_buttons"], self.__dict__["_menu"] = render(recipe)
+            except BaseException:
+                self.__dict__["_rendered"] = False
+                raise
+
+    @property
+    def rendered(self) -> bool:
+        return self.__dict__.get("recipe") is None or bool(self.__dict__.get("_rendered"))
 
     @property
     def is_private(self) -> bool:
@@ -88,6 +109,26 @@ class Message:
         return self.user is not None and self.chat is not None
 
 
+def _lazy(name: str) -> property:
+    """``text``, ``buttons``, ``menu``: plain attributes, rendered from the recipe when first read."""
+    private = "_" + name
+
+    def get(self):
+        self.render()
+        return self.__dict__[private]
+
+    def put(self, value):
+        if not self.__dict__.get("_rendered") and self.__dict__.get("recipe") is not None:
+            self.render()  # a change to a lazy message changes its rendered form
+        self.__dict__[private] = value
+
+    return property(get, put)
+
+
+for _name in ("text", "buttons", "menu"):
+    setattr(Message, _name, _lazy(_name))
+
+
 def _ref(ref) -> list | None:
     return None if ref is None else [ref.platform, ref.id, *([ref.league, ref.title] if isinstance(ref, ChatRef)
                                                            else [ref.name])]
@@ -95,7 +136,14 @@ def _ref(ref) -> list | None:
 
 def message_to_json(message: Message) -> dict:
     """What the outbox stores of a message: everything but a drawn image (the picture request is kept, so a
-    picture is drawn when the message is really sent)."""
+    picture is drawn when the message is really sent); a message not rendered yet is stored as its recipe."""
+    common = {"chat": _ref(message.chat), "user": _ref(message.user), "slot": message.slot,
+              "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
+              "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
+              "ping": message.ping, "mentions": [_ref(u) for u in message.mentions]}
+    if not message.rendered:  # what it is rendered from, not the text: it is rendered when sent
+        return dict(common, text=None, buttons=[], menu=None,
+                    recipe={k: v for k, v in message.recipe.items() if k != "state"})
     menu = message.menu
     return {
         "text": message.text, "chat": _ref(message.chat), "user": _ref(message.user),
@@ -113,7 +161,7 @@ def message_to_json(message: Message) -> dict:
 def message_from_json(data: dict, outbox_id: str | None = None) -> Message:
     menu = data.get("menu")
     return Message(
-        text=data["text"], chat=ChatRef(*data["chat"]) if data.get("chat") else None,
+        text=data["text"] or "", chat=ChatRef(*data["chat"]) if data.get("chat") else None,
         user=UserRef(*data["user"]) if data.get("user") else None,
         buttons=[[Button(*b) for b in row] for row in data.get("buttons", [])],
         slot=data.get("slot"), game_id=data.get("game_id"), kind=data.get("kind", "info"),
@@ -122,4 +170,5 @@ def message_from_json(data: dict, outbox_id: str | None = None) -> Message:
         mentions=[UserRef(*u) for u in data.get("mentions", [])], outbox_id=outbox_id,
         menu=None if menu is None else Menu(menu["data"], [tuple(o) for o in menu["options"]], menu["multi"],
                                             menu["min_values"], menu["max_values"], menu["placeholder"],
-                                            [Button(*b) for b in menu["controls"]]))
+                                            [Button(*b) for b in menu["controls"]]),
+        recipe=data.get("recipe"))

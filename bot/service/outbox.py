@@ -10,6 +10,7 @@ hands replace their slot, so a repeat is harmless.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import uuid
 from datetime import timedelta
@@ -31,7 +32,7 @@ def platform_of(message: Message) -> str | None:
 
 class DeliveryCommands:
     def _init_delivery(self, picture_workers: int | None = None, warm_pictures: bool = True) -> None:
-        # pictures are drawn in worker processes (one a core by default), never on the event loop; the pool
+        # pictures are drawn in worker processes (a core each but the loop's), never on the event loop; the pool
         # keeps recently drawn ones (a re-sent board or hand is not drawn again). Its workers start on the
         # first picture, so a service without pictures never starts them.
         self.delivery_lease = DELIVERY_LEASE
@@ -40,6 +41,9 @@ class DeliveryCommands:
         # messages keep their picture request, and a board superseded before it is sent is never drawn
         self.draw_at_delivery = False
         self._sent: list[str] = []
+        # outbox keys: a random prefix per service and a counter (uuid4 per message cost a system call each)
+        self._key_prefix = uuid.uuid4().hex[:20]
+        self._key_count = itertools.count()
         self._sent_flush: asyncio.Task | None = None
 
     def outbox_rows(self, messages: list[Message]) -> list[dict]:
@@ -50,7 +54,7 @@ class DeliveryCommands:
             platform = platform_of(message)
             if message.kind == "error" or message.is_reply or platform is None or platform in UNSTORED_PLATFORMS:
                 continue
-            message.outbox_id = uuid.uuid4().hex
+            message.outbox_id = f"{self._key_prefix}{next(self._key_count):x}"
             mine = self.serves is None or platform in self.serves
             slot = message.slot
             if slot and message.is_private:
@@ -63,7 +67,7 @@ class DeliveryCommands:
 
     async def delivered(self, outbox_ids: list[str]) -> None:
         """Messages of the outbox were sent (or superseded by a newer one for their slot): never resend them.
-        Marks are written together a moment later, one statement for many messages."""
+        Marks are gathered for a moment, then written with the group commit's next batch (one statement)."""
         self._sent.extend(str(i) for i in outbox_ids if i)
         if self._sent and (self._sent_flush is None or self._sent_flush.done()):
             self._sent_flush = asyncio.create_task(self._flush_sent())
@@ -72,10 +76,8 @@ class DeliveryCommands:
         await asyncio.sleep(0.05)
         while self._sent:
             keys, self._sent = self._sent[:500], self._sent[500:]
-            try:
-                async with self._uow() as uow:
-                    await uow.outbox.mark_sent(keys, now())
-                    await uow.commit()
+            try:  # with the next group commit of moves: never a transaction of its own between them
+                await self._group.mark_sent(keys)
             except Exception:
                 log.exception("could not mark %d messages sent (they may be sent again)", len(keys))
 
@@ -100,7 +102,25 @@ class DeliveryCommands:
                 await uow.outbox.purge_sent(moment - PURGE_AFTER)
             await uow.commit()
             keep = [message_from_json(r.payload, r.key) for r in rows if r.key not in superseded]
+        await self._picker_states(keep)
         return await self.finish_messages(keep)
+
+    async def _picker_states(self, messages: list[Message]) -> None:
+        """Hands stored as recipes (rendered when sent) keep their game's state only in the memory of the
+        process that made them; one delivered from the outbox gets the picker of the game as stored now (and
+        that version on its buttons), or none when the person is no longer to act."""
+        waiting = [m for m in messages if m.recipe is not None and m.recipe.get("render") == "hand"
+                   and m.recipe.get("to_act") and m.recipe.get("state") is None]
+        if not waiting:
+            return
+        async with self._uow(readonly=True) as uow:
+            for message in waiting:
+                recipe = message.recipe
+                live = await self.fresh_live(uow, recipe["id"])
+                if live is None or recipe["seat"] not in live.state.to_act() or live.state.is_over():
+                    recipe["to_act"] = False
+                else:
+                    recipe["state"], recipe["version"] = live.state, live.version
 
     async def outbox_loop(self, deliver, platforms: list[str], interval: float = 1.0) -> None:
         """Run forever: deliver what this process's platforms are owed (after another process's crash, or what

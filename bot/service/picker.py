@@ -19,6 +19,16 @@ MAX_OPTIONS = 24  # per page: fits a Discord select menu (25) and a phone screen
 
 
 def _key(value) -> str:
+    """A value as a comparable string; strings, numbers and lists of strings (most parameters) without JSON (a hot
+    spot: every option of the picker of every move). JSON never starts with ``s``, ``i`` or ``l``, so the kinds
+    never meet."""
+    kind = type(value)
+    if kind is str:
+        return "s" + value
+    if kind is int:
+        return "i" + str(value)
+    if kind is list and all(type(v) is str and "\x1f" not in v for v in value):  # a set of cards, of pieces
+        return "l" + "\x1f".join(value)
     return json.dumps(value, sort_keys=True)
 
 

@@ -105,7 +105,7 @@ class PlayCommands:
 
     async def _act_live(self, uow: UnitOfWork, game_id: int, user: UserRef, move, version: int | None,
                         *, checked: bool = False) -> list[Message]:
-        if uow.session.in_transaction():  # hold no connection while waiting for the game
+        if uow.in_transaction():  # hold no connection while waiting for the game
             await uow.rollback()
         async with self.lock_for(game_id):
             fresh = checked or game_id in self.shared_games
@@ -135,7 +135,7 @@ class PlayCommands:
         work = state.clone()
         batch = [(seat, action, work.apply(seat, action), "player")]
         batch += self._ai_moves(live, work)
-        if uow.session.in_transaction():  # a read loaded the game: give the connection back first
+        if uow.in_transaction():  # a read loaded the game: give the connection back first
             await uow.rollback()
         return await self._commit(uow, live, work, batch, actor=seat, grouped=True)
 
@@ -223,12 +223,11 @@ class PlayCommands:
         to_act = [] if state.is_over() else state.to_act()
         turn_came = {s for s in to_act if s not in before or s == actor}
         for s in live.humans():
-            view = state.view(s.seat)  # built once: its digest, its text and its picture
-            digest = views.digest(view)
-            if digest == live.view_hashes.get(s.seat) and not private_lines.get(s.seat) and s.seat != actor \
+            view = state.view(s.seat)  # built once: compared, rendered and drawn
+            if view == live.shown_views.get(s.seat) and not private_lines.get(s.seat) and s.seat != actor \
                     and s.seat not in turn_came:
                 continue
-            live.view_hashes[s.seat] = digest
+            live.shown_views[s.seat] = view
             lines = private_lines.get(s.seat, [])
             if s.seat in turn_came or not to_act:  # their turn, or the end: all they may know since their last one
                 lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names, ended=not to_act)

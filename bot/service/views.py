@@ -5,17 +5,16 @@ events; a person's text only from ``view(seat)`` and the events whose audience h
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 
 import rules
-from rules.api import State
+from rules.api import Game, State
+from bot import i18n
 from bot.render import boards
-from bot.service import picker
+from bot.service import languages, picker
 from bot.service.ai_seats import thinking_seats
 from bot.i18n import _
-from bot.service.languages import in_chat_language, in_seat_language
+from bot.service.languages import in_chat_language
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Menu, Message
 
@@ -24,19 +23,20 @@ _PLAYER = re.compile(r"\{P(\d+)\}")
 
 
 def substitute(text: str, names: list[str]) -> str:
+    """``{P1}`` … in an engine's text replaced by the seats' names (an unknown seat is left as it is)."""
     if "{P" not in text:  # most lines name nobody (a hot spot: every view of every move passes here)
         return text
+    if not any("{P" in n for n in names):  # one str.replace a seat: a view names seats dozens of times
+        for i, n in enumerate(names):
+            text = text.replace(f"{{P{i + 1}}}", n)
+        return text
+    # a name that itself reads like a placeholder: one pass, so a substituted name is never substituted again
 
     def name(match: re.Match) -> str:
         i = int(match.group(1)) - 1
         return names[i] if 0 <= i < len(names) else match.group(0)
 
     return _PLAYER.sub(name, text)
-
-
-def digest(value) -> str:
-    """A short fingerprint of a view: a person is sent their view again only when it changed."""
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:32]
 
 
 def waiting(live: LiveGame, state: State) -> str:
@@ -70,50 +70,79 @@ def picture(live: LiveGame, view: dict, pictures: bool) -> tuple | None:
     return live.game.name, view, list(live.names)
 
 
-@in_chat_language
 def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False,
                   view: dict | None = None) -> Message:
-    """``view``: ``state.view(None)`` when the caller built it already (a view is built once per move)."""
-    names = live.names
+    """The public board (from ``view(None)`` only), rendered when sent. ``view``: ``state.view(None)`` when the
+    caller built it already (a view is built once per move)."""
     view = state.view(None) if view is None else view
-    text = substitute(live.game.render_view(view), names)
-    header = f"#{live.id} {live.game.title}"
-    if live.recent:
-        header += "\n" + "\n".join("· " + substitute(line, names) for line in live.recent)
-    text = header + "\n\n" + text
-    if not state.is_over():
-        text += "\n\n" + _("⏳ To act: {names}", names=waiting(live, state))
-        for seat in thinking_seats(live, state):
-            text += "\n" + _("{name} is thinking…", name=names[seat])
-    buttons = [] if state.is_over() else [[Button(_("🂠 My hand"), f"h:{live.id}", "primary")]]
-    return Message(text, chat=live.chat, buttons=buttons, slot=f"board:{live.id}", game_id=live.id,
-                   kind="board", fresh=fresh, picture=picture(live, view, pictures),
-                   image_name=f"board-{live.id}.png")
+    over = state.is_over()
+    recipe = {"render": "board", "lang": languages.of_live_chat(live), "game": live.game.name, "id": live.id,
+              "view": view, "names": list(live.names), "recent": list(live.recent), "over": over,
+              "waiting": "" if over else waiting(live, state),
+              "thinking": [live.names[s] for s in thinking_seats(live, state)]}
+    return Message("", chat=live.chat, slot=f"board:{live.id}", game_id=live.id, kind="board", fresh=fresh,
+                   picture=picture(live, view, pictures), image_name=f"board-{live.id}.png", recipe=recipe)
 
 
-@in_seat_language
 def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, lines: list[str],
                     pictures: bool, path: str = "", note: str = "", view: dict | None = None) -> Message:
-    """A person's own view (from ``view(seat)`` only) with the move picker when they are to act; the picker's
-    buttons carry ``version``, the version of the game this view shows."""
+    """A person's own view (from ``view(seat)`` only) with the move picker when they are to act, rendered when
+    sent; the picker's buttons carry ``version``, the version of the game this view shows. The picker is
+    derived from the state then (kept in memory with the recipe, not stored: a hand delivered from the outbox
+    by another process gets the picker of the game as stored then, see ``Service.claim_outbox``)."""
     seat = seat_row.seat
     view = state.view(seat) if view is None else view  # ``view``: built by the caller already
-    text = substitute(live.game.render_view(view), live.names)
-    head = [_("#{id} {game} — your view (seat {seat})", id=live.id, game=live.game.title, seat=seat + 1)]
-    if note:
-        head.append(note)
-    head.extend(lines)
+    to_act = seat in state.to_act() and not state.is_over()
+    recipe = {"render": "hand", "lang": languages.of_live_seat(live, seat_row), "game": live.game.name,
+              "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": list(lines),
+              "note": note, "version": version, "path": path, "to_act": to_act, "state": state}
+    message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
+                      picture=picture(live, view, pictures), image_name=f"hand-{live.id}.png", recipe=recipe)
+    if path:
+        message.render()  # a picker path from a button: a path that does not fit is refused now, not when sent
+    return message
+
+
+def render(recipe: dict) -> tuple[str, list[list[Button]], Menu | None]:
+    """The text, buttons and menu of a message from its recipe (``board_message``, ``private_message``), in the
+    language of its reader."""
+    build = {"board": _render_board, "hand": _render_hand}[recipe["render"]]
+    with i18n.using(recipe["lang"]):
+        return build(rules.get_game(recipe["game"]), recipe)
+
+
+def _render_board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
+    names = r["names"]
+    text = substitute(game.render_view(r["view"]), names)
+    header = f"#{r['id']} {game.title}"
+    if r["recent"]:
+        header += "\n" + "\n".join("· " + substitute(line, names) for line in r["recent"])
+    text = header + "\n\n" + text
+    if not r["over"]:
+        text += "\n\n" + _("⏳ To act: {names}", names=r["waiting"])
+        for name in r["thinking"]:
+            text += "\n" + _("{name} is thinking…", name=name)
+    buttons = [] if r["over"] else [[Button(_("🂠 My hand"), f"h:{r['id']}", "primary")]]
+    return text, buttons, None
+
+
+def _render_hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
+    seat, path, version = r["seat"], r["path"], r["version"]
+    text = substitute(game.render_view(r["view"]), r["names"])
+    head = [_("#{id} {game} — your view (seat {seat})", id=r["id"], game=game.title, seat=seat + 1)]
+    if r["note"]:
+        head.append(r["note"])
+    head.extend(r["lines"])
     buttons: list[list[Button]] = []
     menu = None
-    if seat in state.to_act() and not state.is_over():
-        level = picker.resolve(live.game, state.legal_actions(seat), path)
-        buttons = picker_buttons(live, version, level, path)
-        menu = picker_menu(live, version, level, path)
+    state = r.get("state")
+    if r["to_act"] and state is not None:
+        level = picker.resolve(game, state.legal_actions(seat), path)
+        buttons = picker_buttons(game, r["id"], version, level, path)
+        menu = picker_menu(game, r["id"], version, level, path)
         if level.chosen:
             head.append(_("Chosen so far: ") + " → ".join(level.chosen))
-    return Message("\n".join(head) + "\n\n" + text, user=seat_row.user, buttons=buttons,
-                   slot=f"hand:{live.id}", game_id=live.id, kind="hand", menu=menu,
-                   picture=picture(live, view, pictures), image_name=f"hand-{live.id}.png")
+    return "\n".join(head) + "\n\n" + text, buttons, menu
 
 
 @in_chat_language
@@ -127,10 +156,11 @@ def turn_message(live: LiveGame, state: State) -> Message:
                    mentions=[p.user for p in people if p.dm_ok is False])
 
 
-def picker_buttons(live: LiveGame, version: int, level: picker.PickerLevel, path: str) -> list[list[Button]]:
-    prefix = f"p:{live.id}:{version}:"
+def picker_buttons(game: Game, game_id: int, version: int, level: picker.PickerLevel,
+                   path: str) -> list[list[Button]]:
+    prefix = f"p:{game_id}:{version}:"
     if level.action is not None:  # one action left: a single button confirms it
-        return [[Button(live.game.describe_action(level.action)[:40], prefix + path, "primary")]]
+        return [[Button(game.describe_action(level.action)[:40], prefix + path, "primary")]]
     flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in level.shown()]
     per_row = 4 if all(len(b.label) <= 6 for b in flat) else (2 if all(len(b.label) <= 16 for b in flat) else 1)
     rows = [flat[i:i + per_row] for i in range(0, len(flat), per_row)]
@@ -155,11 +185,11 @@ def _paging(prefix: str, level: picker.PickerLevel, path: str) -> list[Button]:
     return controls
 
 
-def picker_menu(live: LiveGame, version: int, level: picker.PickerLevel, path: str) -> Menu | None:
+def picker_menu(game: Game, game_id: int, version: int, level: picker.PickerLevel, path: str) -> Menu | None:
     """The same choice as one menu (Discord's select): option values are picker tokens or item numbers."""
     if level.action is not None:
         return None
-    prefix = f"p:{live.id}:{version}:"
+    prefix = f"p:{game_id}:{version}:"
     base = picker.parent(path) if level.has_token else path
     what = str(level.key or "move").replace("_", " ")
     controls = []

@@ -154,3 +154,15 @@ def test_final_result_sorted_with_shared_places_and_the_tie_rule():
                          "4. AI 1 — 19 points"]
     assert lines[4].startswith("Tie rule:")
     assert final_result_lines(game, [1, 0], [1, 2], ["A", "B"]) == ["1. A — 1 point", "2. B — 0 points"]
+
+
+def test_seat_placeholders_become_names_once():
+    """``{P1}`` … become the seats' names; an unknown seat stays as it is; a name that reads like a placeholder
+    is never substituted again (a person may call themselves ``{P2}``)."""
+    from bot.service.views import substitute
+
+    assert substitute("{P1} leads, {P2} follows; {P1} wins. {P3}", ["Ann", "Bob"]) == \
+        "Ann leads, Bob follows; Ann wins. {P3}"
+    assert substitute("{P1} passes to {P2}", ["{P2}", "Bob"]) == "{P2} passes to Bob"
+    assert substitute("{P10} and {P1}", ["A"] * 9 + ["J"]) == "J and A"
+    assert substitute("nobody", ["Ann"]) == "nobody"

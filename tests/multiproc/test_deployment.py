@@ -243,7 +243,7 @@ async def test_compose_deployment_plays_through_every_process(profile, request, 
             if not pending:
                 break
             await asyncio.sleep(0.1)
-        assert not pending, [(m.platform, m.payload["kind"], m.payload["text"][:60]) for m in pending]
+        assert not pending, [(m.platform, m.payload["kind"], (m.payload["text"] or "recipe")[:60]) for m in pending]
     finally:
         logs = await deployment.stop()
         await db.close()

@@ -130,7 +130,7 @@ async def notice_sequence(service) -> dict:
     seen = defaultdict(list)
     async with UnitOfWork(service.db) as uow:
         for row in await uow.session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)):
-            text = row.payload.get("text", "")
+            text = row.payload.get("text") or ""  # a board or hand is stored as its recipe: no text
             if "half of your turn" in text and row.payload["user"][2].startswith("zz"):
                 seen[(row.game_id, row.payload["user"][2])].append("remind")
             elif "time ran out" in text and text.startswith("⌛ zz"):

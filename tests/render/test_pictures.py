@@ -316,3 +316,16 @@ def test_the_png_decodes_to_the_same_pixels_whichever_deflate_wrote_it(monkeypat
     monkeypatch.setattr(canvas_module, "_deflate", zlib)
     plain = drawn.png()
     assert pixels(decode(fast)) == pixels(decode(plain)) == pixels(drawn.image)
+
+
+def test_the_pool_leaves_the_event_loop_a_core(monkeypatch):
+    """Default workers: a core each but the loop's (on 2 cores, 2 workers and the loop drew fewer pictures a
+    second than 1 worker: they took turns on the loop's core); never fewer than one."""
+    import os
+
+    from bot.render import pool as pool_module
+
+    for cores, workers in ((1, 1), (2, 1), (4, 3), (8, 7)):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)), raising=False)
+        assert pool_module.PicturePool(warm=False).workers == workers
+    assert pool_module.PicturePool(3, warm=False).workers == 3  # as asked

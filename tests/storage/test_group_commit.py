@@ -139,3 +139,61 @@ async def test_the_lean_write_stores_exactly_what_the_unit_of_work_stores(databa
             assert abs((timer.due_at.replace(tzinfo=None) - due.replace(tzinfo=None)).total_seconds()) < 1e-3
     finally:
         await db.close()
+
+
+async def test_sent_marks_ride_with_the_moves_or_go_alone(database_url):
+    """``mark_sent`` joins the next batch of moves (no transaction of its own under load) and is stored with it;
+    with no move waiting it is written alone; a stale move in the batch does not lose the marks."""
+    from storage.models import OutboxMessage
+
+    db = await open_database(database_url)
+    try:
+        a, b = await _games(db, 2)
+        moment = utcnow()
+        rows = [{"key": f"m{i}", "platform": "discord", "game_id": a, "slot": None, "payload": {"text": str(i)},
+                 "created_at": moment, "claimed_by": "me", "claimed_at": moment, "sent_at": None} for i in range(4)]
+        group = GroupCommit(db)
+        assert await group.run(_write(a, outbox=rows)) == (1, None)
+        outcomes = await asyncio.gather(group.mark_sent(["m0", "m1"]), group.run(_write(a, 1)),
+                                        group.run(_write(b, version=7)), return_exceptions=True)
+        assert outcomes[0] is None and outcomes[1] == (2, None) and isinstance(outcomes[2], StaleVersion)
+        assert group.batches == 2  # the marks went with the second batch, not in a transaction of their own
+        await group.mark_sent(["m2"])  # nothing else waits: alone
+        async with UnitOfWork(db) as uow:
+            from sqlalchemy import select
+
+            sent = {r.key: r.sent_at is not None for r in await uow.session.scalars(select(OutboxMessage))}
+        assert sent == {"m0": True, "m1": True, "m2": True, "m3": False}
+        assert (await _stored(db, a))[0] == 2
+    finally:
+        await db.close()
+
+
+
+async def test_a_row_another_process_added_first_is_not_a_failure(database_url):
+    """Two processes end games of the same player at once: each finds the player's first rating missing and adds
+    it; on PostgreSQL the later one meets a unique violation (SQLSTATE 23505), and with four games ending at once it
+    may meet one again when its write is redone alone. Such a write is done again (the row is there then and is
+    read), never reported as "something went wrong"."""
+    from sqlalchemy.exc import IntegrityError
+
+    class UniqueViolation(Exception):
+        sqlstate = "23505"
+
+    db = await open_database(database_url)
+    try:
+        a, b = await _games(db, 2)
+        tries = []
+
+        async def rated(uow):
+            tries.append(1)
+            if len(tries) <= 2:  # the batch, then the write alone, meet rows added by others
+                raise IntegrityError("INSERT INTO ratings …", {}, UniqueViolation("duplicate key value"))
+            return "rated"
+
+        group = GroupCommit(db)
+        outcomes = await asyncio.gather(group.run(_write(a, status="finished", then=rated)), group.run(_write(b)))
+        assert outcomes == [(1, "rated"), (1, None)] and len(tries) == 3
+        assert (await _stored(db, a))[0] == 1 and (await _stored(db, b))[0] == 1
+    finally:
+        await db.close()
