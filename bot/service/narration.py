@@ -20,7 +20,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from bot.i18n import N_, _, language, ngettext
 from rules.api import Event, Game
+from rules.lang import reading
 
 
 @dataclass
@@ -73,13 +75,22 @@ def _base(verb: str) -> str | None:
 
 
 def personal(text: str, viewer: int | None, names: Sequence[str]) -> str:
-    """Fill in ``{P<n>}`` placeholders: the viewer's own as "you" (a following verb in the base form, ``{P1}'s``
-    as "your", capitalised where a sentence starts), everybody else by name."""
+    """Fill in ``{P<n>}`` placeholders: everybody by name but the viewer. The viewer's own sentences are written
+    by the engines and the narration in each language (``rules.lang.mine``); what is left of the viewer's
+    placeholder is "you" — in English with the verb after it in the base form (``{P1}'s`` as "your", capitalised
+    where a sentence starts), in other languages the catalog's word for "you" where no sentence of its own is
+    written (an English rule of grammar cannot turn a Dutch verb)."""
+    english = language() == "en"
+    # TRANSLATORS: the reader, where a line names them without a sentence of its own (e.g. "Slag: jij R9 · …")
+    you = _("you")
+
     def fill(match: re.Match) -> str:
         seat = int(match.group(1)) - 1
         rest = match.group(2) or ""
         if seat != viewer:
             return (names[seat] if 0 <= seat < len(names) else match.group(0)[:-len(rest) or None]) + rest
+        if not english:
+            return you + rest
         start = match.start()
         before = text[:start].rstrip()
         capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶")
@@ -180,7 +191,14 @@ def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[
 
 def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
                   condense: bool = True) -> list[Line]:
-    """The lines ``viewer`` may read for ``events``, with the events each one tells (indexes into ``events``)."""
+    """The lines ``viewer`` may read for ``events``, with the events each one tells (indexes into ``events``),
+    built for the viewer (the engines' ``mine`` speaks to it) in the language current now."""
+    with reading(viewer):
+        return _narrate_lines(game, events, viewer, names, condense)
+
+
+def _narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
+                   condense: bool) -> list[Line]:
     entries = _entries(events)
     items = [(k, e) for k, (_, e) in enumerate(entries) if e.visible_to(viewer)]
     seqs = [s for s, _ in entries]

@@ -35,10 +35,11 @@ rules file leaves a gap for the engine:
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.guyenne import notation, render
 from rules.guyenne.state import LEVELS, GuyenneState
 
-SUMMARY = """Guyenne — 2 players fight for a row of six castles (1–6), all neutral at first.
+SUMMARY = N_("""Guyenne — 2 players fight for a row of six castles (1–6), all neutral at first.
 
 Each of you has an army of 22: a hero (H), two 5s, three 4s, three 3s, the trebuchet (T, 3), eight 2s and four
 archers (A, 2). You hold 6 cards; the rest is your face-down deck.
@@ -73,7 +74,7 @@ Two sets (3–4 players, mode=two_sets): everyone has his own army and fights bo
 of each frontier (numbered 1–3, 4–6, … from the table's centre out); the first player opens on one frontier, each
 next player answers there and opens on his other frontier, round the table. Your six castles score as a line whose
 two inner castles are adjacent; all six at a round's end wins.
-Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams/two_sets)"""
+Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams/two_sets)""")
 
 
 class Guyenne(TextGame):

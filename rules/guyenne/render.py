@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext
 from rules.guyenne import cards as C
 
 MARK = {"E": "🟥", "F": "🟦"}
 
 
-HELP = """Guyenne in short: two armies fight for six castles over several rounds.
+HELP = N_("""Guyenne in short: two armies fight for six castles over several rounds.
 Each round the first player opens a castle with 1–5 cards face down, the other answers there, then the second castle;
 then reinforce or pass. Fights: higher total wins; a hero wins outright; a defender reveals or concedes.
 The menu asks the castle first, then your cards one by one (`done` when the set is complete). Cards: H hero,
-T trebuchet, A archer, numbers are their strength."""
+T trebuchet, A archer, numbers are their strength.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.")
+TIE_RULE = N_("Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.")
 SCORE_UNIT = "point"
 
 

@@ -27,10 +27,11 @@ file leaves a gap for the engine:
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.kardinal import notation, render
 from rules.kardinal.state import KardinalState, new_state
 
-SUMMARY = """Kardinal — 2 to 4 players build one town around the Dom (DT tower at M13, DN nave at N13).
+SUMMARY = N_("""Kardinal — 2 to 4 players build one town around the Dom (DT tower at M13, DN nave at N13).
 
 Everyone has 2 houses (H), 2 towers (T) and 2 courtyards (C, two cells) per colour: 🟥 red, 🟨 yellow, 🟩 green,
 🟦 blue. 4 players: one colour each. 3 players: one colour each, the 4th colour is shared by all (its stones are
@@ -62,7 +63,7 @@ How to play here (buttons, or /move with):
   cardinal N12                     put / move the Cardinal
   stay                             leave the Cardinal where it is
 In the grid `+` marks the sites where the player to move can build, `.` other sites.
-"""
+""")
 
 
 class Kardinal(TextGame):

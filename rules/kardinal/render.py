@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext
 from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
 
 MARK = dict(zip(COLOURS, MARKS))
 CARDINAL = "☩"  # the Cardinal on the grid: not a letter, so it never reads as column K
 
 
-HELP = """Kardinal in short: build one building each turn next to the town (a `+` site), never next to the same shape
+HELP = N_("""Kardinal in short: build one building each turn next to the town (a `+` site), never next to the same shape
 or colour, never the shape or colour just built; every coloured building you touch gives you a stone.
-Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building."""
+Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("Equal scores: more own buildings touching the Dom wins; still equal: a shared place.")
+TIE_RULE = N_("Equal scores: more own buildings touching the Dom wins; still equal: a shared place.")
 SCORE_UNIT = "point"
 
 

@@ -17,10 +17,11 @@ Implements ../shared/rules/koenig_artus.md exactly. Options: ``track`` (King Art
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.koenig_artus import notation, render
 from rules.koenig_artus.state import DEFAULT_SWORDS, DEFAULT_TRACK, ArtusState
 
-SUMMARY = """König Artus Tafelrunde — 2 to 6 players, a trick-taking race along a track to King Arthur.
+SUMMARY = N_("""König Artus Tafelrunde — 2 to 6 players, a trick-taking race along a track to King Arthur.
 
 Cards: six colours (🟥R red, 🟨Y yellow, 🟩G green, 🟦B blue, 🟪P purple, ⬛K black) 1–11, plus 3 Knights and 3 Shields.
 Everyone gets 8 cards per hand; 8 tricks make a hand, then the deal moves left and new cards come from the stack
@@ -42,7 +43,7 @@ How to play here (buttons, or /move with):
   swap 1 6             swap the tokens in slots 1 and 6
   defer                decide after the next deal (last trick of a hand only)
 Options when opening a table: /new koenig_artus track=27 swords=3,7,11,15,19,23
-"""
+""")
 
 
 class KoenigArtus(TextGame):

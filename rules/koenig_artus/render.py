@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext
 from rules.koenig_artus.cards import MARKS, SHORT, card_of, marked, short
 
 
-HELP = """König Artus in short: win tricks to move your pawn (the digit on the track is your seat number) toward King
+HELP = N_("""König Artus in short: win tricks to move your pawn (the digit on the track is your seat number) toward King
 Arthur's field. Follow the led colour if you can; trumps (strongest last) beat it; Knights (Kn) and Shields (Sh) beat
-everything. Landing on a sword field (x) lets you choose a new trump. Cards: R7 is red 7, K7 black 7."""
+everything. Landing on a sword field (x) lets you choose a new trump. Cards: R7 is red 7, K7 black 7.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("The first pawn on King Arthur's field wins; everybody else shares second place (the rules rank "
+TIE_RULE = N_("The first pawn on King Arthur's field wins; everybody else shares second place (the rules rank "
             "nobody behind the winner).")
 SCORE_UNIT = "field"
 

@@ -13,10 +13,11 @@ Implements ../shared/rules/mit_list_und_tuecke.md exactly. Decisions where the r
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.list_und_tuecke import notation, render
 from rules.list_und_tuecke.state import LuTState
 
-SUMMARY = """Mit List und Tücke — 4 to 6 players, as many rounds as players.
+SUMMARY = N_("""Mit List und Tücke — 4 to 6 players, as many rounds as players.
 
 Cards: four colours (🟥R 🟩G 🟦B 🟨Y), values 1–14 with 4 players, up to 18/17 with 5, 1–21 with 6. Everyone gets 14.
 
@@ -39,7 +40,7 @@ How to play here (buttons, or /move with):
   R14        play a card
   pick R14 R10 Y16   take cards from the trick when you are the high player
   hide B Y   hide two colours when you hold all four
-"""
+""")
 
 
 class ListUndTuecke(TextGame):

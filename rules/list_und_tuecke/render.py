@@ -2,17 +2,18 @@
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext
 from rules.list_und_tuecke.cards import COLOUR_MARKS, COLOURS
 
 
-HELP = """Mit List und Tücke in short: the first card of a trick sets its trump colour; play any card, but a trick holds
+HELP = N_("""Mit List und Tücke in short: the first card of a trick sets its trump colour; play any card, but a trick holds
 at most three colours. The highest trump picks 2 cards of the trick (3 with 5–6 players); the lowest card of
 another colour takes the rest and leads next. Your piles score: the two largest open piles multiplied, divided by
 your other cards. Holding all four colours, you hide two. The menu lists the cards you may play; when you pick,
-choose one card, then the next."""
+choose one card, then the next.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("Equal totals share the place (the game has no tie-break).")
+TIE_RULE = N_("Equal totals share the place (the game has no tie-break).")
 SCORE_UNIT = "point"
 
 

@@ -45,10 +45,11 @@ A35). Decisions where the rules file leaves a gap for the engine:
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.troubadour import notation, render
 from rules.troubadour.state import TIEBREAKS, TroubadourState, new_state
 
-SUMMARY = """Troubadour — 2 to 4 players, each with an own deck: a race to build four castles (A→10 per suit).
+SUMMARY = N_("""Troubadour — 2 to 4 players, each with an own deck: a race to build four castles (A→10 per suit).
 
 Your 40 number cards (A–10) form your face-down stock. Five villages of 3 cards (2 face down, nobody knows them,
 not even you) lie before you. Villages build down in alternating colours (8♥ on 9♠; any card into an empty village;
@@ -78,7 +79,7 @@ How to play here (buttons, or /move with):
   JS P2 V3  ·  QS P2  ·  JQK P2 H             attacks on player 2
   end               end your turn
 Villages show ▒ for face-down cards. Options: /new troubadour trio_tiebreak=die max_rounds=60
-"""
+""")
 
 
 class Troubadour(TextGame):

@@ -3,6 +3,7 @@ active player a list of everything he can do now (what can be built where, which
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext
 from rules.troubadour.cards import SYMBOL, card_of, pretty
 
 NOBLE_POWER = {
@@ -14,13 +15,13 @@ NOBLE_POWER = {
 STATUS = {"used": "used", "ready": "usable", "later": "after the flip", "idle": "not now", "protects": "protects"}
 
 
-HELP = """Troubadour in short: build four castles (A→10 per suit) before anyone else.
+HELP = N_("""Troubadour in short: build four castles (A→10 per suit) before anyone else.
 Each round: pick 3 nobles in secret (the menu asks one noble, then the next). Then on your turn: flip, build
 from the waste or a village top onto a castle (up by suit) or onto a village (down, alternating colours), use each
-of your nobles once, and end the turn. ▒ is a face-down card. `board` shows every player's table."""
+of your nobles once, and end the turn. ▒ is a face-down card. `board` shows every player's table.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("The first to complete all four castles wins; everybody else shares second place "
+TIE_RULE = N_("The first to complete all four castles wins; everybody else shares second place "
             "(a round-limit draw: everybody shares first place).")
 SCORE_UNIT = "castle card"
 
