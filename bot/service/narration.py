@@ -22,7 +22,7 @@ from typing import Any, Iterable, Sequence
 
 from bot.i18n import N_, _, language, ngettext
 from rules.api import Event, Game
-from rules.lang import reading
+from rules.lang import mine, reading
 
 
 @dataclass
@@ -117,16 +117,23 @@ def _join(items: list[str]) -> str:
 def _troubadour_run(game: Game, kind: str, group: list[Event]) -> str | None:
     from rules.troubadour.render import c, seat
 
-    who = seat(_seat(group[0]))
+    who = _seat(group[0])
+    n = len(group)
     if kind == "built_castle":
-        return f"{who} builds {len(group)} castle cards: " + _join([c(e.data["card"]) for e in group]) + "."
+        cards = _join([c(e.data["card"]) for e in group])
+        return mine(who, N_("{who} builds {n} castle cards: {cards}."), N_("You build {n} castle cards: {cards}."),
+                    n=n, cards=cards)
     if kind == "built_village":
-        return f"{who} makes {len(group)} village moves: " + ", ".join(
-            " ".join(c(x) for x in e.data["cards"]) + f" → V{e.data['to']}" for e in group) + "."
+        moves = ", ".join(" ".join(c(x) for x in e.data["cards"]) + f" → V{e.data['to']}" for e in group)
+        return mine(who, N_("{who} makes {n} village moves: {moves}."), N_("You make {n} village moves: {moves}."),
+                    n=n, moves=moves)
     if kind == "flipped":
-        cards = [c(x) for e in group for x in e.data["cards"]]
+        cards = _join([c(x) for e in group for x in e.data["cards"]])
         left = group[-1].data.get("extra_left")
-        return f"{who} flips " + _join(cards) + (f" ({left} extra left)" if left is not None else "") + "."
+        if left is not None:
+            return mine(who, N_("{who} flips {cards} ({left} extra left)."),
+                        N_("You flip {cards} ({left} extra left)."), cards=cards, left=left)
+        return mine(who, N_("{who} flips {cards}."), N_("You flip {cards}."), cards=cards)
     return None
 
 
@@ -138,7 +145,7 @@ def _trick_line(game: Game, group: list[Event]) -> str | None:
         from rules.koenig_artus.render import card, seat
     else:
         return None
-    return "Trick: " + " · ".join(f"{seat(e.data['seat'])} {card(e.data['card'])}" for e in group) + "."
+    return _("Trick: {cards}.", cards=" · ".join(f"{seat(e.data['seat'])} {card(e.data['card'])}" for e in group))
 
 
 # kinds that are said again by the next line of the same seat, so they are folded into it
@@ -176,16 +183,15 @@ def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[
     fight = items[j][1].data
     shown: dict[int, list[str]] = {}
     conceded = []
-    for _, e in items[i:j]:
+    for _seq, e in items[i:j]:
         if e.kind == "revealed" and e.data["seat"] in fight.get("seats", []):
             shown[fight["seats"].index(e.data["seat"])] = e.data["cards"]
         elif e.kind == "conceded":
             conceded.append(e.data["seat"])
     won = fight.get("winner")
     fight = dict(fight, hero=won is not None and any(c.startswith("H") for c in shown.get(won, [])))
-    text = f"⚔ Castle {castle}: " + fight_totals(fight, shown) + " " + fight_result(fight)
-    if conceded:
-        text = text.replace(" (conceded).", f" ({'{'}P{conceded[0] + 1}{'}'} conceded unseen).")
+    text = "⚔ " + _("Castle {castle}:", castle=castle) + " " + fight_totals(fight, shown) + " " + \
+        fight_result(fight, conceded[0] if conceded else None)
     return text, [items[k][0] for k in range(i, j + 1)]
 
 
@@ -295,7 +301,14 @@ def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]
 
 # ---------------------------------------------------------------------------------------------------- results
 def _plural(n: float, word: str) -> str:
-    shown = f"{n:g}"
+    """``27 points`` in the unit the game counts (its ``score_unit``); a fraction takes the plural form."""
+    shown, k = f"{n:g}", int(n) if n == int(n) else 2
+    if word == "point":
+        return ngettext("{score} point", "{score} points", k, score=shown)
+    if word == "field":
+        return ngettext("{score} field", "{score} fields", k, score=shown)
+    if word == "castle card":
+        return ngettext("{score} castle card", "{score} castle cards", k, score=shown)
     return f"{shown} {word}" + ("" if n == 1 else "s")
 
 
@@ -308,12 +321,12 @@ def final_result_lines(game: Game, scores: Sequence[float], ranking: Sequence[in
     order = sorted(range(len(names)), key=lambda s: (ranking[s], -scores[s], s))
     lines = []
     for s in order:
-        name = "You" if s == viewer else names[s]
+        name = _("You") if s == viewer else names[s]
         shared = sum(1 for r in ranking if r == ranking[s]) > 1
-        lines.append(f"{ranking[s]}. {name} — {_plural(scores[s], word)}" + (" (shared)" if shared else "") +
-                     (" (resigned)" if s in resigned else ""))
+        lines.append(f"{ranking[s]}. {name} — {_plural(scores[s], word)}" + (" " + _("(shared)") if shared else "") +
+                     (" " + _("(resigned)") if s in resigned else ""))
     ties = len(set(ranking)) < len(ranking) or len(set(scores)) < len(scores)
     rule = game.tie_rule() if ties else None
     if rule:
-        lines.append("Tie rule: " + rule)
+        lines.append(_("Tie rule: {rule}", rule=rule))
     return lines

@@ -97,22 +97,23 @@ class Guyenne(TextGame):
         merged = {**self.default_options(), **(options or {})}
         unknown = set(merged) - {"level", "mode"}
         if unknown:
-            raise IllegalAction("Guyenne has the options level and mode, not " + ", ".join(sorted(unknown)) + ".")
+            raise IllegalAction(_("Guyenne has the options level and mode, not {unknown}.",
+                                  unknown=", ".join(sorted(unknown))))
         if merged["level"] not in LEVELS:
-            raise IllegalAction("level is basic, advanced or expert, e.g. /new guyenne level=advanced.")
+            raise IllegalAction(_("level is basic, advanced or expert, e.g. /new guyenne level=advanced."))
         if merged["mode"] not in ("duel", "teams", "two_sets"):
-            raise IllegalAction("mode is duel (2 players), teams or two_sets (3 or 4 players), e.g. "
-                                "/new guyenne mode=teams.")
+            raise IllegalAction(_("mode is duel (2 players), teams or two_sets (3 or 4 players), e.g. /new guyenne "
+                                  "mode=teams."))
         return merged
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> GuyenneState:
         opts = self._options(options)
         if opts["mode"] == "duel" and num_players != 2:
-            raise IllegalAction("The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams.")
+            raise IllegalAction(_("The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams."))
         if opts["mode"] == "teams" and num_players not in (3, 4):
-            raise IllegalAction("The team variant is for 3 or 4 players (2 against 2, or 2 against 1).")
+            raise IllegalAction(_("The team variant is for 3 or 4 players (2 against 2, or 2 against 1)."))
         if opts["mode"] == "two_sets" and num_players not in (3, 4):
-            raise IllegalAction("The two-set free-for-all is for 3 or 4 players.")
+            raise IllegalAction(_("The two-set free-for-all is for 3 or 4 players."))
         return GuyenneState.new(num_players, seed, opts["level"], opts["mode"])
 
     def from_json(self, data: dict) -> GuyenneState:
