@@ -258,7 +258,7 @@ class TextGame(Game):
 
     def parse_action(self, state: State, seat: int, text: str) -> dict:
         if not isinstance(text, str):
-            raise IllegalAction(_("Type a move like {examples}.", examples=self.move_examples))
+            raise IllegalAction(_("Type a move like {examples}.", examples=_(self.move_examples)))
         return self.notation.parse(state, seat, text)
 
     def format_action(self, action: dict) -> str:

@@ -73,7 +73,7 @@ class Kardinal(TextGame):
     max_players = 4
     has_hidden_information = False
     notation, render, summary = notation, render, SUMMARY
-    move_examples = "`M14 red house`, `cardinal N12` or `stay`"
+    move_examples = N_("`M14 red house`, `cardinal N12` or `stay`")
 
     def default_options(self) -> dict:
         return {}
@@ -83,9 +83,9 @@ class Kardinal(TextGame):
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> KardinalState:
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
-            raise IllegalAction("Kardinal is for 2 to 4 players.")
+            raise IllegalAction(_("Kardinal is for 2 to 4 players."))
         if options:
-            raise IllegalAction("Kardinal has no options, not " + ", ".join(sorted(map(str, options))) + ".")
+            raise IllegalAction(_("Kardinal has no options, not {options}.", options=", ".join(sorted(map(str, options)))))
         return new_state(num_players, int(seed))
 
     def from_json(self, data: dict) -> KardinalState:
