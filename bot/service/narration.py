@@ -246,7 +246,10 @@ def _narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names:
             parts = [_describe(game, event)[:-1]]
             while j < len(items) and items[j][1].kind in ("cards_received", "cards_removed", "next_leader") \
                     and j - i < 3:
-                parts.append(_describe(game, items[j][1])[:-1])
+                part = _describe(game, items[j][1])[:-1]
+                if _seat(items[j][1]) == viewer and viewer is not None:  # "…; you get G5": no capital mid-line
+                    part = part[:1].lower() + part[1:]
+                parts.append(part)
                 j += 1
             emit(Line("; ".join(parts) + ".", [items[m][0] for m in range(i, j)], seqs[k]))
             i = j

@@ -50,16 +50,17 @@ class ListUndTuecke(TextGame):
     max_players = 6
     has_hidden_information = True
     notation, render, summary = notation, render, SUMMARY
-    move_examples = "`R14`, `pick R14 R10` or `hide B Y`"
+    move_examples = N_("`R14`, `pick R14 R10` or `hide B Y`")
 
     def default_options(self) -> dict:
         return {}
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> LuTState:
         if not isinstance(num_players, int) or not 4 <= num_players <= 6:
-            raise IllegalAction("Mit List und Tücke is for 4, 5 or 6 players.")
+            raise IllegalAction(_("Mit List und Tücke is for 4, 5 or 6 players."))
         if options:
-            raise IllegalAction("Mit List und Tücke has no options (unknown: " + ", ".join(map(str, options)) + ").")
+            raise IllegalAction(_("Mit List und Tücke has no options (unknown: {options}).",
+                                  options=", ".join(map(str, options))))
         state = LuTState(num_players, int(seed))
         state.start_game()
         return state
