@@ -90,6 +90,12 @@ def ngettext(singular: str, plural: str, n: int, **values) -> str:
     return _translate_plural(singular, plural, n, **values)
 
 
+def translate(message: str, **values) -> str:
+    """``_`` for a text held in a variable or looked up (marked with ``N_`` where it is written): extraction reads
+    only literal arguments of ``_``, and would take a key like ``d['kind']`` for a text."""
+    return _translate(message, **values)
+
+
 def N_(message: str) -> str:
     """Marks a text for extraction; translate it where it is shown (``_(variable)``)."""
     return message

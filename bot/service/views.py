@@ -14,7 +14,7 @@ from rules.api import State
 from bot.render import boards
 from bot.service import picker
 from bot.service.ai_seats import thinking_seats
-from bot.i18n import _
+from bot.i18n import N_, _, language, translate
 from bot.service.languages import in_chat_language, in_seat_language
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Menu, Message
@@ -67,7 +67,7 @@ def picture(live: LiveGame, view: dict, pictures: bool) -> tuple | None:
     """What to draw for ``view`` when the chat wants pictures (drawn at delivery), else None."""
     if not pictures or live.settings.get("pictures", "on") != "on" or not boards.wants_picture(live.game.name, view):
         return None
-    return live.game.name, view, list(live.names)
+    return live.game.name, view, list(live.names), language()  # the labels in the language of its message
 
 
 @in_chat_language
@@ -155,20 +155,33 @@ def _paging(prefix: str, level: picker.PickerLevel, path: str) -> list[Button]:
     return controls
 
 
+# the menu's placeholder per parameter an action names (a sentence each: "a {what}" cannot be said in every language)
+PLACEHOLDERS = {"type": N_("Choose a move …"), "move": N_("Choose a move …"), "card": N_("Choose a card …"),
+                "cards": N_("Choose the cards …"), "named_card": N_("Choose the card to name …"),
+                "nobles": N_("Choose the nobles …"), "noble": N_("Choose a noble …"),
+                "castle": N_("Choose a castle …"), "village": N_("Choose a village …"),
+                "destination": N_("Choose where to …"), "position": N_("Choose a position …"),
+                "target": N_("Choose an opponent …"), "club_jack": N_("Choose how to flip …"),
+                "site": N_("Choose a building site …"), "building": N_("Choose a building …"),
+                "color": N_("Choose a colour …"), "colors": N_("Choose the colours …"),
+                "slots": N_("Choose the slots …"), "leader": N_("Choose who leads …"), "way": N_("Choose a direction …"),
+                "suit": N_("Choose a suit …"), "start_castle": N_("Choose what the ace does …")}
+
+
 def picker_menu(live: LiveGame, version: int, level: picker.PickerLevel, path: str) -> Menu | None:
     """The same choice as one menu (Discord's select): option values are picker tokens or item numbers."""
     if level.action is not None:
         return None
     prefix = f"p:{live.id}:{version}:"
     base = picker.parent(path) if level.has_token else path
-    what = str(level.key or "move").replace("_", " ")
     controls = []
+    placeholder = translate(PLACEHOLDERS.get(str(level.key or "type"), N_("Choose …")))
     if level.multi:
         options = [(label.removeprefix("✔ "), str(i)) for i, (label, _data) in enumerate(level.options)]
-        data, placeholder = prefix + base + "|m", _("Choose the {what} …", what=what)
+        data = prefix + base + "|m"
     else:
         options = level.shown()
-        data, placeholder = prefix + base + "|s", _("Choose a {what} …", what=what)
+        data = prefix + base + "|s"
         controls = _paging(prefix, level, path)
     if base:  # a choice was made before this one
         controls.append(Button(_("↩ Back"), prefix + picker.parent(base)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.api import IllegalAction
-from rules.lang import N_, _
+from rules.lang import N_, _, translate
 from rules.guyenne import cards as C
 
 VERBS = {"open": "open", "o": "open", "attack": "open", "respond": "respond", "r": "respond", "answer": "respond",
@@ -123,7 +123,7 @@ def describe(action: dict) -> str:
     if kind == "lose":
         return _("Lose {cards}", cards=cards)
     if kind == "set_aside":
-        return _("Set aside {card}", card=_(C.NAMES[action['card']]))
+        return _("Set aside {card}", card=translate(C.NAMES[action['card']]))
     if kind == "direction":
         return _("Go left ↺") if action["way"] == "left" else _("Go right ↻")
     if kind == "give":

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext
+from rules.lang import N_, _, mine, ngettext, translate
 from rules.guyenne import cards as C
 
 MARK = {"E": "🟥", "F": "🟦"}
@@ -106,7 +106,7 @@ def last_action(view: dict) -> str | None:
     if not last:
         return None
     with_castle, without = LAST_WORDS.get(last["type"], ("{who} " + last["type"].replace("_", " "),) * 2)
-    what = _(with_castle if last.get("castle") else without, who=seat(last['seat']), castle=last.get("castle"))
+    what = translate(with_castle if last.get("castle") else without, who=seat(last['seat']), castle=last.get("castle"))
     return "👉 " + _("Last: {what}.", what=what)
 
 
@@ -114,7 +114,7 @@ def render(view: dict) -> str:
     armies = range(len(view["members"]))
     names = {a: army_name(view, a) for a in armies}
     teams = view["mode"] == "teams"
-    lines = [f"Guyenne · {_(view['level'])}" + (" · " + _("teams") if teams else "") + " · " +
+    lines = [f"Guyenne · {translate(view['level'])}" + (" · " + _("teams") if teams else "") + " · " +
              _("round {round} · first: {army}", round=view['round'], army=names[view['first']])]
     lines.append(_("Castles:") + " " + castle_row(view))
     for number, fight in enumerate(view["fights"], start=1):
@@ -268,7 +268,7 @@ def describe_event(event: Event) -> str | None:
     who = d.get("seat")
     if kind == "placed":
         return mine(who, *PLACED[d["step"]], castle=d['castle'], cards=plural(d['count']),
-                    role=_(ROLES.get(d['role'], d['role'])))
+                    role=translate(ROLES.get(d['role'], d['role'])))
     if kind == "placed_cards":
         return _("You put {cards} at castle {castle}.", cards=cards(d['cards']), castle=d['castle'])
     if kind == "passed":
@@ -310,7 +310,7 @@ def describe_event(event: Event) -> str | None:
     if kind == "set_aside":
         return mine(who, N_("{who} sets a card aside ({n}/5)."), N_("You set a card aside ({n}/5)."), n=d['count'])
     if kind == "set_aside_card":
-        return _("You set aside {card}.", card=_(C.NAMES[d['card'][0]]))
+        return _("You set aside {card}.", card=translate(C.NAMES[d['card'][0]]))
     if kind == "setup_done":
         return _("Both armies are ready.")
     if kind == "game_over":

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext
+from rules.lang import N_, _, mine, ngettext, translate
 from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
 
 MARK = dict(zip(COLOURS, MARKS))
@@ -128,8 +128,8 @@ def render(view: dict) -> str:
     if last:
         lines.append(_("Last built: {building} → next not a {kind}, not {colour}.",
                        building=building(last['color'], last['kind']),
-                       kind=_(KIND_NAMES.get(last['kind'], last['kind'])),
-                       colour=_(COLOUR_NAMES.get(last['color'], last['color']))))
+                       kind=translate(KIND_NAMES.get(last['kind'], last['kind'])),
+                       colour=translate(COLOUR_NAMES.get(last['color'], last['color']))))
     lines.append(_("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")))
     current = view["current"]
     if phase == "over":
