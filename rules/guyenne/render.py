@@ -340,5 +340,5 @@ def describe_choice(key: str, value) -> str | None:
     if key == "way":
         return _("left ↺") if value == "left" else _("right ↻")
     if key == "leader":
-        return _("I lead") if value == "me" else _("partner leads")
+        return _("I lead") if value == "me" else _("Partner leads")  # capital: not the notation's "partner leads"
     return None

@@ -40,6 +40,20 @@ BUILDINGS = {("red", "house"): (N_("red house"), N_("a {mark} red house")),
              ("blue", "courtyard"): (N_("blue courtyard"), N_("a {mark} blue courtyard"))}
 
 
+def local_move(text: str) -> str:
+    """A build in notation with its colour and shape in the reader's words where the notation reads those words
+    (``L13 yellow house`` → ``L13 geel huis`` in Dutch; a word it would not read stays English): examples in the
+    reader's language that still parse (issue 26, item 4)."""
+    from rules.kardinal.notation import COLOUR_WORDS, KIND_WORDS
+
+    out = []
+    for word in text.split(" "):
+        names = COLOUR_NAMES if word in COLOUR_NAMES else KIND_NAMES if word in KIND_NAMES else None
+        local = translate(names[word]).lower() if names else word
+        out.append(local if names and local in (COLOUR_WORDS if names is COLOUR_NAMES else KIND_WORDS) else word)
+    return " ".join(out)
+
+
 def colour(c: str) -> str:
     return f"{MARK[c]} {_(COLOUR_NAMES[c]) if c in COLOUR_NAMES else c}"
 
@@ -146,7 +160,8 @@ def render(view: dict) -> str:
         lines.append(mine(current, N_("{who} must build. Possible sites: {sites}"),
                           N_("You must build. Possible sites: {sites}"), sites=shown))
         lines.append(_("Type site, colour, shape (a courtyard also names its 2nd cell), e.g. {examples}.",
-                       examples=", ".join(f"/move {e}" for e in view.get("examples") or ["M14 red house"])))
+                       examples=", ".join(f"/move {local_move(e)}"
+                                          for e in view.get("examples") or ["M14 red house"])))
     elif phase == "bonus":
         lines.append(mine(current, N_("{who} takes a free point stone of any colour: /move bonus blue"),
                           N_("You take a free point stone of any colour: /move bonus blue")))

@@ -13,7 +13,7 @@ from rules.lang import N_, _
 from rules.kardinal.geometry import (COLOURS, COURT, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
                                      NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key,
                                      xy)
-from rules.kardinal.render import COLOUR_NAMES, building
+from rules.kardinal.render import COLOUR_NAMES, building, local_move
 
 STONES = 12
 PER_KIND = 2
@@ -245,9 +245,9 @@ class KardinalState(State):
     def _example(self) -> str:
         found = self.placements(self.current, first=True)
         if not found:
-            return "`M14 red house`"
+            return f"`{local_move('M14 red house')}`"
         s, k, c, t = found[0]
-        return f"`{label(s)} {building_text(c, k, t)}`"
+        return f"`{local_move(f'{label(s)} {building_text(c, k, t)}')}`"
 
     def _site(self, action: dict, cardinal: bool = False) -> int:
         text = action.get("site")
