@@ -235,7 +235,10 @@ def _narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names:
             text = _trick_line(game, [e for _, e in items[i:j]])
             end = items[j][1] if j < len(items) else None
             if end is not None and end.kind in ("trick_won", "trick_resolved"):
-                text = text[:-1] + " → " + _describe(game, end)
+                told = _describe(game, end)
+                if _seat(end) == viewer and viewer is not None:  # "→ you win the trick": no capital mid-line
+                    told = told[:1].lower() + told[1:]
+                text = text[:-1] + " → " + told
                 j += 1
             if text and j - i >= 2:
                 emit(Line(text, [items[m][0] for m in range(i, j)], seqs[k]))

@@ -79,7 +79,8 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
     text = substitute(live.game.render_view(view), names)
     header = f"#{live.id} {live.game.title}"
     if live.recent:
-        header += "\n" + "\n".join("· " + substitute(line, names) for line in live.recent)
+        told = (live.game.describe_event(event) for event in live.recent)
+        header += "\n" + "\n".join("· " + substitute(line, names) for line in told if line)
     text = header + "\n\n" + text
     if not state.is_over():
         text += "\n\n" + _("⏳ To act: {names}", names=waiting(live, state))

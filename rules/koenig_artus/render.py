@@ -110,7 +110,8 @@ def render(view: dict) -> str:
         else:
             text = mine(view['decider'], N_("{who} landed on a sword field and chooses a new trump colour"),
                         N_("You landed on a sword field and choose a new trump colour"))
-        lines.append(text + (" " + _("(or defers).") if view["can_defer"] else "."))
+        lines.append(text + (" " + mine(view['decider'], N_("(or defers)."), N_("(or defer).")) if view["can_defer"]
+                             else "."))
     if view["viewer"] is not None:
         lines += _private(view)
     return "\n".join(lines)
