@@ -30,10 +30,13 @@ def _side(view: dict, s: int) -> str:
 
 def castle_row(view: dict) -> str:
     """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe). Two sets: one line per
-    frontier, ``◀``/``▶`` for the player named on that side."""
+    frontier, ``◀``/``▶`` for the player named on that side; a player's own view of four frontiers shows his two."""
     if view["mode"] == "two_sets":
         lines = []
+        mine = view["armies"][view["viewer"]] if view.get("viewer") is not None else None
         for f, (a, b) in enumerate(view["frontiers"]):
+            if mine is not None and mine not in (a, b) and len(view["frontiers"]) > 3:
+                continue  # your own view: your two frontiers (the table's board has all four)
             marks = []
             for k in range(3 * f + 1, 3 * f + 4):
                 owner = view["castles"][k - 1]
@@ -56,7 +59,7 @@ def fight_totals(d: dict, cards_by_army: dict | None = None) -> str:
     total: ``{P1} 5 T = 10``); a side that conceded or was never shown counts as ``?``."""
     parts = []
     for army, total in enumerate(d.get("totals") or []):
-        if army >= len(d.get("seats") or []):
+        if army >= len(d.get("seats") or []) or d["seats"][army] is None:  # two sets: an army not at this castle
             continue
         shown = (cards_by_army or {}).get(army)
         value = "?" if total is None else str(total)
@@ -94,7 +97,7 @@ LAST_WORDS = {"open": (N_("{who} opened castle {castle}"), N_("{who} opened")),
               "reveal": (N_("{who} revealed at castle {castle}"), N_("{who} revealed")),
               "lose": (N_("{who} chose losses at castle {castle}"), N_("{who} chose losses")),
               "pass": (N_("{who} passed"),) * 2, "concede": (N_("{who} conceded"),) * 2,
-              "set_aside": (N_("{who} set a card aside"),) * 2, "give": (N_("{who} handed cards over"),) * 2,
+              "set_aside": (N_("{who} set cards aside"),) * 2, "give": (N_("{who} handed cards over"),) * 2,
               "direction": (N_("{who} chose the direction"),) * 2}
 ROLES = {"attack": N_("attack"), "defend": N_("defend")}
 ROLE_LINES = {"attack": N_("{who} attacks: {what}"), "defend": N_("{who} defends: {what}")}
@@ -212,8 +215,8 @@ def _private(view: dict) -> list[str]:
     for castle, placed in view.get("placed", {}).items():
         if placed:
             lines.append(_("Your cards at castle {castle}: {cards}", castle=castle, cards=cards(placed)))
-    if view.get("aside") is not None:
-        lines.append(_("Set aside so far: {cards} ({n}/5)", cards=cards(view['aside']), n=len(view['aside'])))
+    if view.get("aside"):
+        lines.append(_("Set aside: {cards}", cards=cards(view['aside'])))
     if me in view["to_act"]:
         phase = view["phase"]
         hand = view["hand"]
@@ -239,7 +242,8 @@ def _private(view: dict) -> list[str]:
                             "/move concede"),
                 "losses": _("Remove your strongest card there, or cards worth as much together: /move lose {cards}",
                             cards=cards((view.get("loss_options") or [[]])[0])),
-                "set_aside": _("Set aside a troop card: /move aside 2"),
+                "set_aside": _("Set aside 5 troop cards, not the hero; they come back at your first reshuffle: "
+                               "/move aside 4 3 2 2 A"),
                 "direction": _("Choose the way round the table: /move direction left (or right)"),
                 "place": (_("Open a castle on your frontier with {up_to}: /move open {free} {card}", up_to=up_to,
                             free=free, card=card)
@@ -288,6 +292,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "drawn":
         return _("You draw {cards}.", cards=cards(d['cards']))
     if kind == "refilled":
+        if not d["count"]:
+            return mine(who, N_("{who} draws nothing (no cards left)."), N_("You draw nothing (no cards left)."))
         if d["reshuffled"]:
             return mine(who, N_("{who} draws {cards} after reshuffling the discard into a new deck."),
                         N_("You draw {cards} after reshuffling the discard into a new deck."), cards=plural(d['count']))
@@ -308,7 +314,12 @@ def describe_event(event: Event) -> str | None:
     if kind == "given_cards":
         return f"{seat(d['seat'])} → {seat(d['to'])}: {cards(d['cards'])}."
     if kind == "set_aside":
+        if d["count"] == 5:
+            return mine(who, N_("{who} sets 5 cards aside."), N_("You set 5 cards aside."))
+        # games stored when it was one at a time
         return mine(who, N_("{who} sets a card aside ({n}/5)."), N_("You set a card aside ({n}/5)."), n=d['count'])
+    if kind == "set_aside_cards":
+        return _("You set aside {cards}.", cards=cards(d['cards']))
     if kind == "set_aside_card":
         return _("You set aside {card}.", card=translate(C.NAMES[d['card'][0]]))
     if kind == "setup_done":

@@ -114,6 +114,10 @@ def _ex(view: dict, default: str) -> str:
 
 
 def render(view: dict) -> str:
+    """The table's board (``viewer`` None); a player's own view is short (``_private``): Kardinal hides nothing,
+    so repeating the board there would only double it."""
+    if view.get("viewer") is not None:
+        return _private(view)
     phase = view["phase"]
     lines = []
     if phase == "over":
@@ -137,24 +141,57 @@ def render(view: dict) -> str:
     if view["shared"]:
         lines.append(_("Shared {colour} {left} (its stones count for nobody)", colour=colour(view['shared']),
                        left=_left(view, view['shared'])))
-    lines.append(_("Stone supply:") + " " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()))
-    last = view["last_built"]
-    if last:
-        lines.append(_("Last built: {building} → next not a {kind}, not {colour}.",
-                       building=building(last['color'], last['kind']),
-                       kind=translate(KIND_NAMES.get(last['kind'], last['kind'])),
-                       colour=translate(COLOUR_NAMES.get(last['color'], last['color']))))
-    lines.append(_("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")))
-    current = view["current"]
+    lines.append(_("Stone supply:") + " " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()) +
+                 " · " + _("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")))
+    lines += _last_built(view)
     if phase == "over":
         lines.append(_("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):"))
         lines += [account(p, s, *_final(view, p), view["dom_touches"][p]) for p, s in enumerate(view["scores"])]
-        winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
-        if len(winners) > 1:
-            lines.append("🏆 " + _("{winners} win!", winners=_(" and ").join(seat(p) for p in winners)))
-        else:
-            lines.append("🏆 " + mine(winners[0], N_("{who} wins!"), N_("You win!")))
-    elif phase == "build":
+        lines.append(_winners(view))
+    else:
+        lines += _prompt(view)
+    return "\n".join(lines)
+
+
+def _last_built(view: dict) -> list[str]:
+    last = view["last_built"]
+    if not last:
+        return []
+    return [_("Last built: {building} → next not a {kind}, not {colour}.", building=building(last['color'], last['kind']),
+              kind=translate(KIND_NAMES.get(last['kind'], last['kind'])),
+              colour=translate(COLOUR_NAMES.get(last['color'], last['color'])))]
+
+
+def _winners(view: dict) -> str:
+    winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
+    if len(winners) > 1:
+        return "🏆 " + _("{winners} win!", winners=_(" and ").join(seat(p) for p in winners))
+    return "🏆 " + mine(winners[0], N_("{who} wins!"), N_("You win!"))
+
+
+def _private(view: dict) -> str:
+    """A player's own view: their colours and stones, what the last building forbids, the Cardinal and the
+    choice; the town itself is the table's board (``board``). At the end: the winner (the final account is told
+    by the game's last line)."""
+    me, phase = view["viewer"], view["phase"]
+    if phase == "over":
+        return "Kardinal · " + _("game over") + " · " + _winners(view)
+    lines = ["Kardinal · " + _("{who} to play · the town: the table's board (/board)", who=seat(view['current']))]
+    own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in view["colours"][me])
+    lines.append(f"{seat(me)} {own} · " + _("stones {stones} · score {score}", stones=_stones(view['stones'][me]),
+                                             score=view['scores'][me]))
+    lines += _last_built(view)
+    lines.append(_("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")))
+    if me == view["current"]:
+        lines += _prompt(view)
+    return "\n".join(lines)
+
+
+def _prompt(view: dict) -> list[str]:
+    """What the player to move may do, with typed examples."""
+    phase, current = view["phase"], view["current"]
+    lines = []
+    if phase == "build":
         sites = view.get("build_sites") or []
         shown = " ".join(sites[:16]) + (" …" if len(sites) > 16 else "")
         lines.append(mine(current, N_("{who} must build. Possible sites: {sites}"),
@@ -174,7 +211,7 @@ def render(view: dict) -> str:
                                       "(/move stay)."),
                           N_("You may move the Cardinal to another site (/move {example}) or leave it (/move stay)."),
                           example=_ex(view, 'cardinal N12')))
-    return "\n".join(lines)
+    return lines
 
 
 def _final(view: dict, p: int) -> tuple[dict, str | None, dict]:

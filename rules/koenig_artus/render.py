@@ -99,8 +99,7 @@ def render(view: dict) -> str:
                           N_("You decide on trumps after the next deal.")))
     phase = view["phase"]
     if phase == "over":
-        lines.append("🏆 " + mine(view['winner'], N_("{who} reached King Arthur and wins!"),
-                                  N_("You reached King Arthur and win!")))
+        lines.append("🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(view['winner'])))
     elif phase == "play":
         lines.append(_("{who} to play.", who=seat(view['to_act'][0])))
     else:
@@ -174,8 +173,7 @@ def describe_event(event: Event) -> str | None:
         return mine(who, N_("{who} swaps slots {a} and {b}: {order}"), N_("You swap slots {a} and {b}: {order}"),
                     a=d['slots'][0], b=d['slots'][1], order=" < ".join(colour_name(c) for c in d["order"]))
     if kind == "game_won":
-        return "🏆 " + mine(who, N_("{who} reaches King Arthur's field and wins!"),
-                           N_("You reach King Arthur's field and win!"))
+        return "🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(d['seat']))
     return None
 
 

@@ -215,8 +215,7 @@ def render(view: dict) -> str:
         lines += options_lines(view)
     else:
         if view.get("winner") is not None:
-            lines.append("🏆 " + mine(view['winner'], N_("{who} completed all four castles and wins!"),
-                                      N_("You completed all four castles and win!")))
+            lines.append("🏆 " + _("Winner: {who}, all four castles complete!", who=seat(view['winner'])))
         elif view.get("draw"):
             lines.append(_("The round limit ({rounds}) is reached: a draw.", rounds=view['max_rounds']))
         lines.append(_("Castle cards:") + " " + ", ".join(f"{seat(p)} {int(s)}" for p, s in enumerate(view["scores"])))
@@ -324,8 +323,7 @@ def describe_event(event: Event) -> str | None:
         return "⚔ " + mine(who, N_("{who}: {what} ({cards}) — under their stock."),
                            N_("You: {what} ({cards}) — under their stock."), what=what, cards=known)
     if k == "game_won":
-        return "🏆 " + mine(who, N_("{who} completes the fourth castle and wins!"),
-                           N_("You complete the fourth castle and win!"))
+        return "🏆 " + _("Winner: {who}, all four castles complete!", who=seat(who))
     if k == "game_drawn":
         return _("Round limit {rounds} reached: the game is a draw.", rounds=d['rounds'])
     return None

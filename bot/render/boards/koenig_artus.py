@@ -160,8 +160,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
         y += 28
 
     if view["phase"] == "over":
-        canvas.text((24, y), "♔ " + _("{who} reached King Arthur and wins!", who=player(names, view['winner'])), 20,
-                    bold=True)
+        canvas.text((24, y), "♔ " + _("Winner: {who}, first to King Arthur's field!", who=player(names, view['winner'])),
+                    20, bold=True)
         y += 34
     elif view["phase"] != "play" and view.get("decider") is not None:
         who = player(names, view['decider'])
