@@ -128,7 +128,7 @@ def _install_for_engines() -> None:
     """The engines' texts (``rules/lang.py``) are translated like the bot's, in the language being built."""
     from rules import lang
 
-    lang.install(_, ngettext)
+    lang.install(_, ngettext, language)
 
 
 _install_for_engines()

@@ -19,6 +19,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from rules.lang import _, language, reading
+
 
 class IllegalAction(ValueError):
     """An action (or notation, or option) that is not allowed; ``str(e)`` is shown to the user."""
@@ -234,7 +236,7 @@ def get_game(name: str) -> Game:
         game = GAMES.get(key)
     if game is None:
         known = ", ".join(sorted(GAMES))
-        raise IllegalAction(f"Unknown game {name!r}. Known games: {known}.")
+        raise IllegalAction(_("Unknown game {name}. Known games: {known}.", name=repr(name), known=known))
     return game
 
 
@@ -258,19 +260,23 @@ class TextGame(Game):
 
     def parse_action(self, state: State, seat: int, text: str) -> dict:
         if not isinstance(text, str):
-            raise IllegalAction(f"Type a move like {self.move_examples}.")
+            raise IllegalAction(_("Type a move like {examples}.", examples=_(self.move_examples)))
         return self.notation.parse(state, seat, text)
 
     def format_action(self, action: dict) -> str:
         return self.notation.format_action(action)
 
     def rules_summary(self) -> str:
-        return self.summary
+        return _(self.summary) if self.summary else self.summary
 
     def render_view(self, view: dict) -> str:
-        text = self.render.render(view)
+        """The render module's text, built for the view's seat (``mine`` speaks to it); English lines not yet
+        written with ``mine`` are turned to the second person by ``speak_to``."""
         viewer = view.get("viewer") if isinstance(view, dict) else None
-        return speak_to(text, viewer) if isinstance(viewer, int) and not isinstance(viewer, bool) else text
+        own = isinstance(viewer, int) and not isinstance(viewer, bool)
+        with reading(viewer if own else None):
+            text = self.render.render(view)
+        return speak_to(text, viewer) if own and language() == "en" else text
 
     def describe_event(self, event: Event) -> str | None:
         return self.render.describe_event(event)
@@ -285,11 +291,13 @@ class TextGame(Game):
 
     def help_text(self) -> str:
         """A short how-to-play for /help in a game (the render module's ``HELP``), else the rules summary."""
-        return getattr(self.render, "HELP", "") or self.rules_summary()
+        text = getattr(self.render, "HELP", "")
+        return _(text) if text else self.rules_summary()
 
     def tie_rule(self) -> str | None:
         """The render module's ``TIE_RULE``, if it has one."""
-        return getattr(self.render, "TIE_RULE", None)
+        rule = getattr(self.render, "TIE_RULE", None)
+        return _(rule) if rule else rule
 
     def score_unit(self) -> str:
         """The render module's ``SCORE_UNIT``, else ``point``."""
@@ -330,7 +338,7 @@ def speak_to(text: str, seat: int) -> str:
 def check_action_shape(action: Any) -> dict:
     """Reject anything that is not a dict with a string ``type`` (shared junk filter for engines)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("An action must be a dict with a 'type'.")
+        raise IllegalAction(_("An action must be a dict with a 'type'."))
     return action
 
 
@@ -339,7 +347,7 @@ def check_move(action: Any, seat: Any, players: int, over: bool) -> dict:
     a game still going. ``players`` and ``over`` are passed in because the hot path cannot afford to derive them."""
     check_action_shape(action)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
-        raise IllegalAction("There is no such seat.")
+        raise IllegalAction(_("There is no such seat."))
     if over:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     return action

@@ -7,9 +7,18 @@ own tests, the bench) texts stay English. Extraction (``babel.cfg``) reads ``rul
 
 Names of players stay ``{P1}``-style placeholders (the bot substitutes them after translation): pass them as
 values, e.g. ``_("{player} plays {card}.", player=f"{{P{seat + 1}}}", card=card)``.
+
+The reader's own actions: "You play 7♥" cannot be made from "{P1} plays 7♥" by rules of grammar in Dutch, German
+or French, so every language writes that line itself. Whoever builds a text for one seat (the narration, a private
+board) says so with ``with reading(seat):``; an engine writes a sentence about a seat as
+``mine(seat, N_("{who} plays {card}."), N_("You play {card}."), card=c)``, which picks the reader's own form when the
+seat is the reader and translates it. Outside a reading scope (the public channel, the engines' tests) it is always
+the third person.
 """
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
 from typing import Callable
 
 
@@ -26,10 +35,51 @@ _translate: Callable[..., str] = _english
 _translate_plural: Callable[..., str] = _english_plural
 
 
-def install(translate: Callable[..., str], translate_plural: Callable[..., str]) -> None:
-    """Route the engines' texts through a translator (``translate(message, **values)``, and the plural form)."""
-    global _translate, _translate_plural
+_language: Callable[[], str] = lambda: "en"
+_reader: ContextVar[int | None] = ContextVar("herald_reader", default=None)
+
+
+def install(translate: Callable[..., str], translate_plural: Callable[..., str],
+            language: Callable[[], str] | None = None) -> None:
+    """Route the engines' texts through a translator (``translate(message, **values)``, and the plural form);
+    ``language()`` tells the language being built (English when not given)."""
+    global _translate, _translate_plural, _language
     _translate, _translate_plural = translate, translate_plural
+    if language is not None:
+        _language = language
+
+
+def language() -> str:
+    """The language texts are being built in now (``en`` without the bot)."""
+    return _language()
+
+
+def reader() -> int | None:
+    """The seat the text being built is for (None: the public channel / everybody)."""
+    return _reader.get()
+
+
+@contextlib.contextmanager
+def reading(seat: int | None):
+    """Build texts for ``seat`` inside the block: ``mine`` speaks to it in the second person."""
+    token = _reader.set(seat if isinstance(seat, int) and not isinstance(seat, bool) else None)
+    try:
+        yield
+    finally:
+        _reader.reset(token)
+
+
+def who(seat: int) -> str:
+    """The name placeholder of a 0-based seat (``{P1}``), filled in by the bot after translation."""
+    return f"{{P{seat + 1}}}"
+
+
+def mine(seat: int | None, other: str, own: str, **values) -> str:
+    """``other`` (``{who}`` is the seat's name) translated, or ``own`` — the sentence said to the reader — when
+    ``seat`` is the reader; both are marked with ``N_`` where they are written."""
+    if seat is not None and seat == _reader.get():
+        return _translate(own, **values)
+    return _translate(other, who=who(seat) if isinstance(seat, int) else "?", **values)
 
 
 def _(message: str, **values) -> str:
@@ -38,6 +88,12 @@ def _(message: str, **values) -> str:
 
 def ngettext(singular: str, plural: str, n: int, **values) -> str:
     return _translate_plural(singular, plural, n, **values)
+
+
+def translate(message: str, **values) -> str:
+    """``_`` for a text held in a variable or looked up (marked with ``N_`` where it is written): extraction reads
+    only literal arguments of ``_``, and would take a key like ``d['kind']`` for a text."""
+    return _translate(message, **values)
 
 
 def N_(message: str) -> str:

@@ -23,7 +23,8 @@ HELP = N_("""Choose step by step: type the number of an option (several at once 
 Commands: board (the full table), hand (your view), log [n] (the last n lines of the game), rules, help,
 hint (what the strong AI would play; the game is then not rated), resign, quit.""")
 COMMANDS = N_("(number · back · a move · board, hand, log, rules, help, hint, resign, quit)")
-BUTTONS_PHRASE = "How to play here (buttons, or /move with):"
+# the line the rules summaries start their notation with (each language's summary says it in its words)
+BUTTONS_PHRASE = N_("How to play here (buttons, or /move with):")
 CHOSEN = "Chosen so far"  # how the service's picker starts the line of what was chosen (views/picker)
 
 
@@ -33,9 +34,9 @@ def _plain(text: str) -> str:
 
 def console_rules(text: str) -> str:
     """The /rules text as the console offers it: its numbered menu, not buttons."""
-    return text.replace(BUTTONS_PHRASE, _("How to play here (choose from the numbered menu, or type a move, with "
-                                          "or without /move):")).replace("buttons, or /move",
-                                                                         _("the numbered menu, or type"))
+    menu = _("How to play here (choose from the numbered menu, or type a move, with or without /move):")
+    return text.replace(BUTTONS_PHRASE, menu).replace(i18n.translate(BUTTONS_PHRASE), menu).replace(
+        "buttons, or /move", _("the numbered menu, or type"))
 
 
 def addressed(line: str, name: str) -> str:
@@ -268,7 +269,7 @@ class Console:
             elif word == "board":
                 self.show(await self.service.show_board(CHAT, game_id=self.game_id), full_board=True)
             elif word == "hint":
-                self.say("  The strong AI is thinking…")
+                self.say("  " + _("The strong AI is thinking…"))
                 self.show(await self.service.hint(CHAT, YOU, game_id=self.game_id))
             elif word.split()[:1] == ["log"] and all(w.isdigit() for w in word.split()[1:]):
                 self.show(await self.service.log(CHAT, YOU, " ".join(word.split()[1:]), game_id=self.game_id))

@@ -38,7 +38,7 @@ PLATFORM = "discord"
 REPOST_AFTER = 15  # a board this many messages back in its channel has scrolled away: post a new one
 CLOSED_DMS = 50007
 MAX_CONTENT = 2000
-RETIRED = "↓ newer message below"
+RETIRED = "↓ ⋯"  # the cut-down old message of a slot: an arrow to the newer one, in no language
 
 
 def _as_payload(text: str) -> dict:

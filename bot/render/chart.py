@@ -5,6 +5,8 @@ import io
 
 import matplotlib
 
+from bot.i18n import _
+
 matplotlib.use("Agg")  # no screen: draw into memory
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -23,8 +25,8 @@ def rating_chart(title: str, series: dict[str, list[float]]) -> bytes:
         axes.plot(range(1, len(points) + 1), points, color=colour, marker=marker, linewidth=2.5, markersize=7,
                   label=name)
     axes.set_title(title, fontsize=15, loc="left")
-    axes.set_xlabel("rated games", fontsize=12)
-    axes.set_ylabel("rating (μ − 3σ)", fontsize=12)
+    axes.set_xlabel(_("rated games"), fontsize=12)
+    axes.set_ylabel(_("rating (μ − 3σ)"), fontsize=12)
     axes.grid(True, color="#DDD8CC")
     axes.xaxis.get_major_locator().set_params(integer=True)
     axes.legend(loc="best", fontsize=11)

@@ -26,6 +26,7 @@ from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot import i18n
 from bot.render import boards
 
 log = logging.getLogger(__name__)
@@ -48,13 +49,14 @@ def _worker_id(pause: float) -> int:
     return os.getpid()
 
 
-def _draw(game: str, view: dict, names: list[str]) -> bytes | None:
-    return boards.picture(game, view, names)
+def _draw(game: str, view: dict, names: list[str], lang: str | None = None) -> bytes | None:
+    with i18n.using(lang):  # a worker process: the language of the message that asked comes along
+        return boards.picture(game, view, names)
 
 
-def picture_digest(game: str, view: dict, names: list[str]) -> str:
-    """A short digest of what a picture shows (its ``picture_key``)."""
-    key = boards.picture_key(game, view, names)
+def picture_digest(game: str, view: dict, names: list[str], lang: str | None = None) -> str:
+    """A short digest of what a picture shows (its ``picture_key``, and the language of its labels)."""
+    key = boards.picture_key(game, view, names) + [i18n.supported(lang) or i18n.DEFAULT]
     return hashlib.sha256(json.dumps(key, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:32]
 
 
@@ -106,13 +108,15 @@ class PicturePool:
             seen.update(await asyncio.gather(*answers))
         return len(seen)
 
-    async def draw(self, game: str, view: dict, names: list[str], *, key: str | None = None) -> bytes | None:
-        """PNG bytes of ``view`` (as ``boards.picture``), drawn in a worker unless drawn recently. ``key``: a
-        digest of ``picture_key(game, view, names)`` the caller already has (saves hashing the view again)."""
+    async def draw(self, game: str, view: dict, names: list[str], lang: str | None = None, *,
+                   key: str | None = None) -> bytes | None:
+        """PNG bytes of ``view`` (as ``boards.picture``), drawn in a worker unless drawn recently, its labels in
+        ``lang`` (English when None). ``key``: a digest of ``picture_key(game, view, names)`` and the language the
+        caller already has (saves hashing the view again)."""
         try:
             if not boards.wants_picture(game, view):
                 return None
-            key = key or picture_digest(game, view, names)
+            key = key or picture_digest(game, view, names, lang)
         except Exception:
             log.exception("could not key a %s picture", game)
             return None
@@ -129,7 +133,7 @@ class PicturePool:
         self._pending[key] = future
         png = None
         try:
-            png = await self._submit(loop, game, view, names)
+            png = await self._submit(loop, game, view, names, lang)
             self._done[key] = png
             if len(self._done) > self.kept:
                 self._done.popitem(last=False)
@@ -139,9 +143,9 @@ class PicturePool:
                 future.set_result(png)
         return png
 
-    async def _submit(self, loop, game: str, view: dict, names: list[str]) -> bytes | None:
+    async def _submit(self, loop, game: str, view: dict, names: list[str], lang: str | None = None) -> bytes | None:
         try:
-            png = await loop.run_in_executor(self._pool(), _draw, game, view, list(names))
+            png = await loop.run_in_executor(self._pool(), _draw, game, view, list(names), lang)
             self.drawn += 1
             return png
         except BrokenProcessPool:

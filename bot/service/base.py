@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 
 import rules
 from bot import i18n
+from bot.i18n import _
 from storage import Database, UnitOfWork
 from storage.models import Chat, GameRow, Seat
 from bot.service import lifecycle
@@ -92,8 +93,10 @@ class ServiceBase:
 
     @staticmethod
     def chat_ref(row: Chat) -> ChatRef:
-        platform, _, league = row.league.partition(":")
-        return ChatRef(row.platform, row.external_id, league or None, row.title)
+        league = row.league.partition(":")[2]
+        # the chat's language rides along, so adapters can say their own few words in it (a button's label)
+        return ChatRef(row.platform, row.external_id, league or None, row.title,
+                       i18n.supported((row.settings or {}).get("language")))
 
     @staticmethod
     def user_ref(seat: Seat) -> UserRef | None:
@@ -147,12 +150,12 @@ class ServiceBase:
         if number is not None:
             row = await uow.games.get(number)
             if row is None:
-                raise ServiceError(f"There is no game #{number}.")
+                raise ServiceError(_("There is no game #{number}.", number=number))
             if chat is not None and chat.platform != "console":
                 chat_row = await uow.chats.find(chat.platform, chat.id)
                 if (chat_row is None or chat_row.id != row.chat_id) and \
                         not any(self._is_user(s, user) for s in row.seats):
-                    raise ServiceError(f"Game #{number} is not played in this chat.")
+                    raise ServiceError(_("Game #{number} is not played in this chat.", number=number))
             return row
         statuses = lifecycle.allowed_statuses(command)
         candidates = await self._candidates(uow, chat, user, statuses)
@@ -164,11 +167,13 @@ class ServiceBase:
             others = await self._candidates(uow, chat, user, (lifecycle.LOBBY, lifecycle.ACTIVE))
             if others:
                 lifecycle.check(command, others[0].id, others[0].status, lifecycle.Actor(True, True, True))
-            where = "in this chat" if chat is not None else "for you"
-            raise ServiceError(f"There is no open game {where}. Start one with /new <game> — see /help.")
+            if chat is not None:
+                raise ServiceError(_("There is no open game in this chat. Start one with /new <game> — see /help."))
+            raise ServiceError(_("There is no open game for you. Start one with /new <game> — see /help."))
         if len(candidates) > 1:
             listing = ", ".join(f"#{g.id} {rules.get_game(g.game).title}" for g in candidates[:8])
-            raise ServiceError(f"Several games are open ({listing}): add the number, e.g. `{candidates[0].id}`.")
+            raise ServiceError(_("Several games are open ({listing}): add the number, e.g. `{number}`.",
+                                 listing=listing, number=candidates[0].id))
         return candidates[0]
 
     async def _candidates(self, uow: UnitOfWork, chat: ChatRef | None, user: UserRef | None,

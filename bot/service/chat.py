@@ -8,7 +8,7 @@ import rules
 from rules.api import Event
 from storage.models import MessageSlot
 from bot import i18n
-from bot.i18n import _, ngettext
+from bot.i18n import L, _, ngettext
 from bot.service import lifecycle, narration, views
 from bot.service.languages import chat_language
 from bot.service.live import load_live
@@ -196,7 +196,8 @@ class ChatCommands:
             player.dm_ok = True
             out = []
             for row in await uow.games.of_player(player.id, (lifecycle.LOBBY,)):
-                out.append(await self.lobby_message(uow, row, note=f"{player.name} can now get private messages."))
+                note = L("{name} can now get private messages.", name=player.name)
+                out.append(await self.lobby_message(uow, row, note=note))
             await uow.commit()
             for row in await uow.games.of_player(player.id, (lifecycle.ACTIVE,)):
                 live = await self.fresh_live(uow, row.id)
@@ -231,7 +232,7 @@ class ChatCommands:
             chat_ref = self.chat_ref(chat_row)
             with i18n.using(chat_language(chat_row.settings)):
                 text = _("⚠ I cannot send private messages to {name}.", name=user.name) + " " + \
-                    _dm_remedy(user.platform)
+                    _dm_remedy(user.platform, user.name)
             out = [Message(text,
                            chat=chat_ref, game_id=row.id, kind="dm_failed", mentions=[user])]
             await uow.outbox.add(self.outbox_rows(out))
@@ -293,10 +294,10 @@ class ChatCommands:
         return count
 
 
-def _dm_remedy(platform: str) -> str:
-    if platform == "telegram":
-        return _("Please open a private chat with me and press Start (the button on the table); meanwhile nothing "
-                 "of your hand can reach you.")
+def _dm_remedy(platform: str, name: str = "") -> str:
+    if platform == "telegram":  # Telegram's own terms: the adapter adds the button that opens the private chat
+        return _("The private chat with me is not open, or I was blocked. {name}, open it with the button below and "
+                 "press Start (unblock me first if you blocked me) — your hand comes right after.", name=name)
     return _("Please allow direct messages from server members (or start a private chat with me); meanwhile use "
              "/hand or the “My hand” button here.")
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import rules
 from rules.ai import ai_name
 from rules.api import Event, Game, State
+from bot import i18n
+from bot.service.languages import chat_language
 from bot.service.chat_settings import DEFAULT_SETTINGS, effective
 from bot.service.messages import ChatRef, UserRef
 
@@ -52,6 +54,7 @@ class LiveGame:
     settings: dict
     timer_seats: set[int] = field(default_factory=set)
     settings_read: float = field(default_factory=time.monotonic)  # when ``settings`` were read from the chat
+    # the last public events the board tells (events, not lines: each board says them in its chat's language)
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     # each person's view as last sent: compared (dict equality, no hashing or JSON) to send a view only when it
     # changed; views of committed states are never mutated (a move applies to a clone)
@@ -79,10 +82,8 @@ class LiveGame:
 
     def remember_public(self, events: list[Event]) -> None:
         for event in events:
-            if event.audience is None:
-                line = self.game.describe_event(event)
-                if line:
-                    self.recent.append(line)
+            if event.audience is None and self.game.describe_event(event):
+                self.recent.append(event)
 
 
 def seat_name(player_name: str | None, resigned: bool, position: int, seat: int | None = None,
@@ -98,17 +99,19 @@ def seat_name(player_name: str | None, resigned: bool, position: int, seat: int 
     return f"🤖 AI {(seat if seat is not None else position) + 1}"
 
 
-def seat_names(seats) -> dict[int, str]:
+def seat_names(seats, lang: str | None = None) -> dict[int, str]:
     """The name of every seat row by ``position``: people by their name, AI seats by their level, the k-th AI
     of a level in join order getting the k-th name (``rules.ai.ai_name``) — the same in the lobby, on the board,
-    in the log and in the result, since join positions never change."""
+    in the log and in the result, since join positions never change. AI names are said in ``lang``, the chat's
+    language: one name for everybody who reads about the seat."""
     count: dict[str, int] = {}
     out: dict[int, str] = {}
     for s in sorted(seats, key=lambda s: s.position):
         label = None
         if s.player is None:
             level = s.ai_level or "greedy"
-            label = ai_name(level, count.get(level, 0))
+            with i18n.using(lang):
+                label = ai_name(level, count.get(level, 0))
             count[level] = count.get(level, 0) + 1
         out[s.position] = seat_name(s.player.name if s.player else None, s.resigned, s.position, s.seat, label)
     return out
@@ -119,7 +122,7 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
     """Build the picture from the stored rows (game with seats and players, chat, recent move events)."""
     game = rules.get_game(row.game)
     seats: list[LiveSeat] = []
-    names = seat_names(row.seats)
+    names = seat_names(row.seats, chat_language(chat_row.settings) if chat_row is not None else None)
     for s in sorted((s for s in row.seats if s.seat is not None), key=lambda s: s.seat):
         user = UserRef(s.player.platform, s.player.external_id, s.player.name) if s.player else None
         seats.append(LiveSeat(s.seat, s.player_id, user, names[s.position], s.ai_level, s.resigned,

@@ -32,7 +32,7 @@ class LobbyCommands:
         chat_row = await uow.chats.get(row.chat_id)
         chat = self.chat_ref(chat_row)
         needs_dm = chat.platform in self.dm_required_platforms
-        names = seat_names(row.seats)
+        names = seat_names(row.seats, chat_language(chat_row.settings))
         seats = [(names[s.position], needs_dm and s.player is not None and not s.player.dm_ok) for s in row.seats]
         with i18n.using(chat_language(chat_row.settings)):
             return views.lobby_message(row, chat, seats, str(note))
@@ -139,7 +139,8 @@ class LobbyCommands:
                 raise ServiceError(_("Table #{id} is full ({seats} seats).", id=row.id, seats=game.max_players))
             position = max((s.position for s in row.seats), default=-1) + 1
             seat = Seat(game_id=row.id, position=position, ai_level=level, resigned=False)
-            name = seat_names([*row.seats, seat])[position]
+            chat_row = await uow.chats.get(row.chat_id)
+            name = seat_names([*row.seats, seat], chat_language(chat_row.settings))[position]
             uow.session.add(seat)
             return await self._lobby_changed(uow, row, L("{name} sat down (AI, {level}).", name=name, level=level))
 

@@ -74,7 +74,7 @@ class Message:
     image: bytes | None = None
     image_name: str | None = None
     menu: Menu | None = None
-    picture: tuple | None = None  # (game, view, names) still to be drawn into ``image`` by the service
+    picture: tuple | None = None  # (game, view, names, language) still to be drawn into ``image`` by the service
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
     outbox_id: str | None = None  # the key of its outbox row: ``Service.delivered([id])`` once sent or superseded

@@ -20,7 +20,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from bot.i18n import N_, _, language, ngettext
 from rules.api import Event, Game
+from rules.lang import mine, reading
 
 
 @dataclass
@@ -73,13 +75,22 @@ def _base(verb: str) -> str | None:
 
 
 def personal(text: str, viewer: int | None, names: Sequence[str]) -> str:
-    """Fill in ``{P<n>}`` placeholders: the viewer's own as "you" (a following verb in the base form, ``{P1}'s``
-    as "your", capitalised where a sentence starts), everybody else by name."""
+    """Fill in ``{P<n>}`` placeholders: everybody by name but the viewer. The viewer's own sentences are written
+    by the engines and the narration in each language (``rules.lang.mine``); what is left of the viewer's
+    placeholder is "you" — in English with the verb after it in the base form (``{P1}'s`` as "your", capitalised
+    where a sentence starts), in other languages the catalog's word for "you" where no sentence of its own is
+    written (an English rule of grammar cannot turn a Dutch verb)."""
+    english = language() == "en"
+    # TRANSLATORS: the reader, where a line names them without a sentence of its own (e.g. "Slag: jij R9 · …")
+    you = _("you")
+
     def fill(match: re.Match) -> str:
         seat = int(match.group(1)) - 1
         rest = match.group(2) or ""
         if seat != viewer:
             return (names[seat] if 0 <= seat < len(names) else match.group(0)[:-len(rest) or None]) + rest
+        if not english:
+            return you + rest
         start = match.start()
         before = text[:start].rstrip()
         capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶") or \
@@ -107,16 +118,23 @@ def _join(items: list[str]) -> str:
 def _troubadour_run(game: Game, kind: str, group: list[Event]) -> str | None:
     from rules.troubadour.render import c, seat
 
-    who = seat(_seat(group[0]))
+    who = _seat(group[0])
+    n = len(group)
     if kind == "built_castle":
-        return f"{who} builds {len(group)} castle cards: " + _join([c(e.data["card"]) for e in group]) + "."
+        cards = _join([c(e.data["card"]) for e in group])
+        return mine(who, N_("{who} builds {n} castle cards: {cards}."), N_("You build {n} castle cards: {cards}."),
+                    n=n, cards=cards)
     if kind == "built_village":
-        return f"{who} makes {len(group)} village moves: " + ", ".join(
-            " ".join(c(x) for x in e.data["cards"]) + f" → V{e.data['to']}" for e in group) + "."
+        moves = ", ".join(" ".join(c(x) for x in e.data["cards"]) + f" → V{e.data['to']}" for e in group)
+        return mine(who, N_("{who} makes {n} village moves: {moves}."), N_("You make {n} village moves: {moves}."),
+                    n=n, moves=moves)
     if kind == "flipped":
-        cards = [c(x) for e in group for x in e.data["cards"]]
+        cards = _join([c(x) for e in group for x in e.data["cards"]])
         left = group[-1].data.get("extra_left")
-        return f"{who} flips " + _join(cards) + (f" ({left} extra left)" if left is not None else "") + "."
+        if left is not None:
+            return mine(who, N_("{who} flips {cards} ({left} extra left)."),
+                        N_("You flip {cards} ({left} extra left)."), cards=cards, left=left)
+        return mine(who, N_("{who} flips {cards}."), N_("You flip {cards}."), cards=cards)
     return None
 
 
@@ -128,7 +146,7 @@ def _trick_line(game: Game, group: list[Event]) -> str | None:
         from rules.koenig_artus.render import card, seat
     else:
         return None
-    return "Trick: " + " · ".join(f"{seat(e.data['seat'])} {card(e.data['card'])}" for e in group) + "."
+    return _("Trick: {cards}.", cards=" · ".join(f"{seat(e.data['seat'])} {card(e.data['card'])}" for e in group))
 
 
 # kinds that are said again by the next line of the same seat, so they are folded into it
@@ -166,16 +184,15 @@ def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[
     fight = items[j][1].data
     shown: dict[int, list[str]] = {}
     conceded = []
-    for _, e in items[i:j]:
+    for _seq, e in items[i:j]:
         if e.kind == "revealed" and e.data["seat"] in fight.get("seats", []):
             shown[fight["seats"].index(e.data["seat"])] = e.data["cards"]
         elif e.kind == "conceded":
             conceded.append(e.data["seat"])
     won = fight.get("winner")
     fight = dict(fight, hero=won is not None and any(c.startswith("H") for c in shown.get(won, [])))
-    text = f"⚔ Castle {castle}: " + fight_totals(fight, shown) + " " + fight_result(fight)
-    if conceded:
-        text = text.replace(" (conceded).", f" ({'{'}P{conceded[0] + 1}{'}'} conceded unseen).")
+    text = "⚔ " + _("Castle {castle}:", castle=castle) + " " + fight_totals(fight, shown) + " " + \
+        fight_result(fight, conceded[0] if conceded else None)
     return text, [items[k][0] for k in range(i, j + 1)]
 
 
@@ -214,12 +231,14 @@ def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, l
     for who in order:
         if who in added:
             parts.append(f"{{P{who + 1}}} " + ", ".join(
-                f"+{count} at castle {castle}" + (f" ({cards(own)})" if own else "")
+                _("+{count} at castle {castle}", count=count, castle=castle) + (f" ({cards(own)})" if own else "")
                 for castle, (count, own) in added[who].items()))
-    idle = [f"{{P{who + 1}}}" for who in order if who not in added]
-    if idle:
-        parts.append(" and ".join(idle) + (" pass" if len(idle) > 1 else " passes"))  # "{P2} passes": "you pass"
-    return "Reinforcing: " + " · ".join(parts) + ".", [items[m][0] for m in range(i, j)]
+    idle = [who for who in order if who not in added]
+    if len(idle) == 1:
+        parts.append(mine(idle[0], N_("{who} passes"), N_("You pass")))
+    elif idle:
+        parts.append(_("{who} pass", who=_(" and ").join(f"{{P{who + 1}}}" for who in idle)))
+    return _("Reinforcing: {parts}.", parts=" · ".join(parts)), [items[m][0] for m in range(i, j)]
 
 
 def _guyenne_refill(items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
@@ -234,15 +253,22 @@ def _guyenne_refill(items: list[tuple[int, Event]], i: int) -> tuple[str, list[i
         if j < len(items) and items[j][1].kind == "drawn" and items[j][1].data.get("seat", d["seat"]) == d["seat"]:
             part = f"{{P{d['seat'] + 1}}} " + cards(items[j][1].data["cards"])
             j += 1
-        parts.append(part + (" (after reshuffling the discard)" if d.get("reshuffled") else ""))
+        parts.append(part + (" " + _("(after reshuffling the discard)") if d.get("reshuffled") else ""))
     if len(parts) < 2:
         return None
-    return "Refill: " + " · ".join(parts) + ".", [items[m][0] for m in range(i, j)]
+    return _("Refill: {parts}.", parts=" · ".join(parts)), [items[m][0] for m in range(i, j)]
 
 
 def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
                   condense: bool = True) -> list[Line]:
-    """The lines ``viewer`` may read for ``events``, with the events each one tells (indexes into ``events``)."""
+    """The lines ``viewer`` may read for ``events``, with the events each one tells (indexes into ``events``),
+    built for the viewer (the engines' ``mine`` speaks to it) in the language current now."""
+    with reading(viewer):
+        return _narrate_lines(game, events, viewer, names, condense)
+
+
+def _narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
+                   condense: bool) -> list[Line]:
     entries = _entries(events)
     items = [(k, e) for k, (_, e) in enumerate(entries) if e.visible_to(viewer)]
     seqs = [s for s, _ in entries]
@@ -279,7 +305,10 @@ def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: 
             text = _trick_line(game, [e for _, e in items[i:j]])
             end = items[j][1] if j < len(items) else None
             if end is not None and end.kind in ("trick_won", "trick_resolved"):
-                text = text[:-1] + " → " + _describe(game, end)
+                told = _describe(game, end)
+                if _seat(end) == viewer and viewer is not None:  # "→ you win the trick": no capital mid-line
+                    told = told[:1].lower() + told[1:]
+                text = text[:-1] + " → " + told
                 j += 1
             if text and j - i >= 2:
                 emit(Line(text, [items[m][0] for m in range(i, j)], seqs[k]))
@@ -290,7 +319,10 @@ def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: 
             parts = [_describe(game, event)[:-1]]
             while j < len(items) and items[j][1].kind in ("cards_received", "cards_removed", "next_leader") \
                     and j - i < 3:
-                parts.append(_describe(game, items[j][1])[:-1])
+                part = _describe(game, items[j][1])[:-1]
+                if _seat(items[j][1]) == viewer and viewer is not None:  # "…; you get G5": no capital mid-line
+                    part = part[:1].lower() + part[1:]
+                parts.append(part)
                 j += 1
             emit(Line("; ".join(parts) + ".", [items[m][0] for m in range(i, j)], seqs[k]))
             i = j
@@ -347,12 +379,13 @@ def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list
         parts = []
         for n, line in enumerate(raw[i:j]):
             text = line.text.rstrip(".")
-            if text.startswith(subject + "'s turn ends"):
-                text = "turn ends" + text[len(subject + "'s turn ends"):]
+            last = events[line.events[-1]] if line.events else None
+            if last is not None and last.kind == "turn_ended":  # said by the event, not by its words
+                text = _("turn ends (nothing more to do)") if last.data.get("auto") else _("turn ends")
             elif text.startswith(subject + " ") and (head or n):
                 text = text[len(subject) + 1:]
             parts.append(text)
-        out.append(Line((f"{subject}'s turn: " if head else "") + " · ".join(parts) + ".",
+        out.append(Line((_("{who}'s turn:", who=subject) + " " if head else "") + " · ".join(parts) + ".",
                         [k for line in raw[i:j] for k in line.events], raw[i].seq))
         i = j
     return out
@@ -388,7 +421,14 @@ def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]
 
 # ---------------------------------------------------------------------------------------------------- results
 def _plural(n: float, word: str) -> str:
-    shown = f"{n:g}"
+    """``27 points`` in the unit the game counts (its ``score_unit``); a fraction takes the plural form."""
+    shown, k = f"{n:g}", int(n) if n == int(n) else 2
+    if word == "point":
+        return ngettext("{score} point", "{score} points", k, score=shown)
+    if word == "field":
+        return ngettext("{score} field", "{score} fields", k, score=shown)
+    if word == "castle card":
+        return ngettext("{score} castle card", "{score} castle cards", k, score=shown)
     return f"{shown} {word}" + ("" if n == 1 else "s")
 
 
@@ -401,12 +441,12 @@ def final_result_lines(game: Game, scores: Sequence[float], ranking: Sequence[in
     order = sorted(range(len(names)), key=lambda s: (ranking[s], -scores[s], s))
     lines = []
     for s in order:
-        name = "You" if s == viewer else names[s]
+        name = _("You") if s == viewer else names[s]
         shared = sum(1 for r in ranking if r == ranking[s]) > 1
-        lines.append(f"{ranking[s]}. {name} — {_plural(scores[s], word)}" + (" (shared)" if shared else "") +
-                     (" (resigned)" if s in resigned else ""))
+        lines.append(f"{ranking[s]}. {name} — {_plural(scores[s], word)}" + (" " + _("(shared)") if shared else "") +
+                     (" " + _("(resigned)") if s in resigned else ""))
     ties = len(set(ranking)) < len(ranking) or len(set(scores)) < len(scores)
     rule = game.tie_rule() if ties else None
     if rule:
-        lines.append("Tie rule: " + rule)
+        lines.append(_("Tie rule: {rule}", rule=rule))
     return lines

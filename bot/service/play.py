@@ -11,6 +11,7 @@ from collections import defaultdict
 
 from rules.ai import make_player
 from rules.api import IllegalAction, State
+from rules.lang import reading
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, write_one
 from bot import i18n
@@ -212,25 +213,25 @@ class PlayCommands:
         """The board; each person's view where it changed (or where they learnt something privately), sent anew
         with a ping to whoever's turn has just come; and the group's turn line when the people to act changed."""
         out = [views.board_message(live, state, self.pictures, fresh=started, view=state.view(None))]
-        private_lines: dict[int, list[str]] = defaultdict(list)
+        private_events: dict[int, list] = defaultdict(list)  # told in each reader's language, below
         for _, _, events, _ in batch:
             for event in events:
                 if event.audience is not None:
-                    line = live.game.describe_event(event)
-                    if line:
-                        for s in event.audience:
-                            private_lines[s].append(views.substitute(line, live.names))
+                    for s in event.audience:
+                        private_events[s].append(event)
         to_act = [] if state.is_over() else state.to_act()
         turn_came = {s for s in to_act if s not in before or s == actor}
         for s in live.humans():
             view = state.view(s.seat)  # built once: compared, rendered and drawn
-            if view == live.shown_views.get(s.seat) and not private_lines.get(s.seat) and s.seat != actor \
+            if view == live.shown_views.get(s.seat) and not private_events.get(s.seat) and s.seat != actor \
                     and s.seat not in turn_came:
                 continue
             live.shown_views[s.seat] = view
-            lines = private_lines.get(s.seat, [])
-            if s.seat in turn_came or not to_act:  # their turn, or the end: all they may know since their last one
-                lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names, ended=not to_act)
+            with i18n.using(languages.of_live_seat(live, s)), reading(s.seat):
+                told = (live.game.describe_event(event) for event in private_events.get(s.seat, []))
+                lines = [views.substitute(line, live.names) for line in told if line]
+                if s.seat in turn_came or not to_act:  # their turn, or the end: all they know since their last one
+                    lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names, ended=not to_act)
             message = views.private_message(live, s, state, version, lines, self.pictures, view=view)
             message.ping = s.seat in turn_came
             out.append(message)

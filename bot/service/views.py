@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 
 import rules
-from rules.api import Game, State
+from rules.api import Event, Game, State
 from bot import i18n
 from bot.render import boards
 from bot.service import languages, picker
 from bot.service.ai_seats import thinking_seats
-from bot.i18n import _
+from bot.i18n import N_, _, translate
 from bot.service.languages import in_chat_language
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Menu, Message
@@ -63,11 +63,12 @@ def lobby_message(row, chat: ChatRef, seat_names: list[tuple[str, bool]], note: 
     return Message("\n".join(lines), chat=chat, buttons=buttons, slot=f"lobby:{gid}", game_id=gid, kind="lobby")
 
 
-def picture(live: LiveGame, view: dict, pictures: bool) -> tuple | None:
-    """What to draw for ``view`` when the chat wants pictures (drawn at delivery), else None."""
+def picture(live: LiveGame, view: dict, pictures: bool, lang: str) -> tuple | None:
+    """What to draw for ``view`` when the chat wants pictures (drawn at delivery, its labels in ``lang``, the
+    language of its message), else None."""
     if not pictures or live.settings.get("pictures", "on") != "on" or not boards.wants_picture(live.game.name, view):
         return None
-    return live.game.name, view, list(live.names)
+    return live.game.name, view, list(live.names), lang
 
 
 def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False,
@@ -76,12 +77,13 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
     caller built it already (a view is built once per move)."""
     view = state.view(None) if view is None else view
     over = state.is_over()
-    recipe = {"render": "board", "lang": languages.of_live_chat(live), "game": live.game.name, "id": live.id,
-              "view": view, "names": list(live.names), "recent": list(live.recent), "over": over,
-              "waiting": "" if over else waiting(live, state),
+    lang = languages.of_live_chat(live)
+    recipe = {"render": "board", "lang": lang, "game": live.game.name, "id": live.id,
+              "view": view, "names": list(live.names), "recent": [event.to_json() for event in live.recent],
+              "over": over, "waiting": "" if over else waiting(live, state),
               "thinking": [live.names[s] for s in thinking_seats(live, state)]}
     return Message("", chat=live.chat, slot=f"board:{live.id}", game_id=live.id, kind="board", fresh=fresh,
-                   picture=picture(live, view, pictures), image_name=f"board-{live.id}.png", recipe=recipe)
+                   picture=picture(live, view, pictures, lang), image_name=f"board-{live.id}.png", recipe=recipe)
 
 
 def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, lines: list[str],
@@ -93,11 +95,12 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
     seat = seat_row.seat
     view = state.view(seat) if view is None else view  # ``view``: built by the caller already
     to_act = seat in state.to_act() and not state.is_over()
-    recipe = {"render": "hand", "lang": languages.of_live_seat(live, seat_row), "game": live.game.name,
+    lang = languages.of_live_seat(live, seat_row)
+    recipe = {"render": "hand", "lang": lang, "game": live.game.name,
               "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": list(lines),
               "note": note, "version": version, "path": path, "to_act": to_act, "state": state}
     message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
-                      picture=picture(live, view, pictures), image_name=f"hand-{live.id}.png", recipe=recipe)
+                      picture=picture(live, view, pictures, lang), image_name=f"hand-{live.id}.png", recipe=recipe)
     if path:
         message.render()  # a picker path from a button: a path that does not fit is refused now, not when sent
     return message
@@ -115,8 +118,10 @@ def _render_board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | 
     names = r["names"]
     text = substitute(game.render_view(r["view"]), names)
     header = f"#{r['id']} {game.title}"
-    if r["recent"]:
-        header += "\n" + "\n".join("· " + substitute(line, names) for line in r["recent"])
+    told = (game.describe_event(Event.from_json(event)) for event in r["recent"])  # in the chat's language
+    lines = ["· " + substitute(line, names) for line in told if line]
+    if lines:
+        header += "\n" + "\n".join(lines)
     text = header + "\n\n" + text
     if not r["over"]:
         text += "\n\n" + _("⏳ To act: {names}", names=r["waiting"])
@@ -185,20 +190,33 @@ def _paging(prefix: str, level: picker.PickerLevel, path: str) -> list[Button]:
     return controls
 
 
+# the menu's placeholder per parameter an action names (a sentence each: "a {what}" cannot be said in every language)
+PLACEHOLDERS = {"type": N_("Choose a move …"), "move": N_("Choose a move …"), "card": N_("Choose a card …"),
+                "cards": N_("Choose the cards …"), "named_card": N_("Choose the card to name …"),
+                "nobles": N_("Choose the nobles …"), "noble": N_("Choose a noble …"),
+                "castle": N_("Choose a castle …"), "village": N_("Choose a village …"),
+                "destination": N_("Choose where to …"), "position": N_("Choose a position …"),
+                "target": N_("Choose an opponent …"), "club_jack": N_("Choose how to flip …"),
+                "site": N_("Choose a building site …"), "building": N_("Choose a building …"),
+                "color": N_("Choose a colour …"), "colors": N_("Choose the colours …"),
+                "slots": N_("Choose the slots …"), "leader": N_("Choose who leads …"), "way": N_("Choose a direction …"),
+                "suit": N_("Choose a suit …"), "start_castle": N_("Choose what the ace does …")}
+
+
 def picker_menu(game: Game, game_id: int, version: int, level: picker.PickerLevel, path: str) -> Menu | None:
     """The same choice as one menu (Discord's select): option values are picker tokens or item numbers."""
     if level.action is not None:
         return None
     prefix = f"p:{game_id}:{version}:"
     base = picker.parent(path) if level.has_token else path
-    what = str(level.key or "move").replace("_", " ")
     controls = []
+    placeholder = translate(PLACEHOLDERS.get(str(level.key or "type"), N_("Choose …")))
     if level.multi:
         options = [(label.removeprefix("✔ "), str(i)) for i, (label, _data) in enumerate(level.options)]
-        data, placeholder = prefix + base + "|m", _("Choose the {what} …", what=what)
+        data = prefix + base + "|m"
     else:
         options = level.shown()
-        data, placeholder = prefix + base + "|s", _("Choose a {what} …", what=what)
+        data = prefix + base + "|s"
         controls = _paging(prefix, level, path)
     if base:  # a choice was made before this one
         controls.append(Button(_("↩ Back"), prefix + picker.parent(base)))

@@ -45,7 +45,7 @@ REPOST_AFTER = 15  # a board this many messages back in its group has scrolled a
 GROUP_BUDGET = Budget(((20, 63.0), (1, 1.05)))  # Telegram: 20 a minute in a group, about one a second
 PRIVATE_BUDGET = Budget(((3, 1.1),))
 OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
-RETIRED = "↓ newer message below"
+RETIRED = "↓ ⋯"  # the cut-down old message of a slot: an arrow to the newer one, in no language
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 
@@ -303,7 +303,8 @@ class TelegramAdapter:
         if errors:
             return errors[0].text, [m for m in out if m is not errors[0]]
         if data.startswith("h:") and any(m.is_private and m.kind == "hand" for m in out):
-            return "📬 Your hand is in our private chat.", out
+            with i18n.using(user.locale):
+                return _("📬 Your hand is in our private chat."), out
         return "", out
 
     @_counted
@@ -363,10 +364,8 @@ class TelegramAdapter:
         out = []
         for m in await self.service.dm_failed(user, message.game_id):
             if m.chat is not None and m.kind == "dm_failed":
-                m = Message(f"⚠ I cannot send private messages to {user.name}: the private chat with me is not "
-                            f"open, or I was blocked. {user.name}, open it with the button below and press "
-                            f"Start (unblock me first if you blocked me) — your hand comes right after.",
-                            chat=m.chat, game_id=m.game_id, kind="dm_needed", ping=True, mentions=[user])
+                # the service said it in the chat's language, in Telegram's terms; this adds the button
+                m = Message(m.text, chat=m.chat, game_id=m.game_id, kind="dm_needed", ping=True, mentions=[user])
             out.append(m)
         self.delivery.submit(out)
 
@@ -503,7 +502,9 @@ class TelegramAdapter:
         if message.kind not in ("lobby", "dm_needed") or message.game_id is None:
             return []
         username = self.app.bot.username
-        return [[InlineKeyboardButton("🔔 Open private chat with me",
+        with i18n.using(message.chat.locale if message.chat is not None else None):
+            label = _("🔔 Open private chat with me")
+        return [[InlineKeyboardButton(label,
                                       url=f"https://t.me/{username}?start=g{message.game_id}")]]
 
 

@@ -9,12 +9,13 @@ import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.i18n import N_, translate
 from bot.service import Button
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 CALLBACK_DATA_LIMIT = 64  # bytes
-PICTURE_NOTE = "🖼 (the board is in the picture)"
+PICTURE_NOTE = N_("🖼 (the board is in the picture)")  # said in the language current when a caption is cut
 CUT = "…"
 FENCE = "```"
 
@@ -131,7 +132,7 @@ def caption(text: str, limit: int = CAPTION_LIMIT) -> str:
     a block, so no player's villages appear under another player's name."""
     if visible_len(text) <= limit:
         return text
-    parts = blocks(text, fences_as=PICTURE_NOTE)
+    parts = blocks(text, fences_as=translate(PICTURE_NOTE))
     short = "\n".join(line for block in parts for line in block)
     if visible_len(short) <= limit:
         return short

@@ -4,6 +4,7 @@ from __future__ import annotations
 from rules.ai.players import GreedyPlayer, Player, RandomPlayer
 from rules.ai.strong import DEFAULT_BUDGET, StrongPlayer
 from rules.api import IllegalAction
+from rules.lang import _
 
 LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer}
 
@@ -14,7 +15,7 @@ def make_player(level: str = "greedy", seed: int | None = None, budget: float | 
     repeatable) concern only the levels that search."""
     cls = LEVELS.get(level)
     if cls is None:
-        raise IllegalAction(f"Unknown AI level {level!r}. Levels: {', '.join(LEVELS)}.")
+        raise IllegalAction(_("Unknown AI level {level}. Levels: {levels}.", level=repr(level), levels=', '.join(LEVELS)))
     if cls is StrongPlayer:
         return StrongPlayer(seed, budget=budget, iterations=iterations)
     return cls(seed)

@@ -36,10 +36,11 @@ rules file leaves a gap for the engine:
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.guyenne import notation, render
 from rules.guyenne.state import LEVELS, GuyenneState
 
-SUMMARY = """Guyenne — 2 players fight for a row of six castles (1–6), all neutral at first.
+SUMMARY = N_("""Guyenne — 2 players fight for a row of six castles (1–6), all neutral at first.
 
 Each of you has an army of 22: a hero (H), two 5s, three 4s, three 3s, the trebuchet (T, 3), eight 2s and four
 archers (A, 2). You hold 6 cards; the rest is your face-down deck.
@@ -74,7 +75,7 @@ Two sets (3–4 players, mode=two_sets): everyone has his own army and fights bo
 of each frontier (numbered 1–3, 4–6, … from the table's centre out); the first player opens on one frontier, each
 next player answers there and opens on his other frontier, round the table. Your six castles score as a line whose
 two inner castles are adjacent; all six at a round's end wins.
-Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams/two_sets)"""
+Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mode duel/teams/two_sets)""")
 
 
 class Guyenne(TextGame):
@@ -97,22 +98,23 @@ class Guyenne(TextGame):
         merged = {**self.default_options(), **(options or {})}
         unknown = set(merged) - {"level", "mode"}
         if unknown:
-            raise IllegalAction("Guyenne has the options level and mode, not " + ", ".join(sorted(unknown)) + ".")
+            raise IllegalAction(_("Guyenne has the options level and mode, not {unknown}.",
+                                  unknown=", ".join(sorted(unknown))))
         if merged["level"] not in LEVELS:
-            raise IllegalAction("level is basic, advanced or expert, e.g. /new guyenne level=advanced.")
+            raise IllegalAction(_("level is basic, advanced or expert, e.g. /new guyenne level=advanced."))
         if merged["mode"] not in ("duel", "teams", "two_sets"):
-            raise IllegalAction("mode is duel (2 players), teams or two_sets (3 or 4 players), e.g. "
-                                "/new guyenne mode=teams.")
+            raise IllegalAction(_("mode is duel (2 players), teams or two_sets (3 or 4 players), e.g. /new guyenne "
+                                  "mode=teams."))
         return merged
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> GuyenneState:
         opts = self._options(options)
         if opts["mode"] == "duel" and num_players != 2:
-            raise IllegalAction("The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams.")
+            raise IllegalAction(_("The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams."))
         if opts["mode"] == "teams" and num_players not in (3, 4):
-            raise IllegalAction("The team variant is for 3 or 4 players (2 against 2, or 2 against 1).")
+            raise IllegalAction(_("The team variant is for 3 or 4 players (2 against 2, or 2 against 1)."))
         if opts["mode"] == "two_sets" and num_players not in (3, 4):
-            raise IllegalAction("The two-set free-for-all is for 3 or 4 players.")
+            raise IllegalAction(_("The two-set free-for-all is for 3 or 4 players."))
         return GuyenneState.new(num_players, seed, opts["level"], opts["mode"])
 
     def from_json(self, data: dict) -> GuyenneState:

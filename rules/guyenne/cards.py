@@ -2,10 +2,12 @@
 archers (2). Cards are ids (``H``, ``5a``, ``4c``, ``T``, ``2h``, ``A3``); the first character is the kind."""
 from __future__ import annotations
 
+from rules.lang import N_
+
 KINDS = "H543T2A"  # strongest first; the order hands and card lists are kept in
 PRINTED = {"H": 6, "5": 5, "4": 4, "3": 3, "T": 3, "2": 2, "A": 2}  # H: above 5 (it has no sum value, A5)
 SPECIAL = {"T", "A"}
-NAMES = {"H": "hero", "5": "5", "4": "4", "3": "3", "T": "trebuchet", "2": "2", "A": "archer"}
+NAMES = {"H": N_("hero"), "5": "5", "4": "4", "3": "3", "T": N_("trebuchet"), "2": "2", "A": N_("archer")}
 SIDE_NAMES = {"E": "English", "F": "French"}
 ARCHER_NAMES = {"E": "archer", "F": "crossbowman"}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.api import IllegalAction
+from rules.lang import N_, _, translate
 from rules.guyenne import cards as C
 
 VERBS = {"open": "open", "o": "open", "attack": "open", "respond": "respond", "r": "respond", "answer": "respond",
@@ -22,28 +23,29 @@ def _tokens_to_cards(tokens: list[str], pool: list[str], example: str = "open 3 
         exact = token[:1].upper() + token[1:].lower()
         if len(token) > 1 and C.is_card(exact):  # an exact card id (5a, 2c, A3)
             if exact not in pool or exact in chosen:
-                raise IllegalAction(f"You cannot use {exact} here. You hold: "
-                                    + (" ".join(pool) or "nothing") + ".")
+                raise IllegalAction(_("You cannot use {card} here. You hold: {cards}.", card=exact,
+                                      cards=" ".join(pool) or _("nothing")))
             chosen.append(exact)
             continue
         kinds = WORDS.get(token.lower()) or token.upper()
         if not all(k in C.KINDS for k in kinds):
-            raise IllegalAction(f"{token!r} is not a card. Cards: H (hero), 5, 4, 3, T (trebuchet), 2, A (archer); "
-                                f"e.g. {example}.")
+            raise IllegalAction(_("{token} is not a card. Cards: H (hero), 5, 4, 3, T (trebuchet), 2, A (archer); "
+                                  "e.g. {example}.", token=repr(token), example=example))
         for k in kinds:
             card = next((c for c in pool if c[0] == k and c not in chosen), None)
             if card is None:
-                raise IllegalAction(f"You have no more {C.NAMES[k]} to use here. You hold: "
-                                    + (" ".join(C.label(c) for c in pool) or "nothing") + ".")
+                raise IllegalAction(_("You have no more {card} to use here. You hold: {cards}.", card=_(C.NAMES[k]),
+                                      cards=" ".join(C.label(c) for c in pool) or _("nothing")))
             chosen.append(card)
     if not chosen:
-        raise IllegalAction(f"Name the cards too, e.g. {example}.")
+        raise IllegalAction(_("Name the cards too, e.g. {example}.", example=example))
     return C.order(chosen)
 
 
 def _castle(word: str) -> int:
     if not word.isdigit() or not 1 <= int(word) <= 12:
-        raise IllegalAction(f"{word!r} is not a castle: they are numbered from 1 (1 to 6 in a duel), e.g. open 3 5 2.")
+        raise IllegalAction(_("{word} is not a castle: they are numbered from 1 (1 to 6 in a duel), e.g. open 3 5 "
+                              "2.", word=repr(word)))
     return int(word)
 
 
@@ -52,34 +54,35 @@ def parse(state, seat: int, text: str) -> dict:
     if words[:2] and words[0].lower() == "set" and len(words) > 1 and words[1].lower() == "aside":
         words = ["aside"] + words[2:]
     if not words or words[0].lower() not in VERBS:
-        raise IllegalAction(f"Unknown move {(text or '').strip()[:40]!r}. Moves: {EXAMPLES}.")
+        raise IllegalAction(_("Unknown move {text}. Moves: {examples}.",
+                              text=repr((text or '').strip()[:40]), examples=EXAMPLES))
     verb, rest = VERBS[words[0].lower()], words[1:]
     hand = state.hands[seat] if isinstance(seat, int) and 0 <= seat < len(state.hands) else []
     if verb in ("pass", "reveal", "concede"):
         if rest:
-            raise IllegalAction(f"{verb} takes nothing else: just {verb}.")
+            raise IllegalAction(_("{verb} takes nothing else: just {verb}.", verb=verb))
         return {"type": verb}
     if verb == "set_aside":
         kinds = [k for token in rest for k in (WORDS.get(token.lower()) or token.upper())]
         if not kinds or not all(k in C.KINDS[1:] for k in kinds):
-            raise IllegalAction("Set aside five troop cards (not the hero) — 5, 4, 3, T, 2 or A — e.g. "
-                                "aside 4 3 2 2 A.")
+            raise IllegalAction(_("Set aside five troop cards (not the hero) — 5, 4, 3, T, 2 or A — e.g. "
+                                  "aside 4 3 2 2 A."))
         return {"type": "set_aside", "cards": sorted(kinds, key=C.KINDS.index)}
     if verb == "open" or verb == "reinforce":
         if not rest:
-            raise IllegalAction(f"Name the castle and the cards, e.g. {verb} 3 5 2.")
+            raise IllegalAction(_("Name the castle and the cards, e.g. {verb} 3 5 2.", verb=verb))
         castle = _castle(rest[0])
         return {"type": verb, "castle": castle, "cards": _tokens_to_cards(rest[1:], hand, f"{verb} {castle} 5 2")}
     if verb == "direction":
         if len(rest) != 1 or rest[0].lower() not in ("left", "right", "l", "r"):
-            raise IllegalAction("Choose the direction of the round: direction left, or direction right.")
+            raise IllegalAction(_("Choose the direction of the round: direction left, or direction right."))
         return {"type": "direction", "way": "left" if rest[0].lower() in ("left", "l") else "right"}
     if verb == "give":
         who = None
         if len(rest) >= 2 and rest[-1].lower() in ("leads", "lead", "leader"):
             who = {"me": "me", "i": "me", "self": "me", "partner": "partner"}.get(rest[-2].lower())
         if who is None:
-            raise IllegalAction("Say who leads this round at the end: give 5 2 partner leads (or: me leads).")
+            raise IllegalAction(_("Say who leads this round at the end: give 5 2 partner leads (or: me leads)."))
         cards = _tokens_to_cards(rest[:-2], hand, "give 5 2 partner leads") if rest[:-2] else []
         return {"type": "give", "cards": cards, "leader": who}
     if verb == "respond":
@@ -111,17 +114,22 @@ def describe(action: dict) -> str:
     kind = action.get("type")
     cards = " ".join(C.label(c) for c in action.get("cards") or [])
     if kind == "open":
-        return f"Castle {action['castle']}: {cards}"
+        return _("Castle {castle}: {cards}", castle=action['castle'], cards=cards)
     if kind == "reinforce":
         return f"+{action['castle']}: {cards}"
     if kind == "respond":
-        return f"Answer: {cards}"
+        return _("Answer: {cards}", cards=cards)
     if kind == "lose":
-        return f"Lose {cards}"
+        return _("Lose {cards}", cards=cards)
     if kind == "set_aside":
-        return f"Set aside {cards}"
+        return _("Set aside {cards}", cards=cards)
     if kind == "direction":
-        return "Go left ↺" if action["way"] == "left" else "Go right ↻"
+        return _("Go left ↺") if action["way"] == "left" else _("Go right ↻")
     if kind == "give":
-        return f"Give {cards or 'nothing'} · {'I' if action['leader'] == 'me' else 'partner'} lead"
-    return {"pass": "Pass", "reveal": "Reveal", "concede": "Concede"}.get(kind, str(kind))
+        if action['leader'] == 'me':
+            return _("Give {cards} · I lead", cards=cards or _("nothing"))
+        return _("Give {cards} · partner leads", cards=cards or _("nothing"))
+    return _(SIMPLE[kind]) if kind in SIMPLE else str(kind)
+
+
+SIMPLE = {"pass": N_("Pass"), "reveal": N_("Reveal"), "concede": N_("Concede")}

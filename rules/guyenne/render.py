@@ -2,24 +2,25 @@
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext, translate
 from rules.guyenne import cards as C
 
 MARK = {"E": "🟥", "F": "🟦"}
 
 
-HELP = """Guyenne in short: two armies fight for six castles over several rounds.
+HELP = N_("""Guyenne in short: two armies fight for six castles over several rounds.
 Each round the first player opens a castle with 1–5 cards face down, the other answers there, then the second castle;
 then reinforce or pass. Fights: higher total wins; a hero wins outright; a defender reveals or concedes.
 The menu asks the castle first, then your cards one by one (`done` when the set is complete). Cards: H hero,
-T trebuchet, A archer, numbers are their strength."""
+T trebuchet, A archer, numbers are their strength.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.")
+TIE_RULE = N_("Equal points: more unspent cards (hand + deck) wins; still equal: a shared place.")
 SCORE_UNIT = "point"
 
 
 def seat(s: int | None) -> str:
-    return "nobody" if s is None else f"{{P{s + 1}}}"
+    return _("nobody") if s is None else f"{{P{s + 1}}}"
 
 
 def _side(view: dict, s: int) -> str:
@@ -41,16 +42,16 @@ def castle_row(view: dict) -> str:
                 owner = view["castles"][k - 1]
                 marks.append(f"{k}" + ("⬜" if owner is None else "◀" if owner == a else "▶"))
             lines.append(f"{seat(a)} ◀ " + " ".join(marks) + f" ▶ {seat(b)}")
-        return "(inner → outer)\n" + "\n".join(lines)
+        return _("(inner → outer)") + "\n" + "\n".join(lines)
     out = []
     for k, owner in enumerate(view["castles"], start=1):
         out.append(f"{k}" + ("⬜" if owner is None else _side(view, owner)))
     return " ".join(out)
 
 
-def plural(n: int, word: str) -> str:
+def plural(n: int, word: str = "card") -> str:
     """``1 card``, ``2 cards``."""
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    return ngettext("{n} card", "{n} cards", n)
 
 
 def fight_totals(d: dict, cards_by_army: dict | None = None) -> str:
@@ -67,15 +68,18 @@ def fight_totals(d: dict, cards_by_army: dict | None = None) -> str:
     return " vs ".join(parts) + ("," if parts else "")
 
 
-def fight_result(d: dict) -> str:
-    """The end of a fight line: who holds the castle now."""
+def fight_result(d: dict, conceded_by: int | None = None) -> str:
+    """The end of a fight line: who holds the castle now (``conceded_by``: the seat that conceded, when known)."""
     if d["winner"] is None:
-        return "a tie — control does not change."
-    who = seat(d["seats"][d["winner"]] if "seats" in d else d["winner"])
-    how = " (conceded)" if d.get("conceded") else " (the hero)" if d.get("hero") else ""
+        return _("a tie — control does not change.")
+    who = d["seats"][d["winner"]] if "seats" in d else d["winner"]
+    if d.get("conceded") and conceded_by is not None:
+        how = " " + mine(conceded_by, N_("({who} conceded unseen)"), N_("(You conceded unseen)"))
+    else:
+        how = " " + _("(conceded)") if d.get("conceded") else " " + _("(the hero)") if d.get("hero") else ""
     if d["winner"] == d.get("before"):
-        return f"{who} keeps the castle{how}."
-    return f"{who} takes the castle{how}."
+        return mine(who, N_("{who} keeps the castle{how}."), N_("you keep the castle{how}."), how=how)
+    return mine(who, N_("{who} takes the castle{how}."), N_("you take the castle{how}."), how=how)
 
 
 def cards(cs) -> str:
@@ -87,9 +91,16 @@ def army_name(view: dict, a: int) -> str:
     return "+".join(seat(m) for m in view["members"][a]) + " " + _side(view, a)
 
 
-LAST_WORDS = {"open": "opened", "respond": "answered at", "reinforce": "reinforced", "pass": "passed",
-              "reveal": "revealed at", "concede": "conceded", "lose": "chose losses at",
-              "set_aside": "set cards aside", "give": "handed cards over", "direction": "chose the direction"}
+LAST_WORDS = {"open": (N_("{who} opened castle {castle}"), N_("{who} opened")),
+              "respond": (N_("{who} answered at castle {castle}"), N_("{who} answered")),
+              "reinforce": (N_("{who} reinforced castle {castle}"), N_("{who} reinforced")),
+              "reveal": (N_("{who} revealed at castle {castle}"), N_("{who} revealed")),
+              "lose": (N_("{who} chose losses at castle {castle}"), N_("{who} chose losses")),
+              "pass": (N_("{who} passed"),) * 2, "concede": (N_("{who} conceded"),) * 2,
+              "set_aside": (N_("{who} set cards aside"),) * 2, "give": (N_("{who} handed cards over"),) * 2,
+              "direction": (N_("{who} chose the direction"),) * 2}
+ROLES = {"attack": N_("attack"), "defend": N_("defend")}
+ROLE_LINES = {"attack": N_("{who} attacks: {what}"), "defend": N_("{who} defends: {what}")}
 
 
 def last_action(view: dict) -> str | None:
@@ -97,88 +108,115 @@ def last_action(view: dict) -> str | None:
     last = view.get("last")
     if not last:
         return None
-    what = LAST_WORDS.get(last["type"], last["type"].replace("_", " "))
-    where = f" castle {last['castle']}" if last.get("castle") and what.endswith((" at", "opened", "reinforced")) \
-        else ""
-    return f"👉 Last: {seat(last['seat'])} {what}{where}."
+    with_castle, without = LAST_WORDS.get(last["type"], ("{who} " + last["type"].replace("_", " "),) * 2)
+    what = translate(with_castle if last.get("castle") else without, who=seat(last['seat']), castle=last.get("castle"))
+    return "👉 " + _("Last: {what}.", what=what)
 
 
 def render(view: dict) -> str:
     armies = range(len(view["members"]))
     names = {a: army_name(view, a) for a in armies}
     teams = view["mode"] == "teams"
-    lines = [f"Guyenne · {view['level']}{' · teams' if teams else ''} · round {view['round']} · first: "
-             f"{names[view['first']]}"]
-    lines.append("Castles: " + castle_row(view))
+    lines = [f"Guyenne · {translate(view['level'])}" + (" · " + _("teams") if teams else "") + " · " +
+             _("round {round} · first: {army}", round=view['round'], army=names[view['first']])]
+    lines.append(_("Castles:") + " " + castle_row(view))
     for number, fight in enumerate(view["fights"], start=1):
         parts = []
         for a in fight["pair"]:
             if fight["counts"][a]:
                 shown = fight["revealed"][a]
-                what = cards(shown) if shown is not None else f"{fight['counts'][a]} face down"
-                parts.append(f"{seat(fight['actors'][a])} {fight['roles'][a]}s: {what}")
+                what = cards(shown) if shown is not None else _("{n} face down", n=fight['counts'][a])
+                role = fight['roles'][a]
+                if role in ROLE_LINES:
+                    parts.append(_(ROLE_LINES[role], who=seat(fight['actors'][a]), what=what))
+                else:
+                    parts.append(f"{seat(fight['actors'][a])} {role}s: {what}")
         latest = (view.get("last") or {}).get("castle") == fight["castle"]
-        lines.append(("👉" if latest else "") + f"⚔ Castle {fight['castle']} (C{number}): " +
-                     (" · ".join(parts) or "—") + (" · conceded" if fight["conceded"] else ""))
+        lines.append(("👉" if latest else "") + "⚔ " + _("Castle {castle} (C{number}):", castle=fight['castle'],
+                                                           number=number) + " " +
+                     (" · ".join(parts) or "—") + (" · " + _("conceded") if fight["conceded"] else ""))
     if not view["fights"] and view["last_fights"]:
         for fight in view["last_fights"]:
-            who = "tie" if fight["winner"] is None else f"{names[fight['winner']]} wins"
-            lines.append(f"Last round, castle {fight['castle']}: {who}" + (" (conceded)" if fight["conceded"] else ""))
+            who = _("tie") if fight["winner"] is None else _("{army} wins", army=names[fight['winner']])
+            lines.append(_("Last round, castle {castle}: {who}", castle=fight['castle'], who=who) +
+                         (" " + _("(conceded)") if fight["conceded"] else ""))
     if view["viewer"] is not None:  # your own view: the armies in one line (`board` shows all)
-        lines.append("Points " + " · ".join(f"{names[a]} {view['points'][a]}" for a in armies) + " · hands " +
-                     " · ".join("+".join(str(view["hand_counts"][m]) for m in view["members"][a]) for a in armies))
+        lines.append(_("Points {points} · hands {hands}", points=" · ".join(f"{names[a]} {view['points'][a]}"
+                                                                           for a in armies),
+                       hands=" · ".join("+".join(str(view["hand_counts"][m]) for m in view["members"][a])
+                                        for a in armies)))
     for a in armies if view["viewer"] is None else ():
         hands = " + ".join(str(view["hand_counts"][m]) for m in view["members"][a])
-        line = (f"{names[a]}: hand {hands} · deck {view['deck_counts'][a]} · discard {view['discard_counts'][a]} · "
-                f"reshuffles left {view['reshuffles_left'][a]} · points {view['points'][a]}")
+        line = names[a] + ": " + _("hand {hand} · deck {deck} · discard {discard} · reshuffles left {reshuffles} · "
+                                   "points {points}", hand=hands, deck=view['deck_counts'][a],
+                                   discard=view['discard_counts'][a], reshuffles=view['reshuffles_left'][a],
+                                   points=view['points'][a])
         if view["removed"][a]:
-            line += " · removed " + cards(view["removed"][a])
+            line += " · " + _("removed {cards}", cards=cards(view["removed"][a]))
         lines.append(line)
     if last_action(view):
         lines.append(last_action(view))
     phase = view["phase"]
     if phase == "over":
-        how = "holds all six castles" if view["end"] == "six" else "wins on points"
         places = [view["ranking"][view["members"][a][0]] for a in armies]
         points = "–".join(str(p) for p in view["points"])
         best = [a for a in armies if places[a] == 1]
         if len(best) == len(places):
-            lines.append("The game ends in a draw (equal points, equal unspent cards).")
+            lines.append(_("The game ends in a draw (equal points, equal unspent cards)."))
         else:
-            unspent = " (unspent cards " + "–".join(str(u) for u in view["unspent"]) + ")" \
-                if view["end"] != "six" else ""
-            lines.append(f"🏆 {' and '.join(names[a] for a in best)} {how}: {points}{unspent}.")
+            winners = _(" and ").join(names[a] for a in best)
+            if view["end"] == "six":
+                lines.append("🏆 " + _("{winners} holds all six castles: {points}.", winners=winners, points=points))
+            else:
+                lines.append("🏆 " + _("{winners} wins on points: {points} (unspent cards {unspent}).",
+                                      winners=winners, points=points,
+                                      unspent="–".join(str(u) for u in view["unspent"])))
     elif phase == "set_aside":
-        lines.append("Expert setup: each army secretly sets aside 5 troop cards (they start in the discard).")
+        lines.append(_("Expert setup: each army secretly sets aside 5 troop cards (they start in the discard)."))
     elif phase == "direction":
-        lines.append(f"{seat(view['to_act'][0])} chooses the direction of this round: left or right.")
+        lines.append(mine(view['to_act'][0], N_("{who} chooses the direction of this round: left or right."),
+                          N_("You choose the direction of this round: left or right.")))
     elif phase == "give":
-        lines.append("Each team's drawer hands cards to the partner and names who leads: " +
-                     ", ".join(seat(s) for s in view["to_act"]) + ".")
+        lines.append(_("Each team's drawer hands cards to the partner and names who leads: {who}.",
+                       who=", ".join(seat(s) for s in view["to_act"])))
     else:
-        actor = seat(view["to_act"][0]) if view["to_act"] else "nobody"
-        lines.append({"open1": f"{actor} opens a castle.", "respond1": f"{actor} answers at the first castle.",
-                      "open2": f"{actor} opens the second castle.", "respond2": f"{actor} answers there.",
-                      "reinforce": f"{actor} may reinforce (or pass).",
-                      "defend": f"{actor} defends: reveal or concede?",
-                      "losses": f"{actor} chooses which cards are lost for good.",
-                      "place": f"{actor} " + ("opens a castle on the frontier " if view.get("step", {}).get("kind")
-                                             == "open" else "answers on the frontier ") +
-                      "–".join(seat(a) for a in view["frontiers"][view["step"]["frontier"]]) + "."
-                      if phase == "place" else ""}.get(phase, ""))
+        actor = view["to_act"][0] if view["to_act"] else None
+        if phase == "place":
+            frontier = "–".join(seat(a) for a in view["frontiers"][view["step"]["frontier"]])
+            if view.get("step", {}).get("kind") == "open":
+                lines.append(mine(actor, N_("{who} opens a castle on the frontier {frontier}."),
+                                  N_("You open a castle on the frontier {frontier}."), frontier=frontier))
+            else:
+                lines.append(mine(actor, N_("{who} answers on the frontier {frontier}."),
+                                  N_("You answer on the frontier {frontier}."), frontier=frontier))
+        elif phase in PHASE_LINES:
+            lines.append(mine(actor, *PHASE_LINES[phase]) if actor is not None else
+                         _(PHASE_LINES[phase][0], who=_("nobody")))
+        else:
+            lines.append("")
     if view["viewer"] is not None:
         lines += _private(view)
     return "\n".join(lines)
 
 
+PHASE_LINES = {"open1": (N_("{who} opens a castle."), N_("You open a castle.")),
+               "respond1": (N_("{who} answers at the first castle."), N_("You answer at the first castle.")),
+               "open2": (N_("{who} opens the second castle."), N_("You open the second castle.")),
+               "respond2": (N_("{who} answers there."), N_("You answer there.")),
+               "reinforce": (N_("{who} may reinforce (or pass)."), N_("You may reinforce (or pass).")),
+               "defend": (N_("{who} defends: reveal or concede?"), N_("You defend: reveal or concede?")),
+               "losses": (N_("{who} chooses which cards are lost for good."),
+                          N_("You choose which cards are lost for good."))}
+
+
 def _private(view: dict) -> list[str]:
     me = view["viewer"]
-    lines = ["", "Your hand: " + cards(view["hand"]) + "  (H hero, T trebuchet, A archer)"]
-    for castle, mine in view.get("placed", {}).items():
-        if mine:
-            lines.append(f"Your cards at castle {castle}: {cards(mine)}")
+    lines = ["", _("Your hand: {cards}  (H hero, T trebuchet, A archer)", cards=cards(view["hand"]))]
+    for castle, placed in view.get("placed", {}).items():
+        if placed:
+            lines.append(_("Your cards at castle {castle}: {cards}", castle=castle, cards=cards(placed)))
     if view.get("aside"):
-        lines.append(f"Set aside: {cards(view['aside'])}")
+        lines.append(_("Set aside: {cards}", cards=cards(view['aside'])))
     if me in view["to_act"]:
         phase = view["phase"]
         hand = view["hand"]
@@ -192,94 +230,126 @@ def _private(view: dict) -> list[str]:
             own = range(1, len(view["castles"]) + 1)
             keep = phase in ("open1", "respond1") and len(view["members"][view["armies"][me]]) == 1
         free = next((k for k in own if k not in taken), 1)
-        up_to = "1–5 cards, keeping one" if keep else "1–5 cards"
-        hint = {"open1": f"Open any castle with {up_to}: /move open {free} {card}",
-                "open2": f"Open another castle with {up_to}: /move open {free} {card}",
-                "respond1": f"Answer with {up_to}: /move respond {card}",
-                "respond2": f"Answer with {up_to}: /move respond {card}",
-                "reinforce": "Add cards to one of your castles (max 5 there) or pass: /move reinforce "
-                             f"{next(iter(view.get('placed') or {}), free)} {card} · /move pass",
-                "defend": "Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · /move concede",
-                "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
-                          + (cards((view.get("loss_options") or [[]])[0])),
-                "set_aside": "Set aside 5 troop cards, not the hero; they come back at your first reshuffle: "
-                             "/move aside 4 3 2 2 A",
-                "direction": "Choose the way round the table: /move direction left (or right)",
-                "place": (f"Open a castle on your frontier with {up_to}: /move open {free} {card}"
-                          if step.get("kind") == "open" else f"Answer with {up_to}: /move respond {card}"),
-                "give": f"Hand 1–5 cards to your partner (keep one) and say who opens: /move give {card} partner "
-                        "leads" if len(hand) > 1 else "You hold one card: keep it and say who opens: /move give me "
-                        "leads (or: give partner leads)"}.get(phase)
+        up_to = _("1–5 cards, keeping one") if keep else _("1–5 cards")
+        hint = {"open1": _("Open any castle with {up_to}: /move open {free} {card}", up_to=up_to, free=free, card=card),
+                "open2": _("Open another castle with {up_to}: /move open {free} {card}", up_to=up_to, free=free,
+                           card=card),
+                "respond1": _("Answer with {up_to}: /move respond {card}", up_to=up_to, card=card),
+                "respond2": _("Answer with {up_to}: /move respond {card}", up_to=up_to, card=card),
+                "reinforce": _("Add cards to one of your castles (max 5 there) or pass: /move reinforce {castle} "
+                               "{card} · /move pass", castle=next(iter(view.get('placed') or {}), free), card=card),
+                "defend": _("Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · "
+                            "/move concede"),
+                "losses": _("Remove your strongest card there, or cards worth as much together: /move lose {cards}",
+                            cards=cards((view.get("loss_options") or [[]])[0])),
+                "set_aside": _("Set aside 5 troop cards, not the hero; they come back at your first reshuffle: "
+                               "/move aside 4 3 2 2 A"),
+                "direction": _("Choose the way round the table: /move direction left (or right)"),
+                "place": (_("Open a castle on your frontier with {up_to}: /move open {free} {card}", up_to=up_to,
+                            free=free, card=card)
+                          if step.get("kind") == "open" else _("Answer with {up_to}: /move respond {card}",
+                                                               up_to=up_to, card=card)),
+                "give": _("Hand 1–5 cards to your partner (keep one) and say who opens: /move give {card} partner "
+                          "leads", card=card) if len(hand) > 1 else _("You hold one card: keep it and say who opens: "
+                                                                      "/move give me leads (or: give partner leads)")
+                }.get(phase)
         if hint:
-            lines.append("Your move — " + hint)
+            lines.append(_("Your move — {hint}", hint=hint))
     return lines
+
+
+PLACED = {"open": (N_("{who} opens castle {castle} with {cards} ({role})."),
+                   N_("You open castle {castle} with {cards} ({role}).")),
+          "respond": (N_("{who} answers at castle {castle} with {cards} ({role})."),
+                      N_("You answer at castle {castle} with {cards} ({role}).")),
+          "reinforce": (N_("{who} reinforces castle {castle} with {cards} ({role})."),
+                        N_("You reinforce castle {castle} with {cards} ({role})."))}
 
 
 def describe_event(event: Event) -> str | None:
     d = event.data
     kind = event.kind
+    who = d.get("seat")
     if kind == "placed":
-        verb = {"open": "opens", "respond": "answers at", "reinforce": "reinforces"}[d["step"]]
-        return f"{seat(d['seat'])} {verb} castle {d['castle']} with {plural(d['count'], 'card')} ({d['role']})."
+        return mine(who, *PLACED[d["step"]], castle=d['castle'], cards=plural(d['count']),
+                    role=translate(ROLES.get(d['role'], d['role'])))
     if kind == "placed_cards":
-        return f"You put {cards(d['cards'])} at castle {d['castle']}."
+        return _("You put {cards} at castle {castle}.", cards=cards(d['cards']), castle=d['castle'])
     if kind == "passed":
-        return f"{seat(d['seat'])} passes" + (" (nothing left to add)." if d["auto"] else ".")
+        if d["auto"]:
+            return mine(who, N_("{who} passes (nothing left to add)."), N_("You pass (nothing left to add)."))
+        return mine(who, N_("{who} passes."), N_("You pass."))
     if kind == "revealed":
-        return f"{seat(d['seat'])} reveals at castle {d['castle']}: {cards(d['cards'])}."
+        return mine(who, N_("{who} reveals at castle {castle}: {cards}."), N_("You reveal at castle {castle}: {cards}."),
+                    castle=d['castle'], cards=cards(d['cards']))
     if kind == "conceded":
-        return f"{seat(d['seat'])} concedes castle {d['castle']} without showing the cards."
+        return mine(who, N_("{who} concedes castle {castle} without showing the cards."),
+                    N_("You concede castle {castle} without showing the cards."), castle=d['castle'])
     if kind == "fight":  # the winner is an army; name the seat that fought there for it (teams: a member)
-        return f"Castle {d['castle']}: " + fight_totals(d) + " " + fight_result(d)
+        return _("Castle {castle}:", castle=d['castle']) + " " + fight_totals(d) + " " + fight_result(d)
     if kind == "removed":
-        return f"{seat(d['seat'])} loses {cards(d['cards'])} for good."
+        return mine(who, N_("{who} loses {cards} for good."), N_("You lose {cards} for good."), cards=cards(d['cards']))
     if kind == "drawn":
-        return f"You draw {cards(d['cards'])}."
+        return _("You draw {cards}.", cards=cards(d['cards']))
     if kind == "refilled":
-        drew = f"{seat(d['seat'])} draws {plural(d['count'], 'card') if d['count'] else 'nothing (no cards left)'}"
-        return drew + (" after reshuffling the discard into a new deck." if d["reshuffled"] else ".")
+        if not d["count"]:
+            return mine(who, N_("{who} draws nothing (no cards left)."), N_("You draw nothing (no cards left)."))
+        if d["reshuffled"]:
+            return mine(who, N_("{who} draws {cards} after reshuffling the discard into a new deck."),
+                        N_("You draw {cards} after reshuffling the discard into a new deck."), cards=plural(d['count']))
+        return mine(who, N_("{who} draws {cards}."), N_("You draw {cards}."), cards=plural(d['count']))
     if kind == "round_started":
-        return f"Round {d['round']}: " + " and ".join(seat(s) for s in d.get("seats", [d["first"]])) + \
-            (" open." if len(d.get("seats", [])) > 1 else " opens.")
+        seats = d.get("seats", [d["first"]])
+        if len(d.get("seats", [])) > 1:
+            return _("Round {round}: {seats} open.", round=d['round'], seats=_(" and ").join(seat(s) for s in seats))
+        return _("Round {round}:", round=d['round']) + " " + mine(seats[0], N_("{who} opens."), N_("You open."))
     if kind == "direction":
-        return f"{seat(d['seat'])} goes {d['way']}: " + " → ".join(seat(s) for s in d["order"]) + "."
+        order = " → ".join(seat(s) for s in d["order"])
+        if d["way"] == "left":
+            return mine(who, N_("{who} goes left: {order}."), N_("You go left: {order}."), order=order)
+        return mine(who, N_("{who} goes right: {order}."), N_("You go right: {order}."), order=order)
     if kind == "given":
-        return f"{seat(d['seat'])} hands {plural(d['count'], 'card')} to {seat(d['to'])}; {seat(d['leader'])} leads."
+        return mine(who, N_("{who} hands {cards} to {to}; {leader} leads."), N_("You hand {cards} to {to}; {leader} leads."),
+                    cards=plural(d['count']), to=seat(d['to']), leader=seat(d['leader']))
     if kind == "given_cards":
         return f"{seat(d['seat'])} → {seat(d['to'])}: {cards(d['cards'])}."
     if kind == "set_aside":
         if d["count"] == 5:
-            return f"{seat(d['seat'])} sets 5 cards aside."
-        return f"{seat(d['seat'])} sets a card aside ({d['count']}/5)."  # games stored when it was one at a time
+            return mine(who, N_("{who} sets 5 cards aside."), N_("You set 5 cards aside."))
+        # games stored when it was one at a time
+        return mine(who, N_("{who} sets a card aside ({n}/5)."), N_("You set a card aside ({n}/5)."), n=d['count'])
     if kind == "set_aside_cards":
-        return f"You set aside {cards(d['cards'])}."
+        return _("You set aside {cards}.", cards=cards(d['cards']))
     if kind == "set_aside_card":
-        return f"You set aside {C.NAMES[d['card'][0]]}."
+        return _("You set aside {card}.", card=translate(C.NAMES[d['card'][0]]))
     if kind == "setup_done":
-        return "Both armies are ready."
+        return _("Both armies are ready.")
     if kind == "game_over":
-        return "Game over: " + " – ".join(str(int(s)) for s in d["scores"]) + (
-            " (all six castles)" if d["reason"] == "six" else "")
+        scores = " – ".join(str(int(s)) for s in d["scores"])
+        if d["reason"] == "six":
+            return _("Game over: {scores} (all six castles)", scores=scores)
+        return _("Game over: {scores}", scores=scores)
     return None
 
 
-TYPE_CHOICES = {"open": "Open a castle", "respond": "Answer", "reinforce": "Reinforce", "pass": "Pass",
-                "reveal": "Reveal", "concede": "Concede", "lose": "Lose", "set_aside": "Set aside",
-                "give": "Give cards", "direction": "Direction"}
+TYPE_CHOICES = {"open": N_("Open a castle"), "respond": N_("Answer"), "reinforce": N_("Reinforce"), "pass": N_("Pass"),
+                "reveal": N_("Reveal"), "concede": N_("Concede"), "lose": N_("Lose"), "set_aside": N_("Set aside"),
+                "give": N_("Give cards"), "direction": N_("Direction")}
+LEVEL_WORDS = (N_("basic"), N_("advanced"), N_("expert"))  # the level shown on the board
 
 
 def describe_choice(key: str, value) -> str | None:
     """A picker step as the board shows it: cards by kind (``5``, not ``5a``), ``Castle 3``."""
     if key == "type":
-        return TYPE_CHOICES.get(value)
+        return _(TYPE_CHOICES[value]) if value in TYPE_CHOICES else None
     if key == "cards":
         return C.label(value)
     if key == "card":
-        return C.NAMES.get(value, value)
+        return _(C.NAMES[value]) if value in C.NAMES else value
     if key == "castle":
-        return f"Castle {value}"
+        return _("Castle {castle}", castle=value)
     if key == "way":
-        return "left ↺" if value == "left" else "right ↻"
+        return _("left ↺") if value == "left" else _("right ↻")
     if key == "leader":
-        return "I lead" if value == "me" else "partner leads"
+        return _("I lead") if value == "me" else _("Partner leads")  # capital: not the notation's "partner leads"
     return None

@@ -10,6 +10,7 @@ from functools import lru_cache
 from itertools import combinations, product
 
 from rules.api import Event, IllegalAction, State, check_move
+from rules.lang import N_, _, ngettext, translate
 from rules.guyenne import cards as C
 
 CASTLES = 6
@@ -34,6 +35,17 @@ def group_points(mine: list[bool]) -> int:
 
 _KIND_SUBSETS: dict[tuple, list[tuple[int, ...]]] = {}  # (kinds of a hand, most) -> positions of subsets
 
+
+
+# what a seat may do in each phase, said when it tries something else
+EXPECTED = {"direction": N_("Choose the direction of this round: direction left (or right)."),
+            "set_aside": N_("Set aside a card: e.g. aside 2."),
+            "give": N_("Give cards to your partner and name who leads: e.g. give 5 2 partner leads."),
+            "open1": N_("Open a castle: e.g. open 3 5 2."), "open2": N_("Open a second castle: e.g. open 5 4 3."),
+            "respond1": N_("Answer at the castle: e.g. respond 4 2."),
+            "respond2": N_("Answer at the castle: e.g. respond 4 2."),
+            "reinforce": N_("Reinforce or pass: e.g. reinforce 3 2, or pass."), "defend": N_("Reveal or concede."),
+            "losses": N_("Choose your losses: e.g. lose 4.")}
 
 class GuyenneState(State):
     """All fields are plain lists/dicts of ints and card ids, so ``to_json``/``clone`` are cheap copies."""
@@ -373,14 +385,15 @@ class GuyenneState(State):
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_move(action, seat, self.num_players, self.phase == "over")
         if seat not in self.to_act():
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(_("It is not your turn."))
         kind = action["type"]
         handler = {"set_aside": self._set_aside, "give": self._give, "direction": self._direction,
                    "open": self._place, "respond": self._place,
                    "reinforce": self._reinforce, "pass": self._pass, "reveal": self._decide,
                    "concede": self._decide, "lose": self._lose}.get(kind)
         if handler is None:
-            raise IllegalAction(f"Unknown action {kind!r} here. {self._expected(seat)}")
+            raise IllegalAction(_("Unknown action {kind} here. {expected}",
+                                  kind=repr(kind), expected=self._expected(seat)))
         events = handler(seat, action)
         castle = next((e.data["castle"] for e in events if e.audience is None and "castle" in e.data), None)
         self.last = {"seat": seat, "type": kind, "castle": castle}  # a new dict each time: clones may share it
@@ -388,33 +401,31 @@ class GuyenneState(State):
 
     def _expected(self, seat: int) -> str:
         if self.phase == "place":
-            kind, _, frontier = self.steps[self.step_index]
+            kind, _step, frontier = self.steps[self.step_index]
             if kind == "respond":
-                return f"Answer first at castle {self._respond_castle()} on your frontier: e.g. respond 4 2."
-            return (f"Open a castle on your frontier: {3 * frontier + 1}, {3 * frontier + 2} or {3 * frontier + 3}, "
-                    f"e.g. open {3 * frontier + 1} 5 2.")
-        return {"direction": "Choose the direction of this round: direction left (or right).",
-                "set_aside": "Set aside a card: e.g. aside 2.", "give": "Give cards to your partner and name who "
-                "leads: e.g. give 5 2 partner leads.", "open1": "Open a castle: e.g. open 3 5 2.",
-                "open2": "Open a second castle: e.g. open 5 4 3.", "respond1": "Answer at the castle: e.g. respond 4 2.",
-                "respond2": "Answer at the castle: e.g. respond 4 2.",
-                "reinforce": "Reinforce or pass: e.g. reinforce 3 2, or pass.",
-                "defend": "Reveal or concede.", "losses": "Choose your losses: e.g. lose 4."}[self.phase]
+                return _("Answer first at castle {castle} on your frontier: e.g. respond 4 2.",
+                         castle=self._respond_castle())
+            return _("Open a castle on your frontier: {a}, {b} or {c}, e.g. open {a} 5 2.", a=3 * frontier + 1,
+                     b=3 * frontier + 2, c=3 * frontier + 3)
+        return _(EXPECTED[self.phase])
 
     def _check_fields(self, action: dict, allowed: set[str]) -> None:
         extra = set(action) - allowed - {"type"}
         if extra or not allowed <= set(action):
-            raise IllegalAction(f"This action takes {', '.join(sorted(allowed)) or 'nothing else'}.")
+            if allowed:
+                raise IllegalAction(_("This action takes {fields}.", fields=', '.join(sorted(allowed))))
+            raise IllegalAction(_("This action takes nothing else."))
 
     def _cards_from(self, chosen, pool: list[str], most: int) -> list[str]:
         if not isinstance(chosen, list) or not chosen or not all(isinstance(c, str) for c in chosen):
-            raise IllegalAction("Name at least one card, e.g. 5 or 2.")
+            raise IllegalAction(_("Name at least one card, e.g. 5 or 2."))
         if len(set(chosen)) != len(chosen) or any(c not in pool for c in chosen):
-            raise IllegalAction("You can only use cards you hold: " + " ".join(C.label(c) for c in pool) + ".")
+            raise IllegalAction(_("You can only use cards you hold: {cards}.", cards=" ".join(C.label(c) for c in pool)))
         if chosen != C.order(chosen):
-            raise IllegalAction("List the cards strongest first.")
+            raise IllegalAction(_("List the cards strongest first."))
         if len(chosen) > most:
-            raise IllegalAction(f"You may put at most {most} card(s) there now.")
+            raise IllegalAction(ngettext("You may put at most {n} card there now.",
+                                         "You may put at most {n} cards there now.", most))
         return chosen
 
     def _set_aside(self, seat: int, action: dict) -> list[Event]:
@@ -428,19 +439,21 @@ class GuyenneState(State):
         want = 5 - len(self.aside[army])
         kinds = action["cards"]
         if not isinstance(kinds, list) or not all(isinstance(k, str) and k in C.KINDS[1:] for k in kinds):
-            raise IllegalAction("Set aside troop cards (not the hero): 5, 4, 3, T, 2 or A, e.g. aside 4 3 2 2 A.")
+            raise IllegalAction(_("Set aside troop cards (not the hero): 5, 4, 3, T, 2 or A, e.g. aside 4 3 2 2 A."))
         if kinds != sorted(kinds, key=C.KINDS.index):
-            raise IllegalAction("List the cards strongest first, e.g. aside 4 3 2 2 A.")
+            raise IllegalAction(_("List the cards strongest first, e.g. aside 4 3 2 2 A."))
         if len(kinds) != want:
             example = " ".join("4 3 2 2 A".split()[:want])
-            raise IllegalAction(f"Set aside exactly {want} troop cards, e.g. aside {example}.")
+            raise IllegalAction(_("Set aside exactly {want} troop cards, e.g. aside {example}.",
+                                  want=want, example=example))
         left = [c for c in C.ARMY if c != "H" and c not in self.aside[army]]
         picks = []
         for k in kinds:
             pick = next((c for c in left if c[0] == k and c not in picks), None)
             if pick is None:
                 count = sum(1 for c in left if c[0] == k)
-                raise IllegalAction(f"Your army has only {count} × {C.NAMES[k]} to set aside.")
+                raise IllegalAction(_("Your army has only {count} × {card} to set aside.", count=count,
+                                      card=translate(C.NAMES[k])))
             picks.append(pick)
         self.aside[army] = C.order(self.aside[army] + picks)  # a new list: clones share the old one
         events = [Event("set_aside", {"seat": seat, "count": len(self.aside[army])}),
@@ -448,7 +461,7 @@ class GuyenneState(State):
         if all(len(a) == 5 for a in self.aside):
             for a in self.armies:
                 self._deal(a)
-            self.aside = [[] for _ in self.armies]  # in the discards now, where determinize re-deals them
+            self.aside = [[] for _army in self.armies]  # in the discards now, where determinize re-deals them
             events.append(Event("setup_done", {"first": self.first}))
             events += self._start_round_phase()
         return events
@@ -460,11 +473,11 @@ class GuyenneState(State):
         cards, who = action["cards"], action["leader"]
         if not isinstance(cards, list) or cards not in self._gifts(seat):
             hand = self.hands[seat]
-            raise IllegalAction("You hold one card: give nothing (give me leads)." if len(hand) == 1 else
-                                f"Give 1 to {min(5, len(hand) - 1)} of your cards and keep at least one, e.g. "
-                                f"give {C.label(hand[0])} partner leads.")
+            raise IllegalAction(_("You hold one card: give nothing (give me leads).") if len(hand) == 1 else
+                                _("Give 1 to {most} of your cards and keep at least one, e.g. give {card} partner "
+                                  "leads.", most=min(5, len(hand) - 1), card=C.label(hand[0])))
         if who not in ("me", "partner"):
-            raise IllegalAction("Name who leads this round: me or partner, e.g. give 5 2 partner leads.")
+            raise IllegalAction(_("Name who leads this round: me or partner, e.g. give 5 2 partner leads."))
         army = self.army_of[seat]
         partner = next(m for m in self.members[army] if m != seat)
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
@@ -487,7 +500,7 @@ class GuyenneState(State):
         self._check_fields(action, {"way"})
         way = action["way"]
         if way not in ("left", "right"):
-            raise IllegalAction("The direction is left or right, e.g. direction left.")
+            raise IllegalAction(_("The direction is left or right, e.g. direction left."))
         n = len(self.members)
         order = [(self.first + (k if way == "left" else -k)) % n for k in range(n)]
         # the frontier between Q(k) and Q(k+1): Q(k)'s own (left) frontier going left, Q(k+1)'s going right
@@ -522,7 +535,7 @@ class GuyenneState(State):
     def _place(self, seat: int, action: dict) -> list[Event]:
         phase = self.phase
         if phase == "place":
-            kind, _, frontier = self.steps[self.step_index]
+            kind, _step, frontier = self.steps[self.step_index]
             phase = "open_on" if kind == "open" else "respond_on"
         if phase not in PLACING + ("open_on", "respond_on") or (action["type"] == "open") != phase.startswith("open"):
             raise IllegalAction(self._expected(seat))
@@ -533,20 +546,22 @@ class GuyenneState(State):
             self._check_fields(action, {"castle", "cards"})
             castle = action["castle"]
             if not isinstance(castle, int) or isinstance(castle, bool) or not 1 <= castle <= len(self.castles):
-                raise IllegalAction(f"Castles are numbered 1 to {len(self.castles)}, e.g. open 3 5 2.")
+                raise IllegalAction(_("Castles are numbered 1 to {n}, e.g. open 3 5 2.", n=len(self.castles)))
             if phase == "open_on" and (castle - 1) // 3 != frontier:
                 a, b = self.frontier_armies(frontier)
-                raise IllegalAction(f"Open a castle on your frontier with seat {b + 1 if a == seat else a + 1}: "
-                                    f"{3 * frontier + 1}, {3 * frontier + 2} or {3 * frontier + 3}.")
+                raise IllegalAction(_("Open a castle on your frontier with seat {seat}: {a}, {b} or {c}.",
+                                      seat=b + 1 if a == seat else a + 1, a=3 * frontier + 1, b=3 * frontier + 2,
+                                      c=3 * frontier + 3))
             if self._fight_at(castle):
-                raise IllegalAction(f"Castle {castle} is already contested this round: open another one.")
+                raise IllegalAction(_("Castle {castle} is already contested this round: open another one.",
+                                      castle=castle))
             cards = self._cards_from(action["cards"], hand, most)
             controller = self.castles[castle - 1]
             pair = self.pair_of(castle)
             n = len(self.members)
             roles = [("defend" if controller == a else "attack") if a in pair else None for a in range(n)]
             self.fights.append({"castle": castle, "controller": controller, "roles": roles,
-                                "cards": [[] for _ in range(n)], "revealed": [False] * n, "conceded": False,
+                                "cards": [[] for _army in range(n)], "revealed": [False] * n, "conceded": False,
                                 "winner": None, "actors": [None] * n, "pair": list(pair)})
             fight = self.fights[-1]
         else:
@@ -583,11 +598,12 @@ class GuyenneState(State):
         castle = action["castle"]
         fight = self._fight_at(castle) if isinstance(castle, int) and not isinstance(castle, bool) else None
         if fight is None:
-            raise IllegalAction("Reinforce one of this round's two castles: " +
-                                " or ".join(str(f["castle"]) for f in self.fights) + ".")
+            raise IllegalAction(_("Reinforce one of this round's two castles: {castles}.",
+                                  castles=_(" or ").join(str(f["castle"]) for f in self.fights)))
         army = self.army_of[seat]
         if fight["actors"][army] != seat:
-            raise IllegalAction(f"You do not play castle {fight['castle']} this round: reinforce your own castle.")
+            raise IllegalAction(_("You do not play castle {castle} this round: reinforce your own castle.",
+                                  castle=fight['castle']))
         cards = self._cards_from(action["cards"], self.hands[seat], MAX_AT_CASTLE - len(fight["cards"][army]))
         fight["cards"][army] = C.order(fight["cards"][army] + cards)
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
@@ -746,8 +762,8 @@ class GuyenneState(State):
         mine = fight["cards"][self.army_of[seat]]
         top = max(C.PRINTED[c[0]] for c in mine)
         if not self._is_loss_option(chosen, mine, top):
-            raise IllegalAction(f"Remove your strongest card there, or cards worth at least {top} together "
-                                f"(from: {' '.join(mine)}).")
+            raise IllegalAction(_("Remove your strongest card there, or cards worth at least {top} together (from: "
+                                  "{cards}).", top=top, cards=' '.join(mine)))
         events = self._remove(self.army_of[seat], fight, chosen)
         fight["winner"] = None
         self.phase = "resolve"

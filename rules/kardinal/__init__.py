@@ -27,10 +27,11 @@ file leaves a gap for the engine:
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.kardinal import notation, render
 from rules.kardinal.state import KardinalState, new_state
 
-SUMMARY = """Kardinal — 2 to 4 players build one town around the Dom (DT tower at M13, DN nave at N13).
+SUMMARY = N_("""Kardinal — 2 to 4 players build one town around the Dom (DT tower at M13, DN nave at N13).
 
 Everyone has 2 houses (H), 2 towers (T) and 2 courtyards (C, two cells) per colour: 🟥 red, 🟨 yellow, 🟩 green,
 🟦 blue. 4 players: one colour each. 3 players: one colour each, the 4th colour is shared by all (its stones are
@@ -62,7 +63,7 @@ How to play here (buttons, or /move with):
   cardinal N12                     put / move the Cardinal
   stay                             leave the Cardinal where it is
 In the grid `+` marks the sites where the player to move can build, `.` other sites.
-"""
+""")
 
 
 class Kardinal(TextGame):
@@ -72,7 +73,7 @@ class Kardinal(TextGame):
     max_players = 4
     has_hidden_information = False
     notation, render, summary = notation, render, SUMMARY
-    move_examples = "`M14 red house`, `cardinal N12` or `stay`"
+    move_examples = N_("`M14 red house`, `cardinal N12` or `stay`")
 
     def default_options(self) -> dict:
         return {}
@@ -82,9 +83,9 @@ class Kardinal(TextGame):
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> KardinalState:
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
-            raise IllegalAction("Kardinal is for 2 to 4 players.")
+            raise IllegalAction(_("Kardinal is for 2 to 4 players."))
         if options:
-            raise IllegalAction("Kardinal has no options, not " + ", ".join(sorted(map(str, options))) + ".")
+            raise IllegalAction(_("Kardinal has no options, not {options}.", options=", ".join(sorted(map(str, options)))))
         return new_state(num_players, int(seed))
 
     def from_json(self, data: dict) -> KardinalState:

@@ -6,18 +6,24 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
+from rules.lang import _
 from rules.kardinal.geometry import (COLOURS, COURT, EAST, HOUSE, KINDS, LETTER, NORTH, SOUTH, TOWER, WEST,
                                      building_text, label, parse_label)
 
+# local aliases (issue 26): the colours, shapes and directions in Dutch, German and French, as whole words only —
+# Dutch initials would clash (geel/groen, huis/hof), so the one-letter codes stay English (r y g b, h t c)
 COLOUR_WORDS = {**{c: i for i, c in enumerate(COLOURS)}, **{LETTER[i]: i for i in range(4)},
-                "rot": 0, "gelb": 1, "grün": 2, "gruen": 2, "blau": 3}
+                "rot": 0, "gelb": 1, "grün": 2, "gruen": 2, "blau": 3,
+                "rood": 0, "geel": 1, "groen": 2, "blauw": 3, "rouge": 0, "jaune": 1, "vert": 2, "bleu": 3}
 KIND_WORDS = {"house": HOUSE, "h": HOUSE, "haus": HOUSE, "tower": TOWER, "t": TOWER, "turm": TOWER,
-              "courtyard": COURT, "court": COURT, "yard": COURT, "c": COURT, "hof": COURT}
+              "courtyard": COURT, "court": COURT, "yard": COURT, "c": COURT, "hof": COURT,
+              "huis": HOUSE, "toren": TOWER, "maison": HOUSE, "tour": TOWER, "cour": COURT}
 DIRECTIONS = {"north": NORTH, "up": NORTH, "east": EAST, "right": EAST, "south": SOUTH, "down": SOUTH,
-              "west": WEST, "left": WEST}
-CARDINAL_WORDS = {"cardinal", "k", "kardinal", "move", "place"}
-STAY_WORDS = {"stay", "end", "done", "keep", "leave", "ok", "end_turn"}
-BONUS_WORDS = {"bonus", "stone", "bonus_stone"}
+              "west": WEST, "left": WEST, "noord": NORTH, "oost": EAST, "zuid": SOUTH, "nord": NORTH, "est": EAST,
+              "sud": SOUTH, "ouest": WEST, "norden": NORTH, "osten": EAST, "süden": SOUTH, "westen": WEST}
+CARDINAL_WORDS = {"cardinal", "k", "kardinal", "move", "place", "kardinaal"}
+STAY_WORDS = {"stay", "end", "done", "keep", "leave", "ok", "end_turn", "blijf", "bleiben", "rester"}
+BONUS_WORDS = {"bonus", "stone", "bonus_stone", "steen", "stein", "pierre"}
 
 _TOKEN = re.compile(r"[a-zäöüß_]+-?\d+|[a-zäöüß_]+")
 _CELL = re.compile(r"^[a-z]+-?\d+$")
@@ -26,7 +32,9 @@ _CELL = re.compile(r"^[a-z]+-?\d+$")
 def _example(state, seat: int) -> str:
     if state is not None and getattr(state, "phase", None) == "build" and seat == state.current:
         return state._example()
-    return "`M14 red house`"
+    from rules.kardinal.render import local_move
+
+    return f"`{local_move('M14 red house')}`"
 
 
 def parse(state, seat: int, text: str) -> dict:
@@ -45,14 +53,15 @@ def parse(state, seat: int, text: str) -> dict:
     if words and words[0] in BONUS_WORDS or (phase == "bonus" and not cells and len(words) == 1):
         rest = [w for w in words if w not in BONUS_WORDS]
         if len(rest) != 1 or rest[0] not in COLOUR_WORDS or cells:
-            raise IllegalAction("Name the colour of the free stone, like `bonus blue`.")
+            raise IllegalAction(_("Name the colour of the free stone, like `bonus blue`."))
         return {"type": "bonus_stone", "color": COLOURS[COLOUR_WORDS[rest[0]]]}
     if (words and words[0] in CARDINAL_WORDS) or (phase in ("place_cardinal", "cardinal") and not words):
         if len(cells) != 1 or any(w not in CARDINAL_WORDS for w in words):
-            raise IllegalAction("Name one building site for the Cardinal, like `cardinal N12`.")
+            raise IllegalAction(_("Name one building site for the Cardinal, like `cardinal N12`."))
         c = parse_label(cells[0])
         if c is None:
-            raise IllegalAction(f"{cells[0].upper()} is not a cell: cells look like N12 (column, row).")
+            raise IllegalAction(_("{cell} is not a cell: cells look like N12 (column, row).",
+                                  cell=cells[0].upper()))
         kind = "place_cardinal" if phase == "place_cardinal" else "move_cardinal"
         return {"type": kind, "site": label(c)}
     return _parse_build(state, seat, cells, words)
@@ -70,40 +79,44 @@ def _parse_build(state, seat: int, cells: list[str], words: list[str]) -> dict:
         elif len(w) == 2 and w[0] in LETTER and w[1] in "htc" and colour is None and kind is None:
             colour, kind = LETTER.index(w[0]), "htc".index(w[1])
         else:
-            raise IllegalAction(f"I do not understand {w!r}. " + _expected(state, seat))
+            raise IllegalAction(_("I do not understand {word}.", word=repr(w)) + " " + _expected(state, seat))
     if not cells:
-        raise IllegalAction("Name the building site, e.g. " + _example(state, seat) + ".")
+        raise IllegalAction(_("Name the building site, e.g. {example}.", example=_example(state, seat)))
     if len(cells) > 2:
-        raise IllegalAction("A building covers one cell (two for a courtyard), e.g. `M14 red courtyard N14`.")
+        raise IllegalAction(_("A building covers one cell (two for a courtyard), e.g. `M14 red courtyard N14`."))
     parsed = []
     for t in cells:
         c = parse_label(t)
         if c is None:
-            raise IllegalAction(f"{t.upper()} is not a cell: cells look like M14 (column letter, row number).")
+            raise IllegalAction(_("{cell} is not a cell: cells look like M14 (column letter, row number).",
+                                  cell=t.upper()))
         parsed.append(c)
     if kind is None:
         if len(parsed) == 2 or direction is not None:
             kind = COURT
         else:
-            raise IllegalAction("Which building? Say house, tower or courtyard, e.g. " + _example(state, seat) + ".")
+            raise IllegalAction(_("Which building? Say house, tower or courtyard, e.g. {example}.",
+                                  example=_example(state, seat)))
     if colour is None:
         usable = []
         if state is not None and 0 <= seat < getattr(state, "n", 0):
             usable = [c for c in state.usable[seat] if state.supply[c][kind] > 0] or list(state.usable[seat])
         if len(usable) != 1:
-            raise IllegalAction("Which colour? e.g. " + _example(state, seat) + ".")
+            raise IllegalAction(_("Which colour? e.g. {example}.", example=_example(state, seat)))
         colour = usable[0]
     if kind != COURT:
         if len(parsed) != 1 or direction is not None:
-            raise IllegalAction(f"A {KINDS[kind]} covers one cell, e.g. `M14 red {KINDS[kind]}`.")
+            if kind == HOUSE:
+                raise IllegalAction(_("A house covers one cell, e.g. `M14 red house`."))
+            raise IllegalAction(_("A tower covers one cell, e.g. `M14 red tower`."))
         return {"type": "build", "site": label(parsed[0]), "building": building_text(colour, kind)}
     if len(parsed) == 1:
         if direction is None:
-            raise IllegalAction("A courtyard covers two cells: name both or a direction, e.g. "
-                                "`M14 red courtyard N14` or `M14 red courtyard east`.")
+            raise IllegalAction(_("A courtyard covers two cells: name both or a direction, e.g. `M14 red courtyard "
+                                  "N14` or `M14 red courtyard east`."))
         parsed.append(parsed[0] + direction)
     elif direction is not None:
-        raise IllegalAction("Name the courtyard's second cell or a direction, not both.")
+        raise IllegalAction(_("Name the courtyard's second cell or a direction, not both."))
     site, other = parsed
     sites = getattr(state, "sites", None)
     if sites is not None and site not in sites and other in sites:
@@ -114,13 +127,13 @@ def _parse_build(state, seat: int, cells: list[str], words: list[str]) -> dict:
 def _expected(state, seat: int) -> str:
     phase = getattr(state, "phase", "build")
     if phase == "bonus":
-        return "Take your free stone, like `bonus blue`."
+        return _("Take your free stone, like `bonus blue`.")
     if phase == "place_cardinal":
-        return "Put the Cardinal on a building site, like `cardinal N12`."
+        return _("Put the Cardinal on a building site, like `cardinal N12`.")
     if phase == "cardinal":
-        return "Move the Cardinal, like `cardinal N12`, or leave it with `stay`."
-    return ("Build like " + _example(state, seat) + " (site, colour, shape; a courtyard also names its second "
-            "cell, e.g. `M14 red courtyard N14`).")
+        return _("Move the Cardinal, like `cardinal N12`, or leave it with `stay`.")
+    return _("Build like {example} (site, colour, shape; a courtyard also names its second cell, e.g. `M14 red "
+             "courtyard N14`).", example=_example(state, seat))
 
 
 def format_action(action: dict) -> str:
@@ -135,4 +148,4 @@ def format_action(action: dict) -> str:
         return "stay"
     if kind == "pass_turn":
         return "pass"
-    raise IllegalAction(f"Unknown action type {kind!r}.")
+    raise IllegalAction(_("Unknown action type {kind}.", kind=repr(kind)))

@@ -2,27 +2,68 @@
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext, translate
 from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
 
 MARK = dict(zip(COLOURS, MARKS))
 CARDINAL = "☩"  # the Cardinal on the grid: not a letter, so it never reads as column K
 
 
-HELP = """Kardinal in short: build one building each turn next to the town (a `+` site), never next to the same shape
+HELP = N_("""Kardinal in short: build one building each turn next to the town (a `+` site), never next to the same shape
 or colour, never the shape or colour just built; every coloured building you touch gives you a stone.
-Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building."""
+Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("Equal scores: more own buildings touching the Dom wins; still equal: a shared place.")
+TIE_RULE = N_("Equal scores: more own buildings touching the Dom wins; still equal: a shared place.")
 SCORE_UNIT = "point"
 
 
 def seat(s: int | None) -> str:
-    return "nobody" if s is None else f"{{P{s + 1}}}"
+    return _("nobody") if s is None else f"{{P{s + 1}}}"
+
+
+COLOUR_NAMES = {"red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue")}
+KIND_NAMES = {"house": N_("house"), "tower": N_("tower"), "courtyard": N_("courtyard")}
+# a building as a label (``red house``) and as the object of a sentence (``a red house``): adjectives and articles
+# follow the noun's gender in other languages, so every pair is a text of its own
+BUILDINGS = {("red", "house"): (N_("red house"), N_("a {mark} red house")),
+             ("red", "tower"): (N_("red tower"), N_("a {mark} red tower")),
+             ("red", "courtyard"): (N_("red courtyard"), N_("a {mark} red courtyard")),
+             ("yellow", "house"): (N_("yellow house"), N_("a {mark} yellow house")),
+             ("yellow", "tower"): (N_("yellow tower"), N_("a {mark} yellow tower")),
+             ("yellow", "courtyard"): (N_("yellow courtyard"), N_("a {mark} yellow courtyard")),
+             ("green", "house"): (N_("green house"), N_("a {mark} green house")),
+             ("green", "tower"): (N_("green tower"), N_("a {mark} green tower")),
+             ("green", "courtyard"): (N_("green courtyard"), N_("a {mark} green courtyard")),
+             ("blue", "house"): (N_("blue house"), N_("a {mark} blue house")),
+             ("blue", "tower"): (N_("blue tower"), N_("a {mark} blue tower")),
+             ("blue", "courtyard"): (N_("blue courtyard"), N_("a {mark} blue courtyard"))}
+
+
+def local_move(text: str) -> str:
+    """A build in notation with its colour and shape in the reader's words where the notation reads those words
+    (``L13 yellow house`` → ``L13 geel huis`` in Dutch; a word it would not read stays English): examples in the
+    reader's language that still parse (issue 26, item 4)."""
+    from rules.kardinal.notation import COLOUR_WORDS, KIND_WORDS
+
+    out = []
+    for word in text.split(" "):
+        names = COLOUR_NAMES if word in COLOUR_NAMES else KIND_NAMES if word in KIND_NAMES else None
+        local = translate(names[word]).lower() if names else word
+        out.append(local if names and local in (COLOUR_WORDS if names is COLOUR_NAMES else KIND_WORDS) else word)
+    return " ".join(out)
 
 
 def colour(c: str) -> str:
-    return f"{MARK[c]} {c}"
+    return f"{MARK[c]} {_(COLOUR_NAMES[c]) if c in COLOUR_NAMES else c}"
+
+
+def building(c: str, kind: str, article: bool = False) -> str:
+    """``🟥 red house`` (``a 🟥 red house`` with the article), in the reader's language."""
+    names, mark = BUILDINGS.get((c, kind)), MARK.get(c, "")
+    if article:
+        return _(names[1], mark=mark) if names else f"a {mark} {c} {kind}"
+    return f"{mark} " + (_(names[0]) if names else f"{c} {kind}")
 
 
 def _xy(text: str) -> tuple[int, int]:
@@ -65,7 +106,7 @@ def _left(view: dict, c: str) -> str:
 
 def _stones(stones: dict) -> str:
     held = [f"{MARK[c]}{k}" for c, k in stones.items() if k]
-    return " ".join(held) if held else "none"
+    return " ".join(held) if held else _("none")
 
 
 def _ex(view: dict, default: str) -> str:
@@ -80,27 +121,31 @@ def render(view: dict) -> str:
     phase = view["phase"]
     lines = []
     if phase == "over":
-        lines.append("Kardinal · game over")
+        lines.append("Kardinal · " + _("game over"))
     else:
-        lines.append(f"Kardinal · {seat(view['current'])} to play · start player {seat(view['start_player'])}")
+        lines.append("Kardinal · " + _("{who} to play · start player {start}", who=seat(view['current']),
+                                       start=seat(view['start_player'])))
     lines.append("```")
     lines += grid(view)
     lines.append("```")
-    plus = f"+ {seat(view['current'])} can build here · . other site" if phase == "build" else ". site"
-    lines.append(f"DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · ☩ Cardinal · {plus}")
+    if phase == "build":
+        plus = _("+ {who} can build here · . other site", who=seat(view['current']))
+    else:
+        plus = _(". site")
+    lines.append(_("DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · ☩ Cardinal · {plus}",
+                   plus=plus))
     for p, cs in enumerate(view["colours"]):
         own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in cs)
-        lines.append(f"{seat(p)} {own} · stones {_stones(view['stones'][p])} · score {view['scores'][p]}")
+        lines.append(f"{seat(p)} {own} · " + _("stones {stones} · score {score}", stones=_stones(view['stones'][p]),
+                                                score=view['scores'][p]))
     if view["shared"]:
-        lines.append(f"Shared {colour(view['shared'])} {_left(view, view['shared'])} (its stones count for nobody)")
-    lines.append("Stone supply: " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()) +
-                 " · Cardinal: " + (view["cardinal"] or "not yet in play"))
-    last = view["last_built"]
-    if last:
-        lines.append(f"Last built: {colour(last['color'])} {last['kind']} → next not a {last['kind']}, "
-                     f"not {last['color']}.")
+        lines.append(_("Shared {colour} {left} (its stones count for nobody)", colour=colour(view['shared']),
+                       left=_left(view, view['shared'])))
+    lines.append(_("Stone supply:") + " " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()) +
+                 " · " + _("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")))
+    lines += _last_built(view)
     if phase == "over":
-        lines.append("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):")
+        lines.append(_("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):"))
         lines += [account(p, s, *_final(view, p), view["dom_touches"][p]) for p, s in enumerate(view["scores"])]
         lines.append(_winners(view))
     else:
@@ -108,9 +153,20 @@ def render(view: dict) -> str:
     return "\n".join(lines)
 
 
+def _last_built(view: dict) -> list[str]:
+    last = view["last_built"]
+    if not last:
+        return []
+    return [_("Last built: {building} → next not a {kind}, not {colour}.", building=building(last['color'], last['kind']),
+              kind=translate(KIND_NAMES.get(last['kind'], last['kind'])),
+              colour=translate(COLOUR_NAMES.get(last['color'], last['color'])))]
+
+
 def _winners(view: dict) -> str:
     winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
-    return "🏆 " + " and ".join(seat(p) for p in winners) + (" win!" if len(winners) > 1 else " wins!")
+    if len(winners) > 1:
+        return "🏆 " + _("{winners} win!", winners=_(" and ").join(seat(p) for p in winners))
+    return "🏆 " + mine(winners[0], N_("{who} wins!"), N_("You win!"))
 
 
 def _private(view: dict) -> str:
@@ -119,15 +175,13 @@ def _private(view: dict) -> str:
     by the game's last line)."""
     me, phase = view["viewer"], view["phase"]
     if phase == "over":
-        return "Kardinal · game over · " + _winners(view)
-    lines = [f"Kardinal · {seat(view['current'])} to play · the town: the table's board (/board)"]
+        return "Kardinal · " + _("game over") + " · " + _winners(view)
+    lines = ["Kardinal · " + _("{who} to play · the town: the table's board (/board)", who=seat(view['current']))]
     own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in view["colours"][me])
-    lines.append(f"{seat(me)} {own} · stones {_stones(view['stones'][me])} · score {view['scores'][me]}")
-    last = view["last_built"]
-    if last:
-        lines.append(f"Last built: {colour(last['color'])} {last['kind']} → next not a {last['kind']}, "
-                     f"not {last['color']}.")
-    lines.append("Cardinal: " + (view["cardinal"] or "not yet in play"))
+    lines.append(f"{seat(me)} {own} · " + _("stones {stones} · score {score}", stones=_stones(view['stones'][me]),
+                                             score=view['scores'][me]))
+    lines += _last_built(view)
+    lines.append(_("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")))
     if me == view["current"]:
         lines += _prompt(view)
     return "\n".join(lines)
@@ -135,21 +189,28 @@ def _private(view: dict) -> str:
 
 def _prompt(view: dict) -> list[str]:
     """What the player to move may do, with typed examples."""
-    phase, who = view["phase"], seat(view["current"])
+    phase, current = view["phase"], view["current"]
     lines = []
     if phase == "build":
         sites = view.get("build_sites") or []
         shown = " ".join(sites[:16]) + (" …" if len(sites) > 16 else "")
-        lines.append(f"{who} must build. Possible sites: {shown}")
-        lines.append("Type site, colour, shape (a courtyard also names its 2nd cell), e.g. " +
-                     ", ".join(f"/move {e}" for e in view.get("examples") or ["M14 red house"]) + ".")
+        lines.append(mine(current, N_("{who} must build. Possible sites: {sites}"),
+                          N_("You must build. Possible sites: {sites}"), sites=shown))
+        lines.append(_("Type site, colour, shape (a courtyard also names its 2nd cell), e.g. {examples}.",
+                       examples=", ".join(f"/move {local_move(e)}"
+                                          for e in view.get("examples") or ["M14 red house"])))
     elif phase == "bonus":
-        lines.append(f"{who} takes a free point stone of any colour: /move bonus blue")
+        lines.append(mine(current, N_("{who} takes a free point stone of any colour: /move bonus blue"),
+                          N_("You take a free point stone of any colour: /move bonus blue")))
     elif phase == "place_cardinal":
-        lines.append(f"{who} puts the Cardinal on a building site: /move {_ex(view, 'cardinal N12')}")
+        lines.append(mine(current, N_("{who} puts the Cardinal on a building site: /move {example}"),
+                          N_("You put the Cardinal on a building site: /move {example}"),
+                          example=_ex(view, 'cardinal N12')))
     else:
-        lines.append(f"{who} may move the Cardinal to another site (/move {_ex(view, 'cardinal N12')}) or leave "
-                     "it (/move stay).")
+        lines.append(mine(current, N_("{who} may move the Cardinal to another site (/move {example}) or leave it "
+                                      "(/move stay)."),
+                          N_("You may move the Cardinal to another site (/move {example}) or leave it (/move stay)."),
+                          example=_ex(view, 'cardinal N12')))
     return lines
 
 
@@ -168,32 +229,44 @@ def account(p: int, score: int, final: dict, doubled: str | None, leftover: dict
     """``{P1} 26 = 🟥7×2 🟨5 🟩4 🟦3 (🟥7 from the supply) · Dom 1``."""
     parts = ([f"{MARK[doubled]}{final[doubled]}×2"] if doubled else []) + [
         f"{MARK[c]}{k}" for c, k in final.items() if c != doubled]
-    took = f" ({' '.join(f'{MARK[c]}{k}' for c, k in leftover.items())} from the supply)" if leftover else ""
+    took = " " + _("({stones} from the supply)", stones=' '.join(f'{MARK[c]}{k}' for c, k in leftover.items())) \
+        if leftover else ""
     return f"{seat(p)} {score} = {' '.join(parts) or '0'}{took} · Dom {dom}"
 
 
 def describe_event(event: Event) -> str | None:
     d = event.data
     kind = event.kind
+    who = d.get("seat")
     if kind == "built":
         where = "+".join(d["cells"])
-        got = (": +" + " ".join(MARK[c] for c in d["stones"]) + (" stone" if len(d["stones"]) == 1 else " stones")) \
-            if d["stones"] else ""
-        return f"{seat(d['seat'])} builds a {colour(d['color'])} {d['kind']} at {where}{got}."
+        what = building(d['color'], d['kind'], article=True)
+        if d["stones"]:
+            got = ngettext("+{marks} stone", "+{marks} stones", len(d["stones"]),
+                           marks=" ".join(MARK[c] for c in d["stones"]))
+            return mine(who, N_("{who} builds {building} at {cells}: {stones}."),
+                        N_("You build {building} at {cells}: {stones}."), building=what, cells=where, stones=got)
+        return mine(who, N_("{who} builds {building} at {cells}."), N_("You build {building} at {cells}."),
+                    building=what, cells=where)
     if kind == "bonus_stone":
-        return f"{seat(d['seat'])} takes a free {colour(d['color'])} stone."
+        return mine(who, N_("{who} takes a free {colour} stone."), N_("You take a free {colour} stone."),
+                    colour=colour(d['color']))
     if kind == "cardinal_placed":
-        return f"{seat(d['seat'])} puts the Cardinal on {d['site']}."
+        return mine(who, N_("{who} puts the Cardinal on {site}."), N_("You put the Cardinal on {site}."),
+                    site=d['site'])
     if kind == "cardinal_moved":
-        return f"{seat(d['seat'])} moves the Cardinal {d['from']} → {d['site']}."
+        return mine(who, N_("{who} moves the Cardinal {start} → {site}."), N_("You move the Cardinal {start} → {site}."),
+                    start=d['from'], site=d['site'])
     if kind == "cardinal_stays":
-        return f"{seat(d['seat'])} leaves the Cardinal on {d['site']}."
+        return mine(who, N_("{who} leaves the Cardinal on {site}."), N_("You leave the Cardinal on {site}."),
+                    site=d['site'])
     if kind == "skipped":
-        return f"{seat(d['seat'])} has no buildings left and is skipped."
+        return mine(who, N_("{who} has no buildings left and is skipped."),
+                    N_("You have no buildings left and are skipped."))
     if kind == "passed":
-        return f"{seat(d['seat'])} cannot build anywhere and passes."
+        return mine(who, N_("{who} cannot build anywhere and passes."), N_("You cannot build anywhere and pass."))
     if kind == "game_over":
-        return "\n".join(["Nobody can build any more: game over."] + [
+        return "\n".join([_("Nobody can build any more: game over.")] + [
             account(p, s, d["final"][p], d["doubled"][p], d["leftover"][p], d["dom"][p])
             for p, s in enumerate(d["scores"])])
     return None
@@ -204,28 +277,28 @@ def describe_action(action: dict) -> str:
     if kind == "build":
         parts = action["building"].split()
         cells = action["site"] + ("+" + parts[2] if len(parts) > 2 else "")
-        return f"{cells}: {MARK.get(parts[0], '')} {parts[0]} {parts[1]}"
+        return f"{cells}: {building(parts[0], parts[1])}"
     if kind == "bonus_stone":
-        return f"Free stone {colour(action['color'])}"
+        return _("Free stone {colour}", colour=colour(action['color']))
     if kind in ("place_cardinal", "move_cardinal"):
-        return f"Cardinal → {action['site']}"
+        return _("Cardinal → {site}", site=action['site'])
     if kind == "end_turn":
-        return "Leave the Cardinal"
+        return _("Leave the Cardinal")
     if kind == "pass_turn":
-        return "Pass"
+        return _("Pass")
     return str(kind)
 
 
-TYPE_CHOICES = {"build": "Build", "bonus_stone": "Free stone", "place_cardinal": "Place the Cardinal",
-                "move_cardinal": "Move the Cardinal", "end_turn": "Leave the Cardinal", "pass_turn": "Pass"}
+TYPE_CHOICES = {"build": N_("Build"), "bonus_stone": N_("Free stone"), "place_cardinal": N_("Place the Cardinal"),
+                "move_cardinal": N_("Move the Cardinal"), "end_turn": N_("Leave the Cardinal"), "pass_turn": N_("Pass")}
 
 
 def describe_choice(key: str, value) -> str | None:
     if key == "type":
-        return TYPE_CHOICES.get(value)
+        return _(TYPE_CHOICES[value]) if value in TYPE_CHOICES else None
     if key == "building":
         parts = value.split()
-        return f"{MARK.get(parts[0], '')} {parts[0]} {parts[1]}" + (f" + {parts[2]}" if len(parts) > 2 else "")
+        return building(parts[0], parts[1]) + (f" + {parts[2]}" if len(parts) > 2 else "")
     if key == "color":
         return colour(value)
     return None

@@ -9,24 +9,26 @@ from __future__ import annotations
 import random
 
 from rules.api import Event, IllegalAction, State, check_move, ranking_from_scores
+from rules.lang import N_, _
 from rules.kardinal.geometry import (COLOURS, COURT, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
                                      NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key,
                                      xy)
+from rules.kardinal.render import COLOUR_NAMES, building, local_move
 
 STONES = 12
 PER_KIND = 2
 
 RULE_TEXT = {
-    "P1": "you have no such building",
-    "P3": "that cell is already built on",
-    "R1": "the Cardinal stands there (rule 1)",
-    "P4": "it must touch the town along an edge",
-    "R2": "a tower must touch a house or the nave (rule 2)",
-    "R3": "a courtyard must touch a house or the nave (rule 3)",
-    "R4": "it may not touch a building of the same shape (rule 4)",
-    "R5": "it may not touch a building of the same colour (rule 5)",
-    "R6": "it may not have the same shape as the last building (rule 6)",
-    "R7": "it may not have the same colour as the last building (rule 7)",
+    "P1": N_("you have no such building"),
+    "P3": N_("that cell is already built on"),
+    "R1": N_("the Cardinal stands there (rule 1)"),
+    "P4": N_("it must touch the town along an edge"),
+    "R2": N_("a tower must touch a house or the nave (rule 2)"),
+    "R3": N_("a courtyard must touch a house or the nave (rule 3)"),
+    "R4": N_("it may not touch a building of the same shape (rule 4)"),
+    "R5": N_("it may not touch a building of the same colour (rule 5)"),
+    "R6": N_("it may not have the same shape as the last building (rule 6)"),
+    "R7": N_("it may not have the same colour as the last building (rule 7)"),
 }
 
 
@@ -193,48 +195,49 @@ class KardinalState(State):
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_move(action, seat, self.n, self.phase == "over")
         if seat != self.current:
-            raise IllegalAction(f"It is not your turn: waiting for {seat_name(self.current)}.")
+            raise IllegalAction(_("It is not your turn: waiting for {player}.", player=seat_name(self.current)))
         kind = action["type"]
         if kind == "pass_turn":
             raise IllegalAction(self._no_pass())
         if self.phase == "build":
             if kind != "build":
-                raise IllegalAction("Build first, e.g. " + self._example() + ".")
+                raise IllegalAction(_("Build first, e.g. {example}.", example=self._example()))
             return self._apply_build(seat, action)
         if self.phase == "bonus":
             if kind != "bonus_stone":
-                raise IllegalAction("As start player take one free point stone first, e.g. `bonus blue`.")
+                raise IllegalAction(_("As start player take one free point stone first, e.g. `bonus blue`."))
             return self._apply_bonus(seat, action)
         if self.phase == "place_cardinal":
             if kind != "place_cardinal":
-                raise IllegalAction(f"Bring the Cardinal into play on a building site, e.g. "
-                                    f"{self._cardinal_example()}.")
+                raise IllegalAction(_("Bring the Cardinal into play on a building site, e.g. {cardinal_example}.",
+                                      cardinal_example=self._cardinal_example()))
             return self._apply_cardinal(seat, action, place=True)
         # phase cardinal
         if kind == "end_turn":
             if set(action) != {"type"}:
-                raise IllegalAction("Ending the turn takes no parameters.")
+                raise IllegalAction(_("Ending the turn takes no parameters."))
             return [Event("cardinal_stays", {"seat": seat, "site": label(self.cardinal)})] + self._next_turn()
         if kind == "move_cardinal":
             return self._apply_cardinal(seat, action, place=False)
         if kind == "place_cardinal":
-            raise IllegalAction(f"The Cardinal is already in play: move it (e.g. {self._cardinal_example()}) or "
-                                "leave it (`stay`).")
-        raise IllegalAction(f"You have built: move the Cardinal (e.g. {self._cardinal_example()}) or leave it "
-                            "(`stay`).")
+            raise IllegalAction(_("The Cardinal is already in play: move it (e.g. {cardinal_example}) or leave it "
+                                  "(`stay`).", cardinal_example=self._cardinal_example()))
+        raise IllegalAction(_("You have built: move the Cardinal (e.g. {cardinal_example}) or leave it (`stay`).",
+                              cardinal_example=self._cardinal_example()))
 
     def _no_pass(self) -> str:
         """Why ``pass`` is refused: in the build phase the player can build (else he passed already); later he has
         built and only has the stone or the Cardinal step left."""
         if self.phase == "build":
-            return ("You may not pass: you can build, so you must (a pass happens automatically only when no "
-                    "placement is legal), e.g. " + self._example() + ".")
+            return _("You may not pass: you can build, so you must (a pass happens automatically only when no "
+                     "placement is legal), e.g. {example}.", example=self._example())
         if self.phase == "bonus":
-            return "No passing here: as start player take your free point stone, e.g. `bonus blue`."
+            return _("No passing here: as start player take your free point stone, e.g. `bonus blue`.")
         if self.phase == "place_cardinal":
-            return f"No passing here: bring the Cardinal into play, e.g. {self._cardinal_example()}."
-        return (f"You have already built: leave the Cardinal with `stay` or move it, e.g. "
-                f"{self._cardinal_example()}.")
+            return _("No passing here: bring the Cardinal into play, e.g. {example}.",
+                     example=self._cardinal_example())
+        return _("You have already built: leave the Cardinal with `stay` or move it, e.g. {example}.",
+                 example=self._cardinal_example())
 
     def _cardinal_example(self) -> str:
         return f"`cardinal {label(next(c for c in sorted(self.sites, key=sort_key) if c != self.cardinal))}`"
@@ -242,51 +245,55 @@ class KardinalState(State):
     def _example(self) -> str:
         found = self.placements(self.current, first=True)
         if not found:
-            return "`M14 red house`"
+            return f"`{local_move('M14 red house')}`"
         s, k, c, t = found[0]
-        return f"`{label(s)} {building_text(c, k, t)}`"
+        return f"`{local_move(f'{label(s)} {building_text(c, k, t)}')}`"
 
-    def _site(self, action: dict, what: str) -> int:
+    def _site(self, action: dict, cardinal: bool = False) -> int:
         text = action.get("site")
         c = parse_label(text) if isinstance(text, str) else None
         eg = self._example() if self.phase == "build" else self._cardinal_example()
         if c is None:
-            raise IllegalAction(f"{what} needs a cell like M14 (column letter, row number), e.g. {eg}.")
+            if cardinal:
+                raise IllegalAction(_("The Cardinal needs a cell like M14 (column letter, row number), e.g. {eg}.",
+                                      eg=eg))
+            raise IllegalAction(_("A build needs a cell like M14 (column letter, row number), e.g. {eg}.", eg=eg))
         if c in self.grid:
-            raise IllegalAction(f"{label(c)} is already built on. Try e.g. {eg}.")
+            raise IllegalAction(_("{cell} is already built on. Try e.g. {eg}.", cell=label(c), eg=eg))
         if c not in self.sites:
-            raise IllegalAction(f"{label(c)} is not a building site: it must touch the town along an edge. "
-                                f"Try e.g. {eg}.")
+            raise IllegalAction(_("{cell} is not a building site: it must touch the town along an edge. Try e.g. "
+                                  "{eg}.", cell=label(c), eg=eg))
         return c
 
     def _apply_build(self, seat: int, action: dict) -> list[Event]:
         if set(action) != {"type", "site", "building"}:
-            raise IllegalAction("A build names a site and a building, e.g. " + self._example() + ".")
+            raise IllegalAction(_("A build names a site and a building, e.g. {example}.", example=self._example()))
         parsed = parse_building(action["building"])
         if parsed is None:
-            raise IllegalAction("Name the building as colour and shape, e.g. `red house`, `blue tower` or "
-                                "`green courtyard N14` (a courtyard names its second cell).")
+            raise IllegalAction(_("Name the building as colour and shape, e.g. `red house`, `blue tower` or `green "
+                                  "courtyard N14` (a courtyard names its second cell)."))
         colour, kind, other = parsed
         site = parse_label(action["site"]) if isinstance(action["site"], str) else None
         if (other is not None and site is not None and other - site in NEIGHBOURS and site not in self.sites
                 and site not in self.grid and other in self.sites):
-            raise IllegalAction("Name a courtyard from its cell that touches the town: "
-                                f"`{label(other)} {building_text(colour, kind, site)}`.")
-        site = self._site(action, "A build")
+            raise IllegalAction(_("Name a courtyard from its cell that touches the town: `{cell} {building}`.",
+                                  cell=label(other), building=building_text(colour, kind, site)))
+        site = self._site(action)
         cells = (site,) if other is None else (site, other)
         if other is not None and other - site not in NEIGHBOURS:
-            raise IllegalAction(f"The two cells of a courtyard must share an edge; {label(other)} is not next to "
-                                f"{label(site)}.")
+            raise IllegalAction(_("The two cells of a courtyard must share an edge; {cell} is not next to {cell2}.",
+                                  cell=label(other), cell2=label(site)))
         if colour not in self.usable[seat]:
-            mine = " or ".join(COLOURS[c] for c in self.usable[seat])
-            raise IllegalAction(f"{COLOURS[colour].capitalize()} is not your colour: you build {mine}, e.g. "
-                                f"{self._example()}.")
+            mine = _(" or ").join(_(COLOUR_NAMES[COLOURS[c]]) for c in self.usable[seat])
+            raise IllegalAction(_("{colour} is not your colour: you build {mine}, e.g. {example}.",
+                                  colour=_(COLOUR_NAMES[COLOURS[colour]]), mine=mine, example=self._example()))
         bad = self.violations(seat, kind, colour, cells)
         if bad:
-            reasons = "; ".join(RULE_TEXT[b] for b in bad)
-            raise IllegalAction(f"You cannot build a {COLOURS[colour]} {KINDS[kind]} at "
-                                f"{'+'.join(label(c) for c in cells)}: {reasons}. Try e.g. "
-                                f"{self._example()}.")
+            reasons = "; ".join(_(RULE_TEXT[b]) for b in bad)
+            raise IllegalAction(_("You cannot build {building} at {cells}: {reasons}. Try e.g. {example}.",
+                                  building=building(COLOURS[colour], KINDS[kind], article=True),
+                                  cells='+'.join(label(c) for c in cells), reasons=reasons,
+                                  example=self._example()))
         return self._build(seat, kind, colour, cells)
 
     def _build(self, seat: int, kind: int, colour: int, cells: tuple) -> list[Event]:
@@ -310,10 +317,10 @@ class KardinalState(State):
     def _apply_bonus(self, seat: int, action: dict) -> list[Event]:
         colour = action.get("color")
         if set(action) != {"type", "color"} or colour not in COLOURS:
-            raise IllegalAction("Choose the colour of your free stone: " + ", ".join(COLOURS) + ".")
+            raise IllegalAction(_("Choose the colour of your free stone: {colours}.", colours=", ".join(COLOURS)))
         c = COLOURS.index(colour)
         if self.stone_supply[c] <= 0:
-            raise IllegalAction(f"No {colour} stones are left.")
+            raise IllegalAction(_("No {colour} stones are left.", colour=_(COLOUR_NAMES[colour])))
         self.stone_supply[c] -= 1
         self.stones[seat][c] += 1
         self.phase = "place_cardinal"
@@ -321,10 +328,11 @@ class KardinalState(State):
 
     def _apply_cardinal(self, seat: int, action: dict, place: bool) -> list[Event]:
         if set(action) != {"type", "site"}:
-            raise IllegalAction("Name the Cardinal's building site, e.g. `cardinal N14`.")
-        c = self._site(action, "The Cardinal")
+            raise IllegalAction(_("Name the Cardinal's building site, e.g. `cardinal N14`."))
+        c = self._site(action, cardinal=True)
         if not place and c == self.cardinal:
-            raise IllegalAction(f"The Cardinal already stands on {label(c)}: use `stay` to leave it there.")
+            raise IllegalAction(_("The Cardinal already stands on {cell}: use `stay` to leave it there.",
+                                  cell=label(c)))
         before = self.cardinal
         self.cardinal = c
         event = Event("cardinal_placed" if place else "cardinal_moved",

@@ -17,10 +17,11 @@ Implements ../shared/rules/koenig_artus.md exactly. Options: ``track`` (King Art
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.koenig_artus import notation, render
 from rules.koenig_artus.state import DEFAULT_SWORDS, DEFAULT_TRACK, ArtusState
 
-SUMMARY = """König Artus Tafelrunde — 2 to 6 players, a trick-taking race along a track to King Arthur.
+SUMMARY = N_("""König Artus Tafelrunde — 2 to 6 players, a trick-taking race along a track to King Arthur.
 
 Cards: six colours (🟥R red, 🟨Y yellow, 🟩G green, 🟦B blue, 🟪P purple, ⬛K black) 1–11, plus 3 Knights and 3 Shields.
 Everyone gets 8 cards per hand; 8 tricks make a hand, then the deal moves left and new cards come from the stack
@@ -42,7 +43,7 @@ How to play here (buttons, or /move with):
   swap 1 6             swap the tokens in slots 1 and 6
   defer                decide after the next deal (last trick of a hand only)
 Options when opening a table: /new koenig_artus track=27 swords=3,7,11,15,19,23
-"""
+""")
 
 
 class KoenigArtus(TextGame):
@@ -52,7 +53,7 @@ class KoenigArtus(TextGame):
     max_players = 6
     has_hidden_information = True
     notation, render, summary = notation, render, SUMMARY
-    move_examples = "`R7`, `trump green` or `swap 1 6`"
+    move_examples = N_("`R7`, `trump green` or `swap 1 6`")
 
     def default_options(self) -> dict:
         return {"track": DEFAULT_TRACK, "swords": list(DEFAULT_SWORDS)}
@@ -65,19 +66,20 @@ class KoenigArtus(TextGame):
         merged = {**self.default_options(), **(options or {})}
         unknown = set(merged) - {"track", "swords"}
         if unknown:
-            raise IllegalAction("König Artus has the options track and swords, not " + ", ".join(sorted(unknown)) + ".")
+            raise IllegalAction(_("König Artus has the options track and swords, not {unknown}.",
+                                  unknown=", ".join(sorted(unknown))))
         track, swords = merged["track"], merged["swords"]
         if not isinstance(track, int) or isinstance(track, bool) or not 5 <= track <= 60:
-            raise IllegalAction("track is King Arthur's field: a number from 5 to 60, e.g. track=27.")
+            raise IllegalAction(_("track is King Arthur's field: a number from 5 to 60, e.g. track=27."))
         if not isinstance(swords, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in swords):
-            raise IllegalAction("swords lists the sword fields, e.g. swords=3,7,11,15,19,23.")
+            raise IllegalAction(_("swords lists the sword fields, e.g. swords=3,7,11,15,19,23."))
         if any(not 1 <= x < track for x in swords) or len(set(swords)) != len(swords):
-            raise IllegalAction(f"Sword fields must be different fields from 1 to {track - 1}.")
+            raise IllegalAction(_("Sword fields must be different fields from 1 to {track}.", track=track - 1))
         return track, sorted(swords)
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> ArtusState:
         if not isinstance(num_players, int) or not 2 <= num_players <= 6:
-            raise IllegalAction("König Artus Tafelrunde is for 2 to 6 players.")
+            raise IllegalAction(_("König Artus Tafelrunde is for 2 to 6 players."))
         track, swords = self._options(options)
         state = ArtusState(num_players, int(seed), track, swords)
         state.start_game()

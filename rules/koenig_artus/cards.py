@@ -11,9 +11,14 @@ COLOURS = ("red", "yellow", "green", "blue", "purple", "black")
 MARKS = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "purple": "🟪", "black": "⬛"}
 SHORT = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "black": "K"}
 KNIGHT, SHIELD = 100, 110
-# typed colour words: full names, first letters (black is K, or bk), a few synonyms
+# typed colour words: full names, first letters (black is K, or bk), a few synonyms; local aliases (issue 26): the
+# Dutch, German and French names as whole words, and Dutch z(wart) — the only local initial that clashes with none
 COLOUR_WORDS = {**{c: c for c in COLOURS}, "r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple",
-                "k": "black", "bk": "black", "violet": "purple", "blk": "black"}
+                "k": "black", "bk": "black", "violet": "purple", "blk": "black",
+                "rood": "red", "geel": "yellow", "groen": "green", "blauw": "blue", "paars": "purple", "zwart": "black",
+                "z": "black", "rot": "red", "gelb": "yellow", "grün": "green", "gruen": "green", "blau": "blue",
+                "lila": "purple", "schwarz": "black", "rouge": "red", "jaune": "yellow", "vert": "green",
+                "bleu": "blue", "noir": "black"}
 
 
 def coloured(colour: int, value: int) -> int:
@@ -74,7 +79,7 @@ def short(c: int) -> str:
     return f"{SHORT[COLOURS[c >> 4]]}{c & 15}"
 
 
-_TYPED = re.compile(r"^([a-z]+)[\s\-]*(\d{1,2})?$")
+_TYPED = re.compile(r"^([a-zäöüß]+)[\s\-]*(\d{1,2})?$")
 
 
 def parse_typed(text: str) -> tuple[str, int | None] | None:
@@ -83,9 +88,9 @@ def parse_typed(text: str) -> tuple[str, int | None] | None:
     if not match:
         return None
     word, number = match.group(1), match.group(2)
-    if word in ("knight", "kn", "ritter", "kni"):
+    if word in ("knight", "kn", "ritter", "kni", "ridder", "chevalier"):
         return "knight", int(number) if number else None
-    if word in ("shield", "sh", "schild", "shi"):
+    if word in ("shield", "sh", "schild", "shi", "bouclier"):
         return "shield", int(number) if number else None
     colour = COLOUR_WORDS.get(word)
     if colour is None or number is None:

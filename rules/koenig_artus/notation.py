@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
+from rules.lang import _
 from rules.koenig_artus.cards import COLOUR_WORDS, COLOURS, KNIGHT, SHIELD, card_of, kind_of, name, parse_typed, short
 
 
@@ -15,15 +16,15 @@ def parse(state, seat: int, text: str) -> dict:
     if verb in ("defer", "later", "wait"):
         if len(words) == 1:
             return {"type": "defer_trump_decision"}
-    if verb in ("swap", "exchange"):
+    if verb in ("swap", "exchange", "wissel", "tausch", "tauschen", "échange", "echange"):
         numbers = [int(w) for w in re.findall(r"\d", " ".join(words[1:]))]
         if len(numbers) != 2:
-            raise IllegalAction("Swap two token slots 1–6, like `swap 1 6`.")
+            raise IllegalAction(_("Swap two token slots 1–6, like `swap 1 6`."))
         return {"type": "swap_trump_tokens", "slots": sorted(numbers)}
-    if verb in ("trump", "choose"):
+    if verb in ("trump", "choose", "troef", "trumpf", "atout"):
         colour = COLOUR_WORDS.get(" ".join(words[1:]))
         if colour is None:
-            raise IllegalAction("Name a colour, like `trump green` (" + ", ".join(COLOURS) + ").")
+            raise IllegalAction(_("Name a colour, like `trump green` ({colours}).", colours=", ".join(COLOURS)))
         return {"type": "choose_trump", "color": colour}
     if verb == "play":
         words = words[1:]
@@ -41,12 +42,13 @@ def parse(state, seat: int, text: str) -> dict:
         base = KNIGHT if word == "knight" else SHIELD
         if number is not None:
             if not 1 <= number <= 3:
-                raise IllegalAction(f"There are {word}s 1–3 only.")
+                raise IllegalAction(_("There are knights 1–3 only.") if word == "knight" else
+                                    _("There are shields 1–3 only."))
             return {"type": "play_card", "card": name(base + number)}
         held = [c for c in _hand(state, seat) if c >= KNIGHT and kind_of(c) == base]
         return {"type": "play_card", "card": name(held[0] if held else base + 1)}
     if not 1 <= number <= 11:
-        raise IllegalAction("Card values run from 1 to 11, e.g. R7.")
+        raise IllegalAction(_("Card values run from 1 to 11, e.g. R7."))
     return {"type": "play_card", "card": f"{word}-{number}"}
 
 
@@ -59,11 +61,13 @@ def _expected(state, seat: int) -> str:
     phase = getattr(state, "phase", "play")
     if phase == "trump":
         if len(getattr(state, "slots", [])) == 6:
-            return "Swap two trump tokens, like `swap 1 6`" + (", or `defer`." if state.can_defer else ".")
-        return "Choose a trump colour, like `trump green`" + (", or `defer`." if state.can_defer else ".")
+            return _("Swap two trump tokens, like `swap 1 6`, or `defer`.") if state.can_defer else \
+                _("Swap two trump tokens, like `swap 1 6`.")
+        return _("Choose a trump colour, like `trump green`, or `defer`.") if state.can_defer else \
+            _("Choose a trump colour, like `trump green`.")
     hand = _hand(state, seat)
-    held = (" You hold: " + " ".join(short(c) for c in hand) + ".") if hand else ""
-    return "Play a card like `R7` (red 7; black is K, e.g. `K7`), `Kn1` (a Knight) or `Sh1` (a Shield)." + held
+    held = (" " + _("You hold: {cards}.", cards=" ".join(short(c) for c in hand))) if hand else ""
+    return _("Play a card like `R7` (red 7; black is K, e.g. `K7`), `Kn1` (a Knight) or `Sh1` (a Shield).") + held
 
 
 def format_action(action: dict) -> str:
@@ -77,4 +81,4 @@ def format_action(action: dict) -> str:
         return "swap {} {}".format(*action["slots"])
     if kind == "defer_trump_decision":
         return "defer"
-    raise IllegalAction(f"Unknown action type {kind!r}.")
+    raise IllegalAction(_("Unknown action type {kind}.", kind=repr(kind)))

@@ -11,6 +11,8 @@ import random
 from itertools import combinations
 
 from rules.api import Event, IllegalAction, State, check_move
+from rules.lang import _
+from rules.koenig_artus.render import colour_name
 from rules.koenig_artus.cards import COLOURS, KNIGHT, SHIELD, card_of, full_deck, kind_of, name
 
 HAND = 8
@@ -218,11 +220,11 @@ class ArtusState(State):
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_move(action, seat, self.n, self.phase == "over")
         if seat not in self.to_act():
-            raise IllegalAction(f"It is not your turn: waiting for {{P{self.to_act()[0] + 1}}}.")
+            raise IllegalAction(_("It is not your turn: waiting for {player}.", player=f"{{P{self.to_act()[0] + 1}}}"))
         kind = action["type"]
         if self.phase == "play":
             if kind != "play_card":
-                raise IllegalAction("Play a card from your hand, e.g. " + name(self.playable(seat)[0]) + ".")
+                raise IllegalAction(_("Play a card from your hand, e.g. {card}.", card=name(self.playable(seat)[0])))
             return self._apply_play(seat, action)
         if kind == "choose_trump":
             return self._apply_choose(seat, action)
@@ -230,25 +232,27 @@ class ArtusState(State):
             return self._apply_swap(seat, action)
         if kind == "defer_trump_decision":
             if set(action) != {"type"}:
-                raise IllegalAction("Deferring takes no parameters.")
+                raise IllegalAction(_("Deferring takes no parameters."))
             if not self.can_defer:
-                raise IllegalAction("You can defer only after the last trick of a hand.")
+                raise IllegalAction(_("You can defer only after the last trick of a hand."))
             self.deferred = seat
             return [Event("decision_deferred", {"seat": seat})] + self._next()
-        raise IllegalAction("You landed on a sword field: " + (
-            "choose a trump colour, e.g. trump green." if len(self.slots) < 6 else "swap two tokens, e.g. swap 1 6."))
+        if len(self.slots) < 6:
+            raise IllegalAction(_("You landed on a sword field: choose a trump colour, e.g. trump green."))
+        raise IllegalAction(_("You landed on a sword field: swap two tokens, e.g. swap 1 6."))
 
     def _apply_play(self, seat: int, action: dict) -> list[Event]:
         if set(action) != {"type", "card"} or not isinstance(action["card"], str):
-            raise IllegalAction("A play names one card, e.g. R7 (red 7) or Kn1 (Knight 1).")
+            raise IllegalAction(_("A play names one card, e.g. R7 (red 7) or Kn1 (Knight 1)."))
         c = card_of(action["card"])
         if c is None:
-            raise IllegalAction(f"{action['card']!r} is not a card; cards look like R7 (red 7), K7 (black 7), Kn1 (Knight), Sh2 (Shield).")
+            raise IllegalAction(_("{card} is not a card; cards look like R7 (red 7), K7 (black 7), Kn1 (Knight), "
+                                  "Sh2 (Shield).", card=repr(action['card'])))
         if c not in self.hands[seat]:
-            raise IllegalAction(f"You do not hold {name(c)}.")
+            raise IllegalAction(_("You do not hold {card}.", card=name(c)))
         if c not in self.playable(seat):
             led = COLOURS[self.trick[0][1] >> 4]
-            raise IllegalAction(f"You must follow {led}: play one of your {led} cards.")
+            raise IllegalAction(_("You must follow {led}: play one of your {led} cards.", led=colour_name(led)))
         if self.trick and self.trick[0][1] < KNIGHT and (c >= KNIGHT or c >> 4 != self.trick[0][1] >> 4):
             void = self.trick[0][1] >> 4
             if void not in self.voids[seat]:
@@ -265,12 +269,13 @@ class ArtusState(State):
     def _apply_choose(self, seat: int, action: dict) -> list[Event]:
         colour = action.get("color")
         if set(action) != {"type", "color"} or colour not in COLOURS:
-            raise IllegalAction("Choose a colour: " + ", ".join(COLOURS) + ".")
+            raise IllegalAction(_("Choose a colour: {colours}.", colours=", ".join(COLOURS)))
         if len(self.slots) == 6:
-            raise IllegalAction("All six colours are trump: swap two tokens instead, e.g. swap 1 6.")
+            raise IllegalAction(_("All six colours are trump: swap two tokens instead, e.g. swap 1 6."))
         index = COLOURS.index(colour)
         if index in self.slots:
-            raise IllegalAction(f"{colour} is already trump (slot {self.slots.index(index) + 1}).")
+            raise IllegalAction(_("{colour} is already trump (slot {slot}).",
+                                  colour=colour_name(colour), slot=self.slots.index(index) + 1))
         self.slots.append(index)
         return [Event("trump_chosen", {"seat": seat, "color": colour, "slot": len(self.slots)})] + self._next()
 
@@ -278,14 +283,14 @@ class ArtusState(State):
         slots = action.get("slots")
         if set(action) != {"type", "slots"} or not isinstance(slots, list) or len(slots) != 2 or \
                 not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in slots):
-            raise IllegalAction("Swap two slots 1–6, e.g. swap 1 6.")
+            raise IllegalAction(_("Swap two slots 1–6, e.g. swap 1 6."))
         if len(self.slots) < 6:
-            raise IllegalAction("Tokens can be swapped only once all six colours are trump: choose a colour.")
+            raise IllegalAction(_("Tokens can be swapped only once all six colours are trump: choose a colour."))
         a, b = slots
         if a == b:
-            raise IllegalAction("Choose two different slots.")
+            raise IllegalAction(_("Choose two different slots."))
         if a > b:
-            raise IllegalAction("List the two slots in increasing order, e.g. swap 1 6.")
+            raise IllegalAction(_("List the two slots in increasing order, e.g. swap 1 6."))
         self.slots[a - 1], self.slots[b - 1] = self.slots[b - 1], self.slots[a - 1]
         return [Event("tokens_swapped", {"seat": seat, "slots": [a, b],
                                          "order": [COLOURS[c] for c in self.slots]})] + self._next()

@@ -13,10 +13,11 @@ Implements ../shared/rules/mit_list_und_tuecke.md exactly. Decisions where the r
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.list_und_tuecke import notation, render
 from rules.list_und_tuecke.state import LuTState
 
-SUMMARY = """Mit List und Tücke — 4 to 6 players, as many rounds as players.
+SUMMARY = N_("""Mit List und Tücke — 4 to 6 players, as many rounds as players.
 
 Cards: four colours (🟥R 🟩G 🟦B 🟨Y), values 1–14 with 4 players, up to 18/17 with 5, 1–21 with 6. Everyone gets 14.
 
@@ -39,7 +40,7 @@ How to play here (buttons, or /move with):
   R14        play a card
   pick R14 R10 Y16   take cards from the trick when you are the high player
   hide B Y   hide two colours when you hold all four
-"""
+""")
 
 
 class ListUndTuecke(TextGame):
@@ -49,16 +50,17 @@ class ListUndTuecke(TextGame):
     max_players = 6
     has_hidden_information = True
     notation, render, summary = notation, render, SUMMARY
-    move_examples = "`R14`, `pick R14 R10` or `hide B Y`"
+    move_examples = N_("`R14`, `pick R14 R10` or `hide B Y`")
 
     def default_options(self) -> dict:
         return {}
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> LuTState:
         if not isinstance(num_players, int) or not 4 <= num_players <= 6:
-            raise IllegalAction("Mit List und Tücke is for 4, 5 or 6 players.")
+            raise IllegalAction(_("Mit List und Tücke is for 4, 5 or 6 players."))
         if options:
-            raise IllegalAction("Mit List und Tücke has no options (unknown: " + ", ".join(map(str, options)) + ").")
+            raise IllegalAction(_("Mit List und Tücke has no options (unknown: {options}).",
+                                  options=", ".join(map(str, options))))
         state = LuTState(num_players, int(seed))
         state.start_game()
         return state

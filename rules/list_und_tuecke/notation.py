@@ -4,9 +4,17 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
+from rules.lang import _
 from rules.list_und_tuecke.cards import COLOURS, COLOUR_NAMES, name, parse_card
 
-_COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()}}
+# local aliases (issue 26): colour names in Dutch, German and French as whole words (Dutch initials would clash:
+# geel/groen), and the verbs
+_COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()},
+                 "rood": "R", "groen": "G", "blauw": "B", "geel": "Y", "rot": "R", "grün": "G", "gruen": "G",
+                 "blau": "B", "gelb": "Y", "rouge": "R", "vert": "G", "bleu": "B", "jaune": "Y"}
+PLAY_WORDS = ("play", "p", "speel", "spiel", "spielen", "jouer", "joue")
+PICK_WORDS = ("pick", "take", "pak", "neem", "nimm", "nehmen", "prendre", "prends")
+HIDE_WORDS = ("hide", "verberg", "verstecke", "verstecken", "cacher", "cache")
 
 
 def _tokens(text: str) -> list[str]:
@@ -40,20 +48,20 @@ def parse(state, seat: int, text: str) -> dict:
     if not tokens:
         raise IllegalAction(_expected(state, seat))
     verb = tokens[0]
-    if verb in ("play", "p"):
+    if verb in PLAY_WORDS:
         cards = _cards(tokens[1:])
         if cards is None or len(cards) != 1:
-            raise IllegalAction("Play one card, like `R14` or `play G3`." + _hand_hint(state, seat))
+            raise IllegalAction(_("Play one card, like `R14` or `play G3`.") + _hand_hint(state, seat))
         return {"type": "play_card", "card": name(cards[0])}
-    if verb in ("pick", "take"):
+    if verb in PICK_WORDS:
         cards = _cards(tokens[1:])
         if cards is None:
-            raise IllegalAction("Name the cards you take from the trick, like `pick R14 R10 Y16`.")
+            raise IllegalAction(_("Name the cards you take from the trick, like `pick R14 R10 Y16`."))
         return {"type": "pick_cards", "cards": [name(c) for c in sorted(cards)]}
-    if verb == "hide":
+    if verb in HIDE_WORDS:
         colours = _colours(tokens[1:])
         if colours is None or len(colours) != 2:
-            raise IllegalAction("Name two colours to hide, like `hide B Y` (R, G, B or Y).")
+            raise IllegalAction(_("Name two colours to hide, like `hide B Y` (R, G, B or Y)."))
         return {"type": "hide_colors", "colors": sorted(colours, key=COLOURS.index)}
     # no verb: decide by the phase
     if phase == "hide":
@@ -74,17 +82,17 @@ def _hand_hint(state, seat: int) -> str:
         hand = state.view(seat).get("hand") or []
     except Exception:  # a seat outside the game: no hint
         return ""
-    return (" You hold: " + " ".join(hand) + ".") if hand else ""
+    return (" " + _("You hold: {cards}.", cards=" ".join(hand))) if hand else ""
 
 
 def _expected(state, seat: int) -> str:
     phase = getattr(state, "phase", "play")
     if phase == "pick":
-        return (f"Pick {state.h} cards of the trick, like `pick "
-                + " ".join(c for _, c in state.view(None)["trick"][:state.h]) + "`.")
+        return _("Pick {n} cards of the trick, like `pick {cards}`.", n=state.h,
+                 cards=" ".join(c for _seat, c in state.view(None)["trick"][:state.h]))
     if phase == "hide":
-        return "Choose two colours to hide, like `hide B Y` (R, G, B or Y)."
-    return "Play a card like `R14` or `G3`." + _hand_hint(state, seat)
+        return _("Choose two colours to hide, like `hide B Y` (R, G, B or Y).")
+    return _("Play a card like `R14` or `G3`.") + _hand_hint(state, seat)
 
 
 def format_action(action: dict) -> str:
@@ -95,4 +103,4 @@ def format_action(action: dict) -> str:
         return "pick " + " ".join(action["cards"])
     if kind == "hide_colors":
         return "hide " + " ".join(action["colors"])
-    raise IllegalAction(f"Unknown action type {kind!r}.")
+    raise IllegalAction(_("Unknown action type {kind}.", kind=repr(kind)))

@@ -2,22 +2,23 @@
 from __future__ import annotations
 
 from rules.api import Event
+from rules.lang import N_, _, mine, ngettext, reader
 from rules.list_und_tuecke.cards import COLOUR_MARKS, COLOURS
 
 
-HELP = """Mit List und Tücke in short: the first card of a trick sets its trump colour; play any card, but a trick holds
+HELP = N_("""Mit List und Tücke in short: the first card of a trick sets its trump colour; play any card, but a trick holds
 at most three colours. The highest trump picks 2 cards of the trick (3 with 5–6 players); the lowest card of
 another colour takes the rest and leads next. Your piles score: the two largest open piles multiplied, divided by
 your other cards. Holding all four colours, you hide two. The menu lists the cards you may play; when you pick,
-choose one card, then the next."""
+choose one card, then the next.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
-TIE_RULE = ("Equal totals share the place (the game has no tie-break).")
+TIE_RULE = N_("Equal totals share the place (the game has no tie-break).")
 SCORE_UNIT = "point"
 
 
 def seat(s: int | None) -> str:
-    return "nobody" if s is None else f"{{P{s + 1}}}"
+    return _("nobody") if s is None else f"{{P{s + 1}}}"
 
 
 def card(text: str) -> str:
@@ -33,15 +34,15 @@ def score_table(view: dict) -> list[str]:
     rows = view["round_scores"]
     n = view["players"]
     order = sorted(range(n), key=lambda p: (-view["totals"][p], p))
-    lines = ["Scores by round:"]
+    lines = [_("Scores by round:")]
     for p in order:
         lines.append(f"  P{p + 1} {seat(p)}: " + " · ".join(f"R{k + 1} {r[p]}" for k, r in enumerate(rows)) +
-                     f" · total {view['totals'][p]}")
+                     " · " + _("total {total}", total=view['totals'][p]))
     return lines
 
 
 def _pts(n: int) -> str:
-    return f"{n} pt" + ("" if n == 1 else "s")
+    return ngettext("{n} pt", "{n} pts", n)
 
 
 def _piles(view: dict, p: int) -> str:
@@ -49,59 +50,74 @@ def _piles(view: dict, p: int) -> str:
     parts = [f"{COLOUR_MARKS[c]}{c}×{len(opened[c])}" for c in COLOURS if c in opened]
     hidden = view["hidden_colours"][p]
     if hidden:
-        parts.append(f"hidden {''.join(hidden)}×{view['hidden_counts'][p]}")
-    return " ".join(parts) or "no cards"
+        parts.append(_("hidden {colours}×{n}", colours=''.join(hidden), n=view['hidden_counts'][p]))
+    return " ".join(parts) or _("no cards")
 
 
 def render(view: dict) -> str:
     n = view["players"]
     viewer = view["viewer"]
-    lines = [f"Round {view['round']}/{view['rounds']} · trick {view['trick_no']}/14 · dealer {seat(view['dealer'])}"
-             f" · high takes {view['pick']}, low gets {view['rest']}"]
+    lines = [_("Round {round}/{rounds} · trick {trick}/14 · dealer {dealer} · high takes {pick}, low gets {rest}",
+               round=view['round'], rounds=view['rounds'], trick=view['trick_no'], dealer=seat(view['dealer']),
+               pick=view['pick'], rest=view['rest'])]
     if view["trick"]:
-        lines.append(f"Trick (trump {COLOUR_MARKS[view['trump']]}{view['trump']}): " +
+        lines.append(_("Trick (trump {trump}):", trump=f"{COLOUR_MARKS[view['trump']]}{view['trump']}") + " " +
                      " · ".join(f"{seat(s)} {card(c)}" for s, c in view["trick"]))
         if len(view["trick_colours"]) == 3 and view["phase"] == "play":
-            lines.append("Three colours in the trick: only " + "/".join(view["trick_colours"]) + " may follow.")
+            lines.append(_("Three colours in the trick: only {colours} may follow.",
+                           colours="/".join(view["trick_colours"])))
     last = view.get("last_trick")
     if last and not view["trick"]:
         if last.get("aborted"):
-            lines.append("Last trick was cut short: " + " · ".join(f"{seat(s)} {card(c)}" for s, c in last["cards"]))
+            lines.append(_("Last trick was cut short:") + " " +
+                         " · ".join(f"{seat(s)} {card(c)}" for s, c in last["cards"]))
         else:
-            taken = f"{seat(last['high'])} took {cards(last['picked'])}"
             if last["low"] is not None:
-                taken += f"; {seat(last['low'])} got {cards(last['rest'])}"
+                taken = _("{high} took {picked}; {low} got {rest}", high=seat(last['high']),
+                          picked=cards(last['picked']), low=seat(last['low']), rest=cards(last['rest']))
             else:
-                taken += f"; all trump: {cards(last['rest'])} left the round"
-            lines.append("Last trick: " + taken)
+                taken = _("{high} took {picked}; all trump: {rest} left the round", high=seat(last['high']),
+                          picked=cards(last['picked']), rest=cards(last['rest']))
+            lines.append(_("Last trick:") + " " + taken)
     lines.append("```")
     width = 4
     for p in range(n):
         marker = "▶" if p in view["to_act"] else " "
-        lines.append(f"{marker}P{p + 1} {seat(p):<{width}} {_piles(view, p)} | {_pts(view['round_points'][p])}, "
-                     f"total {view['totals'][p]} | {view['hand_counts'][p]} in hand")
+        lines.append(f"{marker}P{p + 1} {seat(p):<{width}} {_piles(view, p)} | " +
+                     _("{points}, total {total} | {n} in hand", points=_pts(view['round_points'][p]),
+                       total=view['totals'][p], n=view['hand_counts'][p]))
     lines.append("```")
     if view["out_of_round"]:
-        lines.append("Out of this round: " + cards(view["out_of_round"]))
+        lines.append(_("Out of this round:") + " " + cards(view["out_of_round"]))
     if view["aborted_by"] is not None and view["phase"] != "over":
-        lines.append(f"{seat(view['aborted_by'])} could not play: the previous round ended early.")
+        lines.append(mine(view['aborted_by'], N_("{who} could not play: the previous round ended early."),
+                          N_("You could not play: the previous round ended early.")))
     if view["round_scores"] and viewer is None:
         lines += score_table(view)
     elif view["round_scores"]:
-        lines.append("Totals after " + f"{len(view['round_scores'])} round" + ("s" if len(view["round_scores"]) > 1
-                                                                             else "") + ": " +
-                     " · ".join(f"{seat(p)} {view['totals'][p]}" for p in range(n)) + " (`board`: per round)")
+        lines.append(ngettext("Totals after {n} round: {totals} (`board`: per round)",
+                              "Totals after {n} rounds: {totals} (`board`: per round)", len(view['round_scores']),
+                              totals=" · ".join(f"{seat(p)} {view['totals'][p]}" for p in range(n))))
     phase = view["phase"]
     if phase == "over":
         order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
-        lines.append("Final: " + ", ".join(f"{view['ranking'][p]}. {seat(p)} {view['totals'][p]}" for p in order))
+        lines.append(_("Final:") + " " + ", ".join(f"{view['ranking'][p]}. {seat(p)} {view['totals'][p]}"
+                                                   for p in order))
     elif phase == "play":
-        lines.append(f"{seat(view['to_act'][0])} to play a card.")
+        lines.append(_("{who} to play a card.", who=seat(view['to_act'][0])))
     elif phase == "pick":
-        low = "all trump — the rest leaves the round" if view["low"] is None else f"{seat(view['low'])} gets the rest"
-        lines.append(f"{seat(view['high'])} picks {view['pick']} cards of the trick; {low}.")
+        if view["low"] is None:
+            lines.append(mine(view['high'], N_("{who} picks {n} cards of the trick; all trump — the rest leaves the "
+                                               "round."),
+                              N_("You pick {n} cards of the trick; all trump — the rest leaves the round."),
+                              n=view['pick']))
+        else:
+            lines.append(mine(view['high'], N_("{who} picks {n} cards of the trick; {low} gets the rest."),
+                              N_("You pick {n} cards of the trick; {low} gets the rest."), n=view['pick'],
+                              low=seat(view['low'])))
     elif phase == "hide":
-        lines.append(f"{seat(view['to_act'][0])} holds all four colours and hides two of them.")
+        lines.append(mine(view['to_act'][0], N_("{who} holds all four colours and hides two of them."),
+                          N_("You hold all four colours and hide two of them.")))
     if viewer is not None:
         lines += _private(view)
     return "\n".join(lines)
@@ -111,72 +127,91 @@ def _private(view: dict) -> list[str]:
     lines = [""]
     hand = view.get("hand") or []
     by_colour = [" ".join(card(c) for c in hand if c[0] == col) for col in COLOURS]
-    lines.append("Your hand: " + (" · ".join(part for part in by_colour if part) or "empty"))
+    lines.append(_("Your hand:") + " " + (" · ".join(part for part in by_colour if part) or _("empty")))
     if view.get("own_hidden"):
-        lines.append("Your hidden piles: " + " · ".join(f"{c}: {' '.join(v)}" for c, v in view["own_hidden"].items()))
+        lines.append(_("Your hidden piles:") + " " + " · ".join(f"{c}: {' '.join(v)}"
+                                                                for c, v in view["own_hidden"].items()))
     if view["viewer"] in view["to_act"]:
         phase = view["phase"]
         if phase == "play":
             playable = view.get("can_play") or []
-            lines.append("Your turn — play one of: " + " ".join(playable) + f"  (type e.g. /move {playable[0]})")
+            lines.append(_("Your turn — play one of: {cards}  (type e.g. /move {card})", cards=" ".join(playable),
+                           card=playable[0]))
         elif phase == "pick":
-            example = " ".join(c for _, c in view["trick"][:view["pick"]])
-            lines.append(f"Your pick — take {view['pick']} cards of the trick (type e.g. /move pick {example}).")
+            example = " ".join(c for _seat, c in view["trick"][:view["pick"]])
+            lines.append(_("Your pick — take {n} cards of the trick (type e.g. /move pick {example}).",
+                           n=view['pick'], example=example))
         elif phase == "hide":
-            lines.append("You hold all four colours: hide two of them (type e.g. /move hide B Y). "
-                         "Only your open piles multiply.")
+            lines.append(_("You hold all four colours: hide two of them (type e.g. /move hide B Y). Only your open "
+                           "piles multiply."))
     return lines
 
 
 def describe_event(event: Event) -> str | None:
     d = event.data
     kind = event.kind
+    who = d.get("seat")
     if kind == "round_started":
-        return f"Round {d['round']}: {seat(d['dealer'])} deals, {seat(d['leader'])} leads."
+        return _("Round {round}: {dealer} deals, {leader} leads.", round=d['round'], dealer=seat(d['dealer']),
+                 leader=seat(d['leader']))
     if kind == "dealt":
-        return "Your new hand: " + cards(d["cards"])
+        return _("Your new hand:") + " " + cards(d["cards"])
     if kind == "card_played":
-        return f"{seat(d['seat'])} plays {card(d['card'])}."
+        return mine(who, N_("{who} plays {card}."), N_("You play {card}."), card=card(d['card']))
     if kind == "trick_resolved":
-        low = "all trump, nobody is low" if d["low"] is None else f"{seat(d['low'])} is low"
-        return f"trump {d['trump']}: {seat(d['high'])} is high and picks {d['pick']}, {low}."
+        if d["low"] is None:
+            return mine(d['high'], N_("trump {trump}: {who} is high and picks {n}, all trump, nobody is low."),
+                        N_("trump {trump}: You are high and pick {n}, all trump, nobody is low."), trump=d['trump'],
+                        n=d['pick'])
+        if d['low'] == reader():
+            return _("trump {trump}: {who} is high and picks {n}, you are low.", trump=d['trump'],
+                     who=seat(d['high']), n=d['pick'])
+        return mine(d['high'], N_("trump {trump}: {who} is high and picks {n}, {low} is low."),
+                    N_("trump {trump}: You are high and pick {n}, {low} is low."), trump=d['trump'], n=d['pick'],
+                    low=seat(d['low']))
     if kind == "cards_picked":
-        return f"{seat(d['seat'])} takes {cards(d['cards'])}."
+        return mine(who, N_("{who} takes {cards}."), N_("You take {cards}."), cards=cards(d['cards']))
     if kind == "cards_received":
-        return f"{seat(d['seat'])} gets {cards(d['cards'])}."
+        return mine(who, N_("{who} gets {cards}."), N_("You get {cards}."), cards=cards(d['cards']))
     if kind == "cards_removed":
-        return f"All-trump trick: {cards(d['cards'])} leave the round."
+        return _("All-trump trick: {cards} leave the round.", cards=cards(d['cards']))
     if kind == "colors_hidden":
-        how = " (automatically, last trick)" if d.get("auto") else ""
-        return f"{seat(d['seat'])} hides {' and '.join(d['colors'])}{how}."
+        colours = _(" and ").join(d['colors'])
+        if d.get("auto"):
+            return mine(who, N_("{who} hides {colours} (automatically, last trick)."),
+                        N_("You hide {colours} (automatically, last trick)."), colours=colours)
+        return mine(who, N_("{who} hides {colours}."), N_("You hide {colours}."), colours=colours)
     if kind == "next_leader":
-        return f"{seat(d['seat'])} leads the next trick."
+        return mine(who, N_("{who} leads the next trick."), N_("You lead the next trick."))
     if kind == "round_aborted":
-        return f"{seat(d['seat'])} cannot play any of the trick's three colours: round {d['round']} ends early."
+        return mine(who, N_("{who} cannot play any of the trick's three colours: round {round} ends early."),
+                    N_("You cannot play any of the trick's three colours: round {round} ends early."),
+                    round=d['round'])
     if kind == "round_scored":
-        return f"Round {d['round']} points: " + ", ".join(f"{seat(p)} {s}" for p, s in enumerate(d["scores"]))
+        return _("Round {round} points:", round=d['round']) + " " + ", ".join(
+            f"{seat(p)} {s}" for p, s in enumerate(d["scores"]))
     if kind == "game_over":
-        return "Game over: " + ", ".join(f"{seat(p)} {t}" for p, t in enumerate(d["totals"]))
+        return _("Game over:") + " " + ", ".join(f"{seat(p)} {t}" for p, t in enumerate(d["totals"]))
     return None
 
 
 def describe_action(action: dict) -> str:
     kind = action.get("type")
     if kind == "play_card":
-        return "Play " + card(action["card"])
+        return _("Play {card}", card=card(action["card"]))
     if kind == "pick_cards":
-        return "Take " + cards(action["cards"])
+        return _("Take {cards}", cards=cards(action["cards"]))
     if kind == "hide_colors":
-        return "Hide " + " ".join(COLOUR_MARKS[c] + c for c in action["colors"])
+        return _("Hide {colours}", colours=" ".join(COLOUR_MARKS[c] + c for c in action["colors"]))
     return str(kind)
 
 
-TYPE_CHOICES = {"play_card": "Play a card", "pick_cards": "Take cards", "hide_colors": "Hide colours"}
+TYPE_CHOICES = {"play_card": N_("Play a card"), "pick_cards": N_("Take cards"), "hide_colors": N_("Hide colours")}
 
 
 def describe_choice(key: str, value) -> str | None:
     if key == "type":
-        return TYPE_CHOICES.get(value)
+        return _(TYPE_CHOICES[value]) if value in TYPE_CHOICES else None
     if key in ("card", "cards"):
         return card(value)
     if key == "colors":

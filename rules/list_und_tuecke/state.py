@@ -12,6 +12,7 @@ from itertools import combinations
 from math import comb
 
 from rules.api import Event, IllegalAction, State, check_move, ranking_from_scores
+from rules.lang import _
 from rules.list_und_tuecke.cards import (COLOURS, HAND_SIZE, PICK_COUNT, REST_COUNT, colour_of, deck, name,
                                         parse_card, value_of)
 
@@ -242,7 +243,7 @@ class LuTState(State):
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_move(action, seat, self.n, self.phase == "over")
         if seat not in self.to_act():
-            raise IllegalAction(f"It is not your turn: waiting for {{P{self.to_act()[0] + 1}}}.")
+            raise IllegalAction(_("It is not your turn: waiting for {player}.", player=f"{{P{self.to_act()[0] + 1}}}"))
         kind = action["type"]
         expected = {"play": "play_card", "pick": "pick_cards", "hide": "hide_colors"}[self.phase]
         if kind != expected:
@@ -255,24 +256,25 @@ class LuTState(State):
 
     def _what_now(self, seat: int) -> str:
         if self.phase == "play":
-            return "Play a card from your hand, e.g. " + name(self.playable(seat)[0]) + "."
+            return _("Play a card from your hand, e.g. {card}.", card=name(self.playable(seat)[0]))
         if self.phase == "pick":
-            return f"Pick {self.h} cards of the trick, e.g. pick " + " ".join(
-                name(c) for c in sorted(c for _, c in self.trick)[:self.h]) + "."
-        return "Choose two colours to hide, e.g. hide B Y."
+            return _("Pick {n} cards of the trick, e.g. pick {cards}.", n=self.h, cards=" ".join(
+                name(c) for c in sorted(c for _seat, c in self.trick)[:self.h]))
+        return _("Choose two colours to hide, e.g. hide B Y.")
 
     def _apply_play(self, seat: int, action: dict) -> list[Event]:
         if set(action) != {"type", "card"} or not isinstance(action["card"], str):
-            raise IllegalAction("A play names one card, e.g. R10.")
+            raise IllegalAction(_("A play names one card, e.g. R10."))
         c = parse_card(action["card"])
         if c is None or action["card"] != name(c):
-            raise IllegalAction(f"{action['card']!r} is not a card; cards look like R10 or Y3.")
+            raise IllegalAction(_("{card} is not a card; cards look like R10 or Y3.", card=repr(action['card'])))
         if c not in self.hands[seat]:
-            raise IllegalAction(f"You do not hold {name(c)}.")
+            raise IllegalAction(_("You do not hold {card}.", card=name(c)))
         colours = self.trick_colours()
         if len(colours) == 3 and colour_of(c) not in colours:
             allowed = "/".join(COLOURS[x] for x in sorted(colours))
-            raise IllegalAction(f"The trick already has three colours ({allowed}): play one of those.")
+            raise IllegalAction(_("The trick already has three colours ({allowed}): play one of those.",
+                                  allowed=allowed))
         self.hands[seat] = [x for x in self.hands[seat] if x != c]  # a new list, as clones share hands
         if not self.trick:
             self.aborted_by = None  # shown from the early end until the next round's first card
@@ -283,19 +285,19 @@ class LuTState(State):
         cards = action.get("cards")
         if set(action) != {"type", "cards"} or not isinstance(cards, list) or \
                 not all(isinstance(x, str) for x in cards):
-            raise IllegalAction(f"A pick names {self.h} cards of the trick, e.g. pick R14 R10.")
+            raise IllegalAction(_("A pick names {n} cards of the trick, e.g. pick R14 R10.", n=self.h))
         parsed = [parse_card(x) for x in cards]
         if any(c is None for c in parsed) or [name(c) for c in parsed] != cards:
-            raise IllegalAction("Cards look like R10 or Y3.")
+            raise IllegalAction(_("Cards look like R10 or Y3."))
         if len(set(parsed)) != len(parsed):
-            raise IllegalAction("Each card can be picked only once.")
+            raise IllegalAction(_("Each card can be picked only once."))
         if len(parsed) != self.h:
-            raise IllegalAction(f"You must pick exactly {self.h} cards.")
-        in_trick = {c for _, c in self.trick}
+            raise IllegalAction(_("You must pick exactly {n} cards.", n=self.h))
+        in_trick = {c for _seat, c in self.trick}
         if not set(parsed) <= in_trick:
-            raise IllegalAction("You can only pick cards of this trick.")
+            raise IllegalAction(_("You can only pick cards of this trick."))
         if parsed != sorted(parsed):
-            raise IllegalAction("List the picked cards in order (colour R, G, B, Y, then value).")
+            raise IllegalAction(_("List the picked cards in order (colour R, G, B, Y, then value)."))
         self.picked = parsed
         self._collect(seat, parsed)
         events = [Event("cards_picked", {"seat": seat, "cards": cards})]
@@ -310,11 +312,11 @@ class LuTState(State):
         colours = action.get("colors")
         if set(action) != {"type", "colors"} or not isinstance(colours, list) or len(colours) != 2 or \
                 not all(isinstance(x, str) and x in COLOURS and len(x) == 1 for x in colours):
-            raise IllegalAction("Hide two colours, e.g. hide B Y.")
+            raise IllegalAction(_("Hide two colours, e.g. hide B Y."))
         if colours[0] == colours[1]:
-            raise IllegalAction("Choose two different colours.")
+            raise IllegalAction(_("Choose two different colours."))
         if colours != sorted(colours, key=COLOURS.index):
-            raise IllegalAction("List the colours in the order R, G, B, Y.")
+            raise IllegalAction(_("List the colours in the order R, G, B, Y."))
         events = self._hide(seat, [COLOURS.index(x) for x in colours])
         then, self.hider, self.after_hide = self.after_hide, None, None
         self.phase = "resolving"

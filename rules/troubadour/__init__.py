@@ -45,10 +45,11 @@ A35). Decisions where the rules file leaves a gap for the engine:
 from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
+from rules.lang import N_, _
 from rules.troubadour import notation, render
 from rules.troubadour.state import TIEBREAKS, TroubadourState, new_state
 
-SUMMARY = """Troubadour — 2 to 4 players, each with an own deck: a race to build four castles (A→10 per suit).
+SUMMARY = N_("""Troubadour — 2 to 4 players, each with an own deck: a race to build four castles (A→10 per suit).
 
 Your 40 number cards (A–10) form your face-down stock. Five villages of 3 cards (2 face down, nobody knows them,
 not even you) lie before you. Villages build down in alternating colours (8♥ on 9♠; any card into an empty village;
@@ -78,7 +79,7 @@ How to play here (buttons, or /move with):
   JS P2 V3  ·  QS P2  ·  JQK P2 H             attacks on player 2
   end               end your turn
 Villages show ▒ for face-down cards. Options: /new troubadour trio_tiebreak=die max_rounds=60
-"""
+""")
 
 
 class Troubadour(TextGame):
@@ -97,24 +98,24 @@ class Troubadour(TextGame):
 
     def _options(self, options: dict | None) -> tuple[str, int]:
         if options is not None and not isinstance(options, dict):
-            raise IllegalAction("Options are a dict like {'trio_tiebreak': 'rps', 'max_rounds': 0}.")
+            raise IllegalAction(_("Options are a dict like {'trio_tiebreak': 'rps', 'max_rounds': 0}."))
         merged = {**self.default_options(), **(options or {})}
         unknown = set(merged) - {"trio_tiebreak", "max_rounds"}
         if unknown:
-            raise IllegalAction("Troubadour has the options trio_tiebreak and max_rounds, not " +
-                                ", ".join(sorted(map(str, unknown))) + ".")
+            raise IllegalAction(_("Troubadour has the options trio_tiebreak and max_rounds, not {unknown}.",
+                                  unknown=", ".join(sorted(map(str, unknown)))))
         tiebreak, rounds = merged["trio_tiebreak"], merged["max_rounds"]
         if tiebreak not in TIEBREAKS:
-            raise IllegalAction("trio_tiebreak is rps (rock-paper-scissors with nobles) or die, e.g. "
-                                "trio_tiebreak=die.")
+            raise IllegalAction(_("trio_tiebreak is rps (rock-paper-scissors with nobles) or die, e.g. "
+                                  "trio_tiebreak=die."))
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 1000:
-            raise IllegalAction("max_rounds is a number of rounds from 1 to 1000 after which the game is a draw, "
-                                "or 0 for no limit, e.g. max_rounds=60.")
+            raise IllegalAction(_("max_rounds is a number of rounds from 1 to 1000 after which the game is a draw, "
+                                  "or 0 for no limit, e.g. max_rounds=60."))
         return tiebreak, rounds
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> TroubadourState:
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
-            raise IllegalAction("Troubadour is for 2 to 4 players.")
+            raise IllegalAction(_("Troubadour is for 2 to 4 players."))
         tiebreak, rounds = self._options(options)
         return new_state(num_players, int(seed), tiebreak, rounds)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
+from rules.lang import _
 from rules.troubadour.cards import NOBLE_INDEX, NOBLES, SUITS, card_of, name, normal
 
 END_WORDS = {"end", "done", "end_turn", "endturn", "stop", "pass"}
@@ -44,7 +45,7 @@ def _target(state, seat: int, toks: list[str], example: str) -> tuple[str, list[
     n = getattr(state, "n", 2)
     if n == 2 and isinstance(seat, int) and 0 <= seat < 2:
         return f"P{2 - seat}", toks
-    raise IllegalAction(f"Which opponent? Name the player number, e.g. `{example}`.")
+    raise IllegalAction(_("Which opponent? Name the player number, e.g. `{example}`.", example=example))
 
 
 def parse(state, seat: int, text: str) -> dict:
@@ -58,11 +59,11 @@ def parse(state, seat: int, text: str) -> dict:
     if head in ("rps", "tiebreak", "tie") or (phase == "tiebreak" and len(toks) == 1):
         nobles = rest if head in ("rps", "tiebreak", "tie") else toks
         if len(nobles) != 1 or nobles[0].upper() not in NOBLE_INDEX:
-            raise IllegalAction("Choose one noble that is not in your trio, e.g. `rps QH` (Queen beats Jack, "
-                                "King beats Queen, Jack beats King).")
+            raise IllegalAction(_("Choose one noble that is not in your trio, e.g. `rps QH` (Queen beats Jack, "
+                                  "King beats Queen, Jack beats King)."))
         return {"type": "choose_tiebreak_noble", "noble": nobles[0].upper()}
     if phase == "select_trios":
-        raise IllegalAction("Choose your three nobles for this round, e.g. `trio JC QC JH`.")
+        raise IllegalAction(_("Choose your three nobles for this round, e.g. `trio JC QC JH`."))
     if head in END_WORDS and rest in ([], ["turn"]):
         return {"type": "end_turn"}
     if head in ("qc", "kc") and not rest:
@@ -76,7 +77,7 @@ def parse(state, seat: int, text: str) -> dict:
             return {"type": "standard_flip", "club_jack": False}
         if rest in (["jc"], ["club_jack"], ["jack"]):
             return {"type": "standard_flip", "club_jack": True}
-        raise IllegalAction("`flip` makes the standard flip; `flip JC` extends it with J♣ until a card fits.")
+        raise IllegalAction(_("`flip` makes the standard flip; `flip JC` extends it with J♣ until a card fits."))
     if head == "jc" and not rest:
         return {"type": "standard_flip", "club_jack": True}
     if head in EXTRA_WORDS and not rest:
@@ -84,37 +85,37 @@ def parse(state, seat: int, text: str) -> dict:
     if head in QK_WORDS:
         c = card_of(rest[0]) if len(rest) == 1 else None
         if c is None:
-            raise IllegalAction("Name the card to flip to with Q♥+K♥, e.g. `QHKH 7S`.")
+            raise IllegalAction(_("Name the card to flip to with Q♥+K♥, e.g. `QHKH 7S`."))
         return {"type": "hearts_queen_king_flip", "named_card": name(c)}
     if head == "ace":
         if len(rest) == 1 and rest[0] in ACE_YES:
             return {"type": "hearts_queen_ace", "start_castle": True}
         if len(rest) == 1 and rest[0] in ACE_NO:
             return {"type": "hearts_queen_ace", "start_castle": False}
-        raise IllegalAction("Decide on the revealed ace: `ace castle` (start its castle) or `ace keep`.")
+        raise IllegalAction(_("Decide on the revealed ace: `ace castle` (start its castle) or `ace keep`."))
     if head == "jh":
         return _hearts_jack(rest)
     if head == "qh":
         nums = [t[1:] if t.startswith("v") else t for t in rest]
         if len(nums) == 2 and all(x.isdigit() for x in nums) and _village(nums[0]) is not None and int(nums[1]) >= 1:
             return {"type": "hearts_queen_reveal", "village": int(nums[0]), "position": int(nums[1]) - 1}
-        raise IllegalAction("Q♥ turns one face-down card: village and position from the bottom (1 = bottom), "
-                            "e.g. `QH V2 1`.")
+        raise IllegalAction(_("Q♥ turns one face-down card: village and position from the bottom (1 = bottom), "
+                              "e.g. `QH V2 1`."))
     if head == "js":
         target, left = _target(state, seat, rest, "JS P2 V3")
         v = _village(left[0]) if len(left) == 1 else None
         if v is None:
-            raise IllegalAction("J♠ clears one village of an opponent, e.g. `JS P2 V3`.")
+            raise IllegalAction(_("J♠ clears one village of an opponent, e.g. `JS P2 V3`."))
         return {"type": "spade_jack_attack", "target": target, "village": v}
     if head == "qs":
         target, left = _target(state, seat, rest, "QS P2")
         if left:
-            raise IllegalAction("Q♠ takes the top card of every village of one opponent, e.g. `QS P2`.")
+            raise IllegalAction(_("Q♠ takes the top card of every village of one opponent, e.g. `QS P2`."))
         return {"type": "spade_queen_attack", "target": target}
     if head in TRIO_ATTACK_WORDS:
         target, left = _target(state, seat, rest, "JQK P2 H")
         if len(left) != 1 or left[0].upper() not in SUITS:
-            raise IllegalAction("J♠+Q♠+K♠ destroys one castle: opponent and suit, e.g. `JQK P2 H`.")
+            raise IllegalAction(_("J♠+Q♠+K♠ destroys one castle: opponent and suit, e.g. `JQK P2 H`."))
         return {"type": "spade_trio_attack", "target": target, "suit": left[0].upper()}
     return _build(state, seat, toks)
 
@@ -122,8 +123,8 @@ def parse(state, seat: int, text: str) -> dict:
 def _trio(nobles: list[str]) -> dict:
     idx = [NOBLE_INDEX.get(t.upper()) for t in nobles]
     if len(idx) != 3 or None in idx or len(set(idx)) != 3:
-        raise IllegalAction("Choose three different nobles of JS QS KS JD QD KD JC QC KC JH QH KH, "
-                            "e.g. `trio JC QC JH`.")
+        raise IllegalAction(_("Choose three different nobles of JS QS KS JD QD KD JC QC KC JH QH KH, e.g. `trio JC "
+                              "QC JH`."))
     return {"type": "choose_trio", "nobles": [NOBLES[i] for i in sorted(idx)]}
 
 
@@ -136,18 +137,18 @@ def _hearts_jack(rest: list[str]) -> dict:
             v = _village(rest[1])
             if v is not None:
                 return {"type": "hearts_jack_move", "card": name(c), "destination": v}
-    raise IllegalAction("J♥ moves one face-up village card: card and destination, e.g. `JH 8H castle` or "
-                        "`JH 8H V2`.")
+    raise IllegalAction(_("J♥ moves one face-up village card: card and destination, e.g. `JH 8H castle` or `JH 8H "
+                          "V2`."))
 
 
 def _build(state, seat: int, toks: list[str]) -> dict:
     cards = [c for c in (card_of(t) for t in toks) if c is not None]
     others = [t for t in toks if card_of(t) is None and t not in ("build", "to", "on", "onto")]
     if len(cards) == 2 and not others:
-        raise IllegalAction(f"Name the village by its number (V1–V5), e.g. `{name(cards[0])} V4`; the castle "
-                            f"as `{name(cards[0])} castle`.")
+        raise IllegalAction(_("Name the village by its number (V1–V5), e.g. `{card} V4`; the castle as `{card} "
+                              "castle`.", card=name(cards[0])))
     if len(cards) != 1:
-        raise IllegalAction("I do not understand that. Moves look like " + EXAMPLES + ".")
+        raise IllegalAction(_("I do not understand that. Moves look like {examples}.", examples=EXAMPLES))
     c = cards[0]
     if len(others) == 1 and others[0] in CASTLE_WORDS:
         return {"type": "build_castle", "card": name(c)}
@@ -159,19 +160,19 @@ def _build(state, seat: int, toks: list[str]) -> dict:
         if len(builds) == 1:
             return builds[0]
         if builds:
-            raise IllegalAction("Where to? " + ", ".join(f"`{format_action(a)}`" for a in builds[:6]) + ".")
-        raise IllegalAction(f"{name(c)} cannot be built now. Say where, e.g. `{name(c)} castle` or "
-                            f"`{name(c)} V2`.")
-    raise IllegalAction(f"Say where {name(c)} goes: `{name(c)} castle` or a village like `{name(c)} V2`.")
+            raise IllegalAction(_("Where to? {moves}.", moves=", ".join(f"`{format_action(a)}`" for a in builds[:6])))
+        raise IllegalAction(_("{card} cannot be built now. Say where, e.g. `{card} castle` or `{card} V2`.",
+                              card=name(c)))
+    raise IllegalAction(_("Say where {card} goes: `{card} castle` or a village like `{card} V2`.", card=name(c)))
 
 
 def expected(state) -> str:
     phase = getattr(state, "phase", "turn")
     if phase == "select_trios":
-        return "Choose your three nobles, e.g. `trio JC QC JH`."
+        return _("Choose your three nobles, e.g. `trio JC QC JH`.")
     if phase == "tiebreak":
-        return "Choose a tie-break noble (not in your trio), e.g. `rps QH`."
-    return "Type a move like " + EXAMPLES + "."
+        return _("Choose a tie-break noble (not in your trio), e.g. `rps QH`.")
+    return _("Type a move like {examples}.", examples=EXAMPLES)
 
 
 def format_action(action: dict) -> str:
@@ -205,4 +206,4 @@ def format_action(action: dict) -> str:
         return f"JQK {action['target']} {action['suit']}"
     if kind == "end_turn":
         return "end"
-    raise IllegalAction(f"Unknown action type {kind!r}.")
+    raise IllegalAction(_("Unknown action type {kind}.", kind=repr(kind)))

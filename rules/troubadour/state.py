@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from rules.api import Event, IllegalAction, State, check_move
+from rules.lang import _
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
                                     SPADES_TRIO, SUITS, card_of, fits_on, name, noble_of, trio_key, trio_list)
 
@@ -305,24 +306,24 @@ class TroubadourState(State):
         kind = action["type"]
         if self.phase == "select_trios":
             if kind != "choose_trio":
-                raise IllegalAction("Everyone first chooses three nobles in secret, e.g. `trio JC QC JH`.")
+                raise IllegalAction(_("Everyone first chooses three nobles in secret, e.g. `trio JC QC JH`."))
             return self._choose_trio(seat, action)
         if self.phase == "tiebreak":
             if kind != "choose_tiebreak_noble":
-                raise IllegalAction("Identical trios: the tied players each choose one of their other nobles "
-                                    "(rock-paper-scissors), e.g. `rps QH`.")
+                raise IllegalAction(_("Identical trios: the tied players each choose one of their other nobles "
+                                      "(rock-paper-scissors), e.g. `rps QH`."))
             return self._choose_tiebreak(seat, action)
         p = self.order[self.turn_idx]
         if seat != p:
-            raise IllegalAction(f"It is not your turn: waiting for {seat_name(p)}.")
+            raise IllegalAction(_("It is not your turn: waiting for {player}.", player=seat_name(p)))
         handler = TURN_HANDLERS.get(kind)
         if handler is None:
             if kind in ("choose_trio", "choose_tiebreak_noble"):
-                raise IllegalAction("The trios of this round are already chosen and revealed.")
-            raise IllegalAction(f"Unknown action {kind!r}. " + self._turn_hint())
+                raise IllegalAction(_("The trios of this round are already chosen and revealed."))
+            raise IllegalAction(_("Unknown action {kind}.", kind=repr(kind)) + " " + self._turn_hint())
         if self.pending_ace is not None and kind != "hearts_queen_ace":
-            raise IllegalAction("Q♥ revealed an ace: first decide whether it starts its castle (`ace castle`) "
-                                "or stays in the village (`ace keep`).")
+            raise IllegalAction(_("Q♥ revealed an ace: first decide whether it starts its castle (`ace castle`) or "
+                                  "stays in the village (`ace keep`)."))
         events = handler(self, p, action)
         self._prog[p] = None
         if self.phase == "turn" and self.order[self.turn_idx] == p and kind != "end_turn":
@@ -333,31 +334,34 @@ class TroubadourState(State):
         return events
 
     def _turn_hint(self) -> str:
-        return ("Turn actions: flip, extra, 7C castle, 7C V2, JH 8H castle, QH V2 1, QHKH 7S, JS P2 V3, QS P2, "
-                "spades P2 H, end.")
+        return _("Turn actions: flip, extra, 7C castle, 7C V2, JH 8H castle, QH V2 1, QHKH 7S, JS P2 V3, QS P2, "
+                 "spades P2 H, end.")
 
     @staticmethod
     def _fields(action: dict, keys: tuple, example: str) -> None:
         if set(action) != {"type", *keys}:
-            raise IllegalAction(f"{action['type']} takes " + (", ".join(keys) if keys else "no parameters") +
-                                f", e.g. `{example}`.")
+            if keys:
+                raise IllegalAction(_("{type} takes {keys}, e.g. `{example}`.", type=action['type'],
+                                      keys=", ".join(keys), example=example))
+            raise IllegalAction(_("{type} takes no parameters, e.g. `{example}`.", type=action['type'],
+                                  example=example))
 
     # ---- round start
     def _choose_trio(self, seat: int, action: dict) -> list[Event]:
         self._fields(action, ("nobles",), "trio JC QC JH")
         if self.trios[seat]:
-            raise IllegalAction("You have already chosen your trio for this round; it cannot be changed.")
+            raise IllegalAction(_("You have already chosen your trio for this round; it cannot be changed."))
         nobles = action["nobles"]
         if not isinstance(nobles, list) or len(nobles) != 3:
-            raise IllegalAction("Choose exactly three nobles, e.g. `trio JC QC JH`.")
+            raise IllegalAction(_("Choose exactly three nobles, e.g. `trio JC QC JH`."))
         idx = [NOBLE_INDEX.get(x) if isinstance(x, str) else None for x in nobles]
         if None in idx:
-            raise IllegalAction("Nobles are JS QS KS JD QD KD JC QC KC JH QH KH, e.g. `trio JC QC JH`.")
+            raise IllegalAction(_("Nobles are JS QS KS JD QD KD JC QC KC JH QH KH, e.g. `trio JC QC JH`."))
         if not idx[0] < idx[1] < idx[2]:
             if len(set(idx)) != 3:
-                raise IllegalAction("Choose three different nobles.")
-            raise IllegalAction("List the trio in noble order (" + " ".join(NOBLES) + "), e.g. "
-                                + " ".join(NOBLES[i] for i in sorted(idx)) + ".")
+                raise IllegalAction(_("Choose three different nobles."))
+            raise IllegalAction(_("List the trio in noble order ({order}), e.g. {example}.", order=" ".join(NOBLES),
+                                  example=" ".join(NOBLES[i] for i in sorted(idx))))
         self.trios[seat] = sum(1 << i for i in idx)
         events = [Event("trio_chosen", {"seat": seat}),
                   Event("own_trio", {"seat": seat, "nobles": list(nobles)}, (seat,))]
@@ -412,16 +416,17 @@ class TroubadourState(State):
         self._fields(action, ("noble",), "rps QH")
         group = next((g for g in self.rps if seat in g["seats"]), None)
         if group is None:
-            raise IllegalAction("Only the players with identical trios choose a tie-break noble.")
+            raise IllegalAction(_("Only the players with identical trios choose a tie-break noble."))
         at = group["seats"].index(seat)
         if group["picks"][at] is not None:
-            raise IllegalAction("You have already chosen your tie-break noble.")
+            raise IllegalAction(_("You have already chosen your tie-break noble."))
         x = noble_of(action["noble"]) if isinstance(action["noble"], str) and \
             action["noble"] == action["noble"].upper() else None
         if x is None:
-            raise IllegalAction("Name one noble, e.g. `rps QH`.")
+            raise IllegalAction(_("Name one noble, e.g. `rps QH`."))
         if self.trios[seat] >> x & 1:
-            raise IllegalAction(f"{NOBLES[x]} is in your trio: choose one of your other nine nobles.")
+            raise IllegalAction(_("{nobles} is in your trio: choose one of your other nine nobles.",
+                                  nobles=NOBLES[x]))
         group["picks"][at] = x
         events = [Event("tiebreak_chosen", {"seat": seat}),
                   Event("own_tiebreak", {"seat": seat, "noble": NOBLES[x]}, (seat,))]
@@ -524,15 +529,15 @@ class TroubadourState(State):
         self._fields(action, ("club_jack",), "flip")
         jack = action["club_jack"]
         if not isinstance(jack, bool):
-            raise IllegalAction("club_jack is true or false: `flip` or `flip JC`.")
+            raise IllegalAction(_("club_jack is true or false: `flip` or `flip JC`."))
         if self.flip_slot == STANDARD:
-            raise IllegalAction("You have already made the standard flip this turn.")
+            raise IllegalAction(_("You have already made the standard flip this turn."))
         if self.flip_slot == HEARTS_QK:
-            raise IllegalAction("The Q♥+K♥ flip replaced the standard flip this turn.")
+            raise IllegalAction(_("The Q♥+K♥ flip replaced the standard flip this turn."))
         if not (self.stock[p] or self.waste[p]):
-            raise IllegalAction("Your stock and waste are both empty: there is nothing to flip.")
+            raise IllegalAction(_("Your stock and waste are both empty: there is nothing to flip."))
         if jack and not self.has(p, JC):
-            raise IllegalAction("J♣ is not in your trio.")
+            raise IllegalAction(_("J♣ is not in your trio."))
         events = [Event("noble_used", {"seat": p, "noble": "JC"})] if jack else []
         cards: list[str] = []
         if jack:
@@ -551,18 +556,19 @@ class TroubadourState(State):
     def _hearts_qk_flip(self, p: int, action: dict) -> list[Event]:
         self._fields(action, ("named_card",), "QHKH 7S")
         if not (self.has(p, QH) and self.has(p, KH)):
-            raise IllegalAction("The Q♥+K♥ flip needs both Q♥ and K♥ in your trio.")
+            raise IllegalAction(_("The Q♥+K♥ flip needs both Q♥ and K♥ in your trio."))
         if self.used & ((1 << QH) | (1 << KH)):
-            raise IllegalAction("Q♥ has already been used this turn.")
+            raise IllegalAction(_("Q♥ has already been used this turn."))
         if self.flip_slot != UNUSED:
-            raise IllegalAction("The Q♥+K♥ flip replaces the standard flip: not after a flip this turn.")
+            raise IllegalAction(_("The Q♥+K♥ flip replaces the standard flip: not after a flip this turn."))
         if self.facedown_count(p):
-            raise IllegalAction("The Q♥+K♥ flip needs all your village cards face up.")
+            raise IllegalAction(_("The Q♥+K♥ flip needs all your village cards face up."))
         c = card_of(action["named_card"])
         if c is None or action["named_card"] != name(c):
-            raise IllegalAction("Name one of your building cards, e.g. `QHKH 7S`.")
+            raise IllegalAction(_("Name one of your building cards, e.g. `QHKH 7S`."))
         if c not in self.stock[p] and c not in self.waste[p]:
-            raise IllegalAction(f"{name(c)} is not in your stock or waste (it lies in a village or castle).")
+            raise IllegalAction(_("{card} is not in your stock or waste (it lies in a village or castle).",
+                                  card=name(c)))
         self.used |= (1 << QH) | (1 << KH)
         events = [Event("noble_used", {"seat": p, "noble": "QH+KH", "named": name(c)})]
         cards: list[str] = []
@@ -576,11 +582,11 @@ class TroubadourState(State):
     def _extra_flip(self, p: int, action: dict) -> list[Event]:
         self._fields(action, (), "extra")
         if self.flip_slot == UNUSED:
-            raise IllegalAction("Extra flips (Q♣, K♣) come only after the standard flip or the Q♥+K♥ flip.")
+            raise IllegalAction(_("Extra flips (Q♣, K♣) come only after the standard flip or the Q♥+K♥ flip."))
         if self.extra_left <= 0:
-            raise IllegalAction("You have no extra flips left this turn.")
+            raise IllegalAction(_("You have no extra flips left this turn."))
         if not (self.stock[p] or self.waste[p]):
-            raise IllegalAction("Your stock and waste are both empty: there is nothing to flip.")
+            raise IllegalAction(_("Your stock and waste are both empty: there is nothing to flip."))
         self.extra_left -= 1
         grant = 1 << QC if self.has(p, QC) else 0
         if self.has(p, KC) and self.extra_grant(p) - (2 if grant else 0) == 3:
@@ -605,12 +611,14 @@ class TroubadourState(State):
     def _card(self, action: dict, key: str = "card") -> int:
         c = card_of(action[key]) if isinstance(action[key], str) else None
         if c is None or action[key] != name(c):
-            raise IllegalAction("Name a building card like 7H or 10C (A–10 of S H D C).")
+            raise IllegalAction(_("Name a building card like 7H or 10C (A–10 of S H D C)."))
         return c
 
-    def _village(self, value, what: str = "village") -> int:
+    def _village(self, value, destination: bool = False) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 5:
-            raise IllegalAction(f"The {what} is a number from 1 to 5.")
+            if destination:
+                raise IllegalAction(_("The destination (castle or a village) is a number from 1 to 5."))
+            raise IllegalAction(_("The village is a number from 1 to 5."))
         return value - 1
 
     def _after_removal(self, p: int, v: int, events: list[Event]) -> None:
@@ -637,13 +645,15 @@ class TroubadourState(State):
         else:
             at = self._locate(p, c)
             if at is None or at[1] != len(self.villages[p][at[0]]) - 1:
-                raise IllegalAction(f"{name(c)} is not the top card of your waste or of a village.")
+                raise IllegalAction(_("{card} is not the top card of your waste or of a village.", card=name(c)))
             source = f"V{at[0] + 1}"
         if not self.castle_accepts(p, c):
             top, suit = self.castles[p][c // 10], c // 10
-            raise IllegalAction(f"{name(c)} does not fit your castles: " +
-                                (f"the {SUITS[suit]} castle needs {NAMES[suit * 10 + top]} next." if top else
-                                 f"there is no {SUITS[suit]} castle yet (it starts with {NAMES[suit * 10]})."))
+            if top:
+                raise IllegalAction(_("{card} does not fit your castles: the {suit} castle needs {next} next.",
+                                      card=name(c), suit=SUITS[suit], next=NAMES[suit * 10 + top]))
+            raise IllegalAction(_("{card} does not fit your castles: there is no {suit} castle yet (it starts with "
+                                  "{ace}).", card=name(c), suit=SUITS[suit], ace=NAMES[suit * 10]))
         events = [Event("built_castle", {"seat": p, "card": name(c), "from": source})]
         if source == "waste":
             waste.pop()
@@ -659,20 +669,21 @@ class TroubadourState(State):
         waste = self.waste[p]
         target = self.villages[p][v]
         if target and not fits_on(c, target[-1]):
-            raise IllegalAction(f"{name(c)} does not fit on V{v + 1}: its top {name(target[-1])} needs a card "
-                                "one rank lower of the opposite colour.")
+            raise IllegalAction(_("{card} does not fit on V{village}: its top {card2} needs a card one rank lower "
+                                  "of the opposite colour.", card=name(c), village=v + 1, card2=name(target[-1])))
         if waste and waste[-1] == c:
             waste.pop()
             target.append(c)
             return [Event("built_village", {"seat": p, "cards": [name(c)], "from": "waste", "to": v + 1})]
         at = self._locate(p, c)
         if at is None:
-            raise IllegalAction(f"{name(c)} is neither your waste top nor in one of your villages.")
+            raise IllegalAction(_("{card} is neither your waste top nor in one of your villages.", card=name(c)))
         i, idx = at
         if i == v:
-            raise IllegalAction(f"{name(c)} is already in V{v + 1}.")
+            raise IllegalAction(_("{card} is already in V{village}.", card=name(c), village=v + 1))
         if idx < self.run_start(p, i):
-            raise IllegalAction(f"{name(c)} and the cards above it do not form a run: only a run can be moved.")
+            raise IllegalAction(_("{card} and the cards above it do not form a run: only a run can be moved.",
+                                  card=name(c)))
         src = self.villages[p][i]
         moved = src[idx:]
         del src[idx:]
@@ -685,26 +696,27 @@ class TroubadourState(State):
     def _hearts_jack(self, p: int, action: dict) -> list[Event]:
         self._fields(action, ("card", "destination"), "JH 8H castle")
         if not self.has(p, JH):
-            raise IllegalAction("J♥ is not in your trio.")
+            raise IllegalAction(_("J♥ is not in your trio."))
         if not self.usable(p, JH):
-            raise IllegalAction("J♥ has already been used this turn.")
+            raise IllegalAction(_("J♥ has already been used this turn."))
         c = self._card(action)
         dest = action["destination"]
         at = self._locate(p, c)
         if at is None:
-            raise IllegalAction(f"{name(c)} is not a face-up card in one of your villages.")
+            raise IllegalAction(_("{card} is not a face-up card in one of your villages.", card=name(c)))
         i, idx = at
         src = self.villages[p][i]
         if dest == "castle":
             if not self.castle_accepts(p, c):
-                raise IllegalAction(f"{name(c)} does not fit your castles.")
+                raise IllegalAction(_("{card} does not fit your castles.", card=name(c)))
         else:
-            j = self._village(dest, "destination (castle or a village)")
+            j = self._village(dest, destination=True)
             top = self.villages[p][j]
             if j == i and idx == len(src) - 1:
-                raise IllegalAction(f"{name(c)} is already the top of V{j + 1}.")
+                raise IllegalAction(_("{card} is already the top of V{j}.", card=name(c), j=j + 1))
             if top and not fits_on(c, top[-1]):
-                raise IllegalAction(f"{name(c)} does not fit on V{j + 1} (top {name(top[-1])}).")
+                raise IllegalAction(_("{card} does not fit on V{j} (top {card2}).",
+                                      card=name(c), j=j + 1, card2=name(top[-1])))
         self.used |= 1 << JH
         del src[idx]
         events = [Event("noble_used", {"seat": p, "noble": "JH"}),
@@ -719,16 +731,16 @@ class TroubadourState(State):
     def _hearts_queen_reveal(self, p: int, action: dict) -> list[Event]:
         self._fields(action, ("village", "position"), "QH V2 1")
         if not self.has(p, QH):
-            raise IllegalAction("Q♥ is not in your trio.")
+            raise IllegalAction(_("Q♥ is not in your trio."))
         if not self.usable(p, QH):
-            raise IllegalAction("Q♥ has already been used this turn.")
+            raise IllegalAction(_("Q♥ has already been used this turn."))
         v = self._village(action["village"])
         pos = action["position"]
         village = self.villages[p][v]
         if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(village):
-            raise IllegalAction(f"V{v + 1} has no card at that position.")
+            raise IllegalAction(_("V{village} has no card at that position.", village=v + 1))
         if not village[pos] & FD:
-            raise IllegalAction(f"That card of V{v + 1} is already face up.")
+            raise IllegalAction(_("That card of V{village} is already face up.", village=v + 1))
         self.used |= 1 << QH
         village[pos] &= ~FD
         c = village[pos]
@@ -741,10 +753,10 @@ class TroubadourState(State):
     def _hearts_queen_ace(self, p: int, action: dict) -> list[Event]:
         self._fields(action, ("start_castle",), "ace castle")
         if self.pending_ace is None:
-            raise IllegalAction("There is no ace revealed by Q♥ waiting for a decision.")
+            raise IllegalAction(_("There is no ace revealed by Q♥ waiting for a decision."))
         start = action["start_castle"]
         if not isinstance(start, bool):
-            raise IllegalAction("Decide: `ace castle` (start its castle) or `ace keep`.")
+            raise IllegalAction(_("Decide: `ace castle` (start its castle) or `ace keep`."))
         v, pos = self.pending_ace
         self.pending_ace = None
         c = self.villages[p][v][pos]
@@ -762,14 +774,15 @@ class TroubadourState(State):
             o = int(t[1:]) - 1
             if 0 <= o < self.n and o != p:
                 return o
-        raise IllegalAction("The target is an opponent like P2 (player number).")
+        raise IllegalAction(_("The target is an opponent like P2 (player number)."))
 
     def _spade_check(self, p: int, noble: int) -> None:
         label = NOBLES[noble]
         if not self.has(p, noble):
-            raise IllegalAction(f"{label} is not in your trio.")
+            raise IllegalAction(_("{label} is not in your trio.", label=label))
         if self.used >> noble & 1:
-            raise IllegalAction(f"{label} has already been used this turn (alone or in the J♠+Q♠+K♠ attack).")
+            raise IllegalAction(_("{label} has already been used this turn (alone or in the J♠+Q♠+K♠ attack).",
+                                  label=label))
 
     def _under_stock(self, victim: int, cards: list[int]) -> None:
         """3.3: shuffled under the stock; the face-up ones stay known (by identity, not by place in the block)."""
@@ -790,10 +803,11 @@ class TroubadourState(State):
         o = self._target(p, action)
         v = self._village(action["village"])
         if self.has(o, JD):
-            raise IllegalAction(f"{seat_name(o)} is protected by J♦ this round.")
+            raise IllegalAction(_("{player} is protected by J♦ this round.", player=seat_name(o)))
         village = self.villages[o][v]
         if not village:
-            raise IllegalAction(f"V{v + 1} of {seat_name(o)} is empty: nothing to attack.")
+            raise IllegalAction(_("V{village} of {player} is empty: nothing to attack.",
+                                  village=v + 1, player=seat_name(o)))
         self.used |= 1 << JS
         known = [name(x) for x in village if not x & FD]
         hidden = sum(1 for x in village if x & FD)
@@ -808,9 +822,9 @@ class TroubadourState(State):
         self._spade_check(p, QS)
         o = self._target(p, action)
         if self.has(o, QD):
-            raise IllegalAction(f"{seat_name(o)} is protected by Q♦ this round.")
+            raise IllegalAction(_("{player} is protected by Q♦ this round.", player=seat_name(o)))
         if not any(self.villages[o]):
-            raise IllegalAction(f"All villages of {seat_name(o)} are empty: nothing to attack.")
+            raise IllegalAction(_("All villages of {player} are empty: nothing to attack.", player=seat_name(o)))
         self.used |= 1 << QS
         taken = [v.pop() for v in self.villages[o] if v]
         events = [Event("attacked", {"seat": p, "noble": "QS", "target": o, "cards": [name(c) for c in taken],
@@ -823,19 +837,19 @@ class TroubadourState(State):
     def _spade_trio(self, p: int, action: dict) -> list[Event]:
         self._fields(action, ("target", "suit"), "spades P2 H")
         if self.trios[p] != SPADES_TRIO:
-            raise IllegalAction("The J♠+Q♠+K♠ attack needs the trio J♠ Q♠ K♠.")
+            raise IllegalAction(_("The J♠+Q♠+K♠ attack needs the trio J♠ Q♠ K♠."))
         if self.used & SPADES_TRIO:
-            raise IllegalAction("J♠ or Q♠ has already been used this turn: the combination is no longer possible.")
+            raise IllegalAction(_("J♠ or Q♠ has already been used this turn: the combination is no longer possible."))
         o = self._target(p, action)
         suit = action["suit"]
         if not isinstance(suit, str) or suit not in SUITS or len(suit) != 1:
-            raise IllegalAction("Name the castle's suit: S, H, D or C, e.g. `spades P2 H`.")
+            raise IllegalAction(_("Name the castle's suit: S, H, D or C, e.g. `spades P2 H`."))
         s = SUITS.index(suit)
         if self.has(o, KD):
-            raise IllegalAction(f"{seat_name(o)} is protected by K♦ this round.")
+            raise IllegalAction(_("{player} is protected by K♦ this round.", player=seat_name(o)))
         top = self.castles[o][s]
         if not top:
-            raise IllegalAction(f"{seat_name(o)} has no {suit} castle.")
+            raise IllegalAction(_("{player} has no {suit} castle.", player=seat_name(o), suit=suit))
         self.used |= SPADES_TRIO
         taken = [s * 10 + r for r in range(top)]
         self.castles[o][s] = 0

@@ -43,3 +43,19 @@ async def test_command_descriptions_are_localized_and_names_stay_english(dc):
     assert not join.get("name_localizations")
     table = next(o for o in join["options"] if o["name"] == "table")
     assert table["description_localizations"]["nl"] == "het tafelnummer, als hier meerdere spellen lopen"
+
+
+async def test_a_dutch_players_hand_and_narration_are_dutch_while_the_board_stays_english(dc):
+    """The engines' texts follow their reader too: Bob's private hand (client ``nl``) speaks Dutch, "you" included,
+    while the channel's board speaks the channel's English."""
+    dc.bob["locale"] = "nl"
+    await dc.slash(dc.alice, "new", game="koenig_artus")
+    await dc.slash(dc.bob, "join")
+    await dc.slash(dc.alice, "start")
+    await dc.wait_for(lambda: any("Je hand:" in text(m) for m in dc.api.dms(int(dc.bob["id"]))))
+    hand = "\n".join(text(m) for m in dc.api.dms(int(dc.bob["id"])))
+    assert "Spel 1 · slag 1/8" in hand and "Nog geen troef." in hand
+    assert "Your hand" not in hand and "No trump yet" not in hand
+    board = "\n".join(text(m) for m in dc.api.channel_messages())
+    assert "Hand 1 · trick 1/8" in board and "No trump yet. Knights and shields beat everything." in board
+    assert "Nog geen troef" not in board

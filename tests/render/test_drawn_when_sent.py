@@ -18,9 +18,9 @@ async def test_a_board_superseded_before_it_is_sent_is_never_drawn(tmp_path):
     requested: list[tuple[str, dict]] = []  # what the pool was asked to draw
     draw = service.pictures_pool.draw
 
-    async def counting_draw(game, view, names, **kw):
+    async def counting_draw(game, view, names, *args, **kw):  # args: the language of the labels
         requested.append((game, view))
-        return await draw(game, view, names, **kw)
+        return await draw(game, view, names, *args, **kw)
 
     service.pictures_pool.draw = counting_draw
     gate, at_gate = asyncio.Event(), asyncio.Event()

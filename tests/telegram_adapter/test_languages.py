@@ -34,3 +34,16 @@ async def test_the_command_menu_is_set_per_language(tg):
     assert [c["command"] for c in menus["nl"]] == [c["command"] for c in menus[""]]  # names stay English
     join = {lang: next(c["description"] for c in menu if c["command"] == "join") for lang, menu in menus.items()}
     assert join == {"": "take a seat", "nl": "neem plaats", "de": "nimm Platz", "fr": "prends place"}
+
+
+async def test_a_german_players_hand_is_german_while_the_group_speaks_english(tg):
+    """The engines' texts follow their reader: Bert's hand (``language_code=de``) is German, the board English."""
+    api = tg.api
+    api.group(GROUP)
+    await tg.say(ALICE, GROUP, "/new koenig_artus", expect=(GROUP, "Alice opened a table"))
+    await tg.say(ALICE, ALICE["id"], "/start", expect=(ALICE["id"], "Hello"))
+    await tg.say(BERT, BERT["id"], "/start", expect=(BERT["id"], "Hallo"))
+    await tg.say(BERT, GROUP, "/join", expect=(GROUP, "Bert joined."))
+    await tg.say(ALICE, GROUP, "/start", expect=(BERT["id"], "Keine Trumpffarbe"))
+    board = "\n".join(m["text"] for m in api.bot_messages(GROUP))
+    assert "Game #1 of König Artus Tafelrunde starts." in board and "Trumpf" not in board

@@ -4,6 +4,7 @@ One name, one number and one colour per player: a player is always shown as his 
 his seat's colour, then his name — "1 Alice" — in every picture (Guyenne's colour is his army's, as in its text)."""
 from __future__ import annotations
 
+from bot.i18n import _
 from bot.render.canvas import INK, SEAT_COLOURS, Canvas, text_colour_on
 
 
@@ -36,7 +37,7 @@ def seat_tag(canvas: Canvas, name: str, x: int, y: int, seat: int, names: list[s
     colour = colour or seat_colour(seat)
     r = size // 2 + 4
     canvas.pawn(name, x + r, y + size // 2 + 2, r, colour, str(seat + 1), size=size - 2)
-    label = seat_name(names, seat) + ("  ◀ to act" if acting else "")
+    label = seat_name(names, seat) + ("  " + _("◀ to act") if acting else "")
     box = canvas.text((x + 2 * r + 8, y), label, size, bold=acting, fill=INK, measure=True)
     return box[2]
 

@@ -7,11 +7,12 @@ in the duel, the team game and the two-set game alike, always with his seat numb
 side, so there the number tells them apart, as in the text)."""
 from __future__ import annotations
 
-from bot.render.boards.common import count, finish, player, seat_name, seat_tag, title
+from bot.render.boards.common import finish, player, seat_name, seat_tag, title
+from bot.i18n import N_, _, ngettext, translate
 from bot.render.canvas import COLOURS, INK, MUTED, WHITE, Canvas, text_colour_on
 
 SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
-SIDE_NAME = {"E": "English", "F": "French"}
+SIDE_NAME = {"E": N_("English"), "F": N_("French")}
 NEUTRAL = (205, 200, 190)
 TILE_W, TILE_H, GAP = 136, 120, 14
 CARD_W, CARD_H = 44, 62
@@ -54,23 +55,24 @@ def private_part(view: dict) -> dict:
 def draw_hand(part: dict, names: list[str]) -> Canvas:
     """The viewer's hand and the cards he has put face down this round (only he knows them): as tall as it needs."""
     canvas = Canvas(height=70 + CARD_H + 20 + len(part["placed"]) * (CARD_H + 10) + 28 + 26 + 16)
-    title(canvas, f"Your army — {player(names, part['viewer'])} ({part['side']} {SIDE_NAME[part['side']]})")
+    title(canvas, _("Your army — {player} ({side} {side_name})", player=player(names, part['viewer']),
+                    side=part['side'], side_name=translate(SIDE_NAME[part['side']])))
     for i, card in enumerate(part["hand"]):
         _troop(canvas, f"hand:{card}", 24 + i * (CARD_W + 12), 70, card, part["side"])
     if not part["hand"]:
-        canvas.text((24, 90), "no cards in hand", 18, fill=MUTED)
+        canvas.text((24, 90), _("no cards in hand"), 18, fill=MUTED)
     y = 70 + CARD_H + 20
     for castle, cards in sorted(part["placed"].items()):
-        canvas.text((24, y + 20), f"face down at castle {castle}:", 15)
+        canvas.text((24, y + 20), _("face down at castle {castle}:", castle=castle), 15)
         for i, card in enumerate(cards):
             _troop(canvas, f"placed:{castle}:{card}", 230 + i * (CARD_W + 8), y, card, part["side"],
                    hidden_mark=True)
         y += CARD_H + 10
     if part["aside"] is not None:
-        canvas.text((24, y), f"set aside: {' '.join(c[0] for c in part['aside']) or '—'} "
-                             f"({len(part['aside'])}/5)", 16)
+        canvas.text((24, y), _("set aside: {cards} ({n}/5)", cards=' '.join(c[0] for c in part['aside']) or '—',
+                               n=len(part['aside'])), 16)
         y += 28
-    return finish(canvas, 24, y, "Your move — see the buttons" if part["acting"] else None)
+    return finish(canvas, 24, y, _("Your move — see the buttons") if part["acting"] else None)
 
 
 LAST = COLOURS["orange"]
@@ -95,7 +97,7 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
     n = len(view["members"])
     row_h, tile = 150, 104
     canvas = Canvas(height=70 + n * row_h + 44 * n + 20)
-    title(canvas, "Guyenne", f"{view['level']} · two sets · round {view['round']}")
+    title(canvas, "Guyenne", _("{level} · two sets · round {round}", level=translate(view['level']), round=view['round']))
     fights = {f["castle"]: f for f in view["fights"]}
     y = 64
     for f, (a, b) in enumerate(view["frontiers"]):
@@ -139,8 +141,10 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
     for a in range(n):
         acting = a in view["to_act"]
         seat_tag(canvas, f"seat:{a}", 24, y, a, names, acting=acting, colour=seat_colour(view, a))
-        facts = (f"{SIDE_NAME[view['sides'][a]]} · hand {view['hand_counts'][a]} · deck {view['deck_counts'][a]} · "
-                 f"discard {view['discard_counts'][a]} · {count(view['points'][a], 'pt')}")
+        facts = translate(SIDE_NAME[view['sides'][a]]) + " · " + _(
+            "hand {hand} · deck {deck} · discard {discard} · {points}", hand=view['hand_counts'][a],
+            deck=view['deck_counts'][a], discard=view['discard_counts'][a],
+            points=ngettext("{n} pt", "{n} pts", view['points'][a]))
         canvas.text((canvas.width - 24, y + 2), facts, 15, fill=MUTED, anchor="ra")
         y += 40
     canvas.crop_height(y + 8)
@@ -153,8 +157,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
     bottom = view["sides"].index("E")
     top = 1 - bottom
     canvas = Canvas(height=760)
-    variant = " · teams" if view["mode"] == "teams" else ""
-    title(canvas, "Guyenne", f"{view['level']}{variant} · round {view['round']}")
+    variant = " · " + _("teams") if view["mode"] == "teams" else ""
+    title(canvas, "Guyenne", f"{translate(view['level'])}{variant} · " + _("round {round}", round=view['round']))
 
     def army_name(a: int) -> str:
         return " + ".join(player(names, m) for m in view["members"][a])
@@ -165,15 +169,16 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((39, y + 15), side, 16, bold=True, fill=WHITE, anchor="mm")
         canvas.mark(f"side:{p}", (24, y, 54, y + 30))
         acting = any(m in view["to_act"] for m in view["members"][p])
-        who = f"{army_name(p)} ({SIDE_NAME[side]})" + ("  ◀ to act" if acting else "") + \
-            ("  · first" if p == view["first"] and view["phase"] != "over" else "")
+        who = f"{army_name(p)} ({translate(SIDE_NAME[side])})" + ("  " + _("◀ to act") if acting else "") + \
+            ("  · " + _("first") if p == view["first"] and view["phase"] != "over" else "")
         canvas.text((64, y + 4), who, 18, bold=acting)
         hands = "+".join(str(view["hand_counts"][m]) for m in view["members"][p])
-        facts = (f"hand {hands} · deck {view['deck_counts'][p]} · discard {view['discard_counts'][p]} · "
-                 f"rebuilds left {view['reshuffles_left'][p]} · {count(view['points'][p], 'pt')}")
+        facts = _("hand {hand} · deck {deck} · discard {discard} · rebuilds left {rebuilds} · {points}", hand=hands,
+                  deck=view['deck_counts'][p], discard=view['discard_counts'][p],
+                  rebuilds=view['reshuffles_left'][p], points=ngettext("{n} pt", "{n} pts", view['points'][p]))
         canvas.text((canvas.width - 24, y + 6), facts, 15, fill=MUTED, anchor="ra")
         if view["removed"][p]:
-            canvas.text((64, y + 30), "lost for good: " + " ".join(c[0] for c in view["removed"][p]), 14,
+            canvas.text((64, y + 30), _("lost for good:") + " " + " ".join(c[0] for c in view["removed"][p]), 14,
                         fill=MUTED)
 
     info(top, 60)
@@ -184,7 +189,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
         owner = view["castles"][k - 1]
         fill = NEUTRAL if owner is None else SIDE[view["sides"][owner]]
         box = (x, row_y, x + TILE_W, row_y + TILE_H)
-        label = "neutral" if owner is None else view["sides"][owner]
+        label = _("neutral") if owner is None else view["sides"][owner]
         sign = 0 if owner is None else -1 if owner == top else 1  # the arrow points at the player who holds it
 
         def draw_castle(c: Canvas, k=k, fill=fill, label=label, sign=sign, thick=k in fights) -> None:
@@ -220,8 +225,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
             for i, card in enumerate(cards):
                 _troop(canvas, f"army:{k}:{p}:{i}", x + i * step, y, card, side)
             role = fight["roles"][p]
-            tag = ("⚑ defends" if role == "defend" else "⚔ attacks") + (" · conceded" if fight["conceded"] and
-                                                                         role == "defend" else "")
+            tag = (_("⚑ defends") if role == "defend" else _("⚔ attacks")) + (
+                " · " + _("conceded") if fight["conceded"] and role == "defend" else "")
             ty = y - 18 if p == top else y + CARD_H + 4
             if cards:
                 canvas.text((x, ty), tag, 13, fill=MUTED)
@@ -231,14 +236,17 @@ def draw(view: dict, names: list[str]) -> Canvas:
     if not view["fights"] and view["last_fights"]:
         lines = []
         for f in view["last_fights"]:
-            result = "tie" if f["winner"] is None else army_name(f["winner"]) + " " + view["sides"][f["winner"]]
-            lines.append(f"castle {f['castle']}: {result}" + (" (conceded)" if f["conceded"] else ""))
-        canvas.text((24, y), "Last round — " + " · ".join(lines), 15, fill=MUTED)
+            result = _("tie") if f["winner"] is None else army_name(f["winner"]) + " " + view["sides"][f["winner"]]
+            lines.append(_("castle {castle}: {result}", castle=f['castle'], result=result) +
+                         (" " + _("(conceded)") if f["conceded"] else ""))
+        canvas.text((24, y), _("Last round — {fights}", fights=" · ".join(lines)), 15, fill=MUTED)
         y += 28
     if view["phase"] == "over":
         places = [view["ranking"][view["members"][a][0]] for a in (0, 1)]
-        text = "Draw" if places[0] == places[1] else f"★ {army_name(places.index(1))} win" + \
-            ("s" if len(view["members"][places.index(1)]) == 1 else "")
+        best = places.index(1)
+        text = _("Draw") if places[0] == places[1] else "★ " + (
+            _("{who} wins", who=army_name(best)) if len(view["members"][best]) == 1 else
+            _("{who} win", who=army_name(best)))
         canvas.text((24, y), f"{text} · {view['points'][0]}–{view['points'][1]}", 20, bold=True)
         y += 34
     canvas.crop_height(y + 6)

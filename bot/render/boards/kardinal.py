@@ -4,6 +4,8 @@ building framed — then everyone's colours, stones and score."""
 from __future__ import annotations
 
 from bot.render.boards.common import chip, player, seat_tag, title
+from bot.i18n import _, translate
+from rules.kardinal.render import BUILDINGS, COLOUR_NAMES, KIND_NAMES
 from bot.render.canvas import BACKGROUND, COLOURS, INK, LETTERS, MUTED, WHITE, Canvas
 from rules.kardinal.geometry import col_label, parse_label, xy
 
@@ -46,8 +48,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
     size = max(18, min(MAX_CELL, (960 - 80) // cols, 900 // rows))
     left, top = 56, 70
     canvas = Canvas(height=top + 30 + rows * size + 120 + 44 * n)
-    title(canvas, "Kardinal", "game over" if view["phase"] == "over" else
-          f"{player(names, view['current'])} to play")
+    title(canvas, "Kardinal", _("game over") if view["phase"] == "over" else
+          _("{who} to play", who=player(names, view['current'])))
 
     def box_of(label: str):
         x, y = xy(parse_label(label))
@@ -119,14 +121,15 @@ def draw(view: dict, names: list[str]) -> Canvas:
                     size=max(12, size // 2))
 
     y = top + 24 + rows * size + 12
-    canvas.text((24, y), f"⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · "
-                         f"{CARDINAL_MARK} the Cardinal", 14, fill=MUTED)
+    canvas.text((24, y), _("⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · {mark} the "
+                           "Cardinal", mark=CARDINAL_MARK), 14, fill=MUTED)
     y += 24
     if last:
-        canvas.text((24, y + 3), f"Last built: {last['color']} {last['kind']} — next not {last['color']}, "
-                                 f"not a {last['kind']}", 16)
+        canvas.text((24, y + 3), _("Last built: {building} — next not {colour}, not a {kind}",
+                                   building=translate(BUILDINGS[(last['color'], last['kind'])][0]),
+                                   colour=translate(COLOUR_NAMES[last['color']]), kind=translate(KIND_NAMES[last['kind']])), 16)
     x = canvas.width - 24 - 30 * len(view["stone_supply"])  # the stone supply, right of the last building
-    canvas.text((x - 8, y + 5), "Stone supply", 15, fill=MUTED, anchor="ra")
+    canvas.text((x - 8, y + 5), _("Stone supply"), 15, fill=MUTED, anchor="ra")
     for colour, count in view["stone_supply"].items():
         chip(canvas, f"supply:{colour}", x, y, COLOURS[colour], str(count), size=24)
         x += 30

@@ -2,7 +2,9 @@
 current trick; in a private picture the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, count, finish, player, seat_colour, seat_tag, title
+from bot.render.boards.common import chip, finish, player, seat_colour, seat_tag, title
+from bot.i18n import _, language, ngettext
+from rules.koenig_artus.render import colour_name
 from bot.render.canvas import COLOURS, LETTERS, MUTED, WHITE, Canvas
 
 SUPER = (176, 176, 176)
@@ -41,9 +43,9 @@ def private_part(view: dict) -> dict:
 def draw_hand(part: dict, names: list[str]) -> Canvas:
     """The viewer's hand (playable cards raised) under the trump order it is played against."""
     canvas = Canvas(height=240)
-    title(canvas, f"Your hand — {player(names, part['viewer'])}")
+    title(canvas, _("Your hand — {player}", player=player(names, part['viewer'])))
     x = canvas.width - 24 - 34 * max(1, len(part["slots"]))
-    canvas.text((x - 10, 22), "trumps, weakest → strongest" if part["slots"] else "no trump yet", 14,
+    canvas.text((x - 10, 22), _("trumps, weakest → strongest") if part["slots"] else _("no trump yet"), 14,
                 fill=MUTED, anchor="ra")
     for k, colour in enumerate(part["slots"]):
         chip(canvas, f"slot:{k}", x + 34 * k, 14, COLOURS[colour], LETTERS[colour], size=28)
@@ -56,15 +58,16 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
         canvas.card(f"hand:{card}", 24 + i * step, 80 - (12 if raised else 0), rank, colour, letter,
                     highlight=raised)
     if not hand:
-        canvas.text((24, 100), "no cards in hand", 18, fill=MUTED)
-    return finish(canvas, 24, 184, "Your turn: play a raised card" if part["can_play"] is not None else None)
+        canvas.text((24, 100), _("no cards in hand"), 18, fill=MUTED)
+    return finish(canvas, 24, 184, _("Your turn: play a raised card") if part["can_play"] is not None else None)
 
 
 def draw(view: dict, names: list[str]) -> Canvas:
     n = view["players"]
     rows = view["track"] // PER_ROW + 1
     canvas = Canvas(height=64 + rows * (FIELD + GAP) + 340 + 40 * ((n + 1) // 2))
-    title(canvas, "König Artus", f"hand {view['hand_no']} · trick {view['trick_no']}/8 · stack {view['stack']}")
+    title(canvas, "König Artus", _("hand {hand} · trick {trick}/8 · stack {stack}", hand=view['hand_no'],
+                                   trick=view['trick_no'], stack=view['stack']))
 
     # the track: 0 is the start, ``track`` is King Arthur — one piece per track and sword fields
     swords = set(view["swords"])
@@ -79,11 +82,11 @@ def draw(view: dict, names: list[str]) -> Canvas:
             if field == view["track"]:
                 c.text((box[2] - 6, box[1] + 2), "♔", 28, bold=True, anchor="ra", ground=fill)
             else:
-                c.text((box[0] + 5, box[1] + 3), "Start" if field == 0 else str(field), 15, fill=MUTED, ground=fill)
+                c.text((box[0] + 5, box[1] + 3), _("Start") if field == 0 else str(field), 15, fill=MUTED, ground=fill)
             if field in swords:
                 c.text((box[2] - 5, box[1] + 2), "⚔", 18, anchor="ra", ground=fill)
 
-    canvas.paste(canvas.piece(("artus-track", view["track"], tuple(sorted(swords))), canvas.width,
+    canvas.paste(canvas.piece(("artus-track", view["track"], tuple(sorted(swords)), language()), canvas.width,
                               rows * (FIELD + GAP), draw_track, shape="rect"), 0, top)
     for field in range(view["track"] + 1):
         canvas.mark(f"field:{field}", field_box(field))
@@ -91,7 +94,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
     for seat, pos in enumerate(view["pos"]):
         by_field.setdefault(min(pos, view["track"]), []).append(seat)
     for field, seats in by_field.items():
-        x0, y0, _, _ = field_box(field)
+        x0, y0 = field_box(field)[:2]
         for k, seat in enumerate(seats):  # three a row, slightly overlapping when there are three
             cx = x0 + 2 + PAWN_R + (k % 3) * (PAWN_R * 3 // 2 if len(seats) > 2 else PAWN_R * 2 + 4)
             cy = y0 + 22 + PAWN_R + (k // 3) * (PAWN_R + 11)
@@ -100,7 +103,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
 
     # the trump ladder, right of the trick
     tx = 584
-    canvas.text((tx, y + 8), "Trumps, weakest → strongest", 17, bold=True)
+    canvas.text((tx, y + 8), _("Trumps, weakest → strongest"), 17, bold=True)
     x = tx
     if view["slots"]:
         for k, colour in enumerate(view["slots"]):
@@ -109,20 +112,21 @@ def draw(view: dict, names: list[str]) -> Canvas:
                 canvas.text((x, y + 44), "<", 20, fill=MUTED)
                 x += 18
     else:
-        canvas.text((x, y + 36), "no trump yet — knights and", 15, fill=MUTED)
-        canvas.text((x, y + 56), "shields beat everything", 15, fill=MUTED)
+        canvas.text((x, y + 36), _("no trump yet — knights and"), 15, fill=MUTED)
+        canvas.text((x, y + 56), _("shields beat everything"), 15, fill=MUTED)
     if view["free_tokens"]:
-        canvas.text((tx, y + 96), "not yet trump", 14, fill=MUTED)
+        canvas.text((tx, y + 96), _("not yet trump"), 14, fill=MUTED)
         for k, colour in enumerate(view["free_tokens"]):
             chip(canvas, f"free:{colour}", tx + 34 * k, y + 118, COLOURS[colour], LETTERS[colour], size=28)
 
     # the trick (or the last one, dimmed)
     canvas.panel((14, y, 570, y + 160))
-    shown, label = view["trick"], "Trick" + (f" · led {view['led']}" if view.get("led") else "")
+    shown, label = view["trick"], _("Trick") + (" · " + _("led {colour}", colour=colour_name(view['led']))
+                                                if view.get("led") else "")
     last = view.get("last_trick")
     dim = False
     if not shown and last:
-        shown, label, dim = last["cards"], f"Last trick → {player(names, last['winner'])}", True
+        shown, label, dim = last["cards"], _("Last trick → {player}", player=player(names, last['winner'])), True
     canvas.text((28, y + 10), label, 18, bold=True)
     for i, (seat, card) in enumerate(shown or []):
         rank, colour, letter = card_face(card)
@@ -138,24 +142,32 @@ def draw(view: dict, names: list[str]) -> Canvas:
         col, row = seat % 2, seat // 2
         x = 24 + col * (canvas.width // 2)
         right = seat_tag(canvas, f"seat:{seat}", x, y + row * 40, seat, names, acting=seat in view["to_act"])
-        canvas.text((right + 10, y + row * 40 + 2), f"{count(view['hand_counts'][seat], 'card')} · field {view['pos'][seat]}",
+        facts = ngettext("{n} card", "{n} cards", view['hand_counts'][seat]) + " · " + \
+            _("field {field}", field=view['pos'][seat])
+        canvas.text((right + 10, y + row * 40 + 2), facts,
                     15, fill=MUTED)
     y += 40 * ((n + 1) // 2) + 6
     ends = view.get("hand_ends") or []
     if ends:  # the running score table, compact: each seat's field after the last three hands
         first = max(0, len(ends) - 3)
-        hands = f"hand {first + 1}" if first + 1 == len(ends) else f"hands {first + 1}–{len(ends)}"
         table = " · ".join(f"P{seat + 1}: " + " ".join(str(e[seat]) for e in ends[first:]) for seat in range(n))
-        canvas.text((24, y), f"Fields after {hands} — {table}", 15, fill=MUTED)
+        if first + 1 == len(ends):
+            text = _("Fields after hand {hand} — {table}", hand=first + 1, table=table)
+        else:
+            text = _("Fields after hands {first}–{last} — {table}", first=first + 1, last=len(ends), table=table)
+        canvas.text((24, y), text, 15, fill=MUTED)
         canvas.mark("hand_ends", (24, y, canvas.width - 24, y + 20))
         y += 28
 
     if view["phase"] == "over":
-        canvas.text((24, y), f"♔ Winner: {player(names, view['winner'])}, first to King Arthur's field!", 20, bold=True)
+        canvas.text((24, y), "♔ " + _("Winner: {who}, first to King Arthur's field!", who=player(names, view['winner'])),
+                    20, bold=True)
         y += 34
     elif view["phase"] != "play" and view.get("decider") is not None:
-        what = "swaps two trump tokens" if len(view["slots"]) == 6 else "chooses a new trump colour"
-        canvas.text((24, y), f"⚔ {player(names, view['decider'])} {what}", 18, bold=True)
+        who = player(names, view['decider'])
+        what = _("{who} swaps two trump tokens", who=who) if len(view["slots"]) == 6 else \
+            _("{who} chooses a new trump colour", who=who)
+        canvas.text((24, y), f"⚔ {what}", 18, bold=True)
         y += 32
 
     canvas.crop_height(y + 10)

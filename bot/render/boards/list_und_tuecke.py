@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from bot.render.boards.common import chip, count, finish, player, seat_name, seat_tag, title
+from bot.render.boards.common import chip, finish, player, seat_name, seat_tag, title
+from bot.i18n import _, language, ngettext
 from bot.render.canvas import COLOURS, MUTED, PANEL, Canvas
 
 COLOUR = {"R": COLOURS["red"], "G": COLOURS["green"], "B": COLOURS["blue"], "Y": COLOURS["yellow"]}
@@ -26,10 +27,10 @@ def private_part(view: dict) -> dict:
 def draw_hand(part: dict, names: list[str]) -> Canvas:
     """The viewer's hand (playable cards raised and marked) with the trump and the own hidden piles."""
     canvas = Canvas(height=250)
-    title(canvas, f"Your hand — {player(names, part['viewer'])}")
+    title(canvas, _("Your hand — {player}", player=player(names, part['viewer'])))
     x = 20
     if part["trump"]:
-        canvas.text((canvas.width - 110, 20), "Trump", 16, bold=True)
+        canvas.text((canvas.width - 110, 20), _("Trump"), 16, bold=True)
         chip(canvas, "trump", canvas.width - 54, 14, COLOUR[part["trump"]], part["trump"], size=34)
     playable = set(part["can_play"] or [])
     ordered = sorted(part["hand"], key=lambda c: (ORDER.index(c[0]), int(c[1:])))
@@ -38,14 +39,14 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
         raised = card in playable
         _card(canvas, f"hand:{card}", x + i * step, 78 - (12 if raised else 0), card, highlight=raised)
     if not ordered:
-        canvas.text((x, 100), "no cards in hand", 18, fill=MUTED)
+        canvas.text((x, 100), _("no cards in hand"), 18, fill=MUTED)
     y = 184
     if part["own_hidden"]:
         hidden = " · ".join(f"{c}: {' '.join(v)}" for c, v in part["own_hidden"].items())
-        canvas.text((x, y), f"Your hidden piles — {hidden}", 16)
+        canvas.text((x, y), _("Your hidden piles — {piles}", piles=hidden), 16)
         y += 26
-    hint = {"play": "Your turn: play a raised card", "pick": "Your turn: pick cards of the trick",
-            "hide": "Your turn: hide two colours"}.get(part["phase"] or "")
+    hint = {"play": _("Your turn: play a raised card"), "pick": _("Your turn: pick cards of the trick"),
+            "hide": _("Your turn: hide two colours")}.get(part["phase"] or "")
     return finish(canvas, x, y, hint)
 
 
@@ -67,36 +68,37 @@ def _panel(c: Canvas, p: int, names: list[str], facts: str, piles: dict, hidden:
         if piles[colour]:
             x += 10
     if not opened and not count:
-        c.text((24, 50), "no cards taken yet", 15, fill=MUTED, ground=PANEL)
+        c.text((24, 50), _("no cards taken yet"), 15, fill=MUTED, ground=PANEL)
     if count:
         c.card(f"hidden:{p}", x + 6, 40, "", None, w=28, h=38)
-        c.text((x + 42, 48), f"×{count} hidden {what}".rstrip(), 16, ground=PANEL)
+        c.text((x + 42, 48), _("×{n} hidden {colours}", n=count, colours=what).rstrip(), 16, ground=PANEL)
 
 
 def draw(view: dict, names: list[str]) -> Canvas:
     n = view["players"]
     canvas = Canvas(height=260 + 96 * n)
     y = title(canvas, "Mit List und Tücke",
-              f"round {view['round']}/{view['rounds']} · trick {min(view['trick_no'], 14)}/14")
+              _("round {round}/{rounds} · trick {trick}/14", round=view['round'], rounds=view['rounds'],
+                trick=min(view['trick_no'], 14)))
 
     # the trick, with the trump beside it
     canvas.panel((14, y, canvas.width - 14, y + 160))
-    canvas.text((28, y + 10), "Trump", 18, bold=True)
+    canvas.text((28, y + 10), _("Trump"), 18, bold=True)
     if view.get("trump"):
         chip(canvas, "trump", 28, y + 38, COLOUR[view["trump"]], view["trump"], size=44)
     else:
         canvas.text((28, y + 44), "—", 24, fill=MUTED)
-    canvas.text((130, y + 10), "Trick", 18, bold=True)
+    canvas.text((130, y + 10), _("Trick"), 18, bold=True)
     x = 130
     shown = view["trick"] or []
     last = view.get("last_trick")
     label = ""
     if not shown and last and last.get("cards"):
-        shown, label = last["cards"], "last trick"
+        shown, label = last["cards"], _("last trick")
     for i, (seat, card) in enumerate(shown):
         tag = ""
         if not label and view["phase"] == "pick":
-            tag = "▲ high" if seat == view.get("high") else ("▼ low" if seat == view.get("low") else "")
+            tag = _("▲ high") if seat == view.get("high") else (_("▼ low") if seat == view.get("low") else "")
         box = _card(canvas, f"trick:{i}", x, y + 38, card, w=62, h=88, highlight=bool(tag), dim=bool(label))
         if not label and not tag and i == len(shown) - 1:  # the last action: the card just played
             canvas.frame(box)
@@ -108,18 +110,19 @@ def draw(view: dict, names: list[str]) -> Canvas:
 
     # everyone's piles: each panel a layer cached by what it shows (a trick changes one of them)
     for p in range(n):
-        facts = f"{view['hand_counts'][p]} in hand · {count(view['round_points'][p], 'pt')} · total {view['totals'][p]}"
+        facts = _("{n} in hand · {points} · total {total}", n=view['hand_counts'][p],
+                  points=ngettext("{n} pt", "{n} pts", view['round_points'][p]), total=view['totals'][p])
         piles = {colour: list(view["open_piles"][p].get(colour) or []) for colour in ORDER}
         hidden = (view["hidden_counts"][p], "".join(view["hidden_colours"][p] or []))
         acting = p in view["to_act"]
-        key = ("lut-panel", p, facts, json.dumps(piles), hidden, acting, seat_name(names, p))
+        key = ("lut-panel", p, facts, json.dumps(piles), hidden, acting, seat_name(names, p), language())
         canvas.layer(key, 0, y, canvas.width, 87, lambda c, p=p, facts=facts, piles=piles, hidden=hidden,
                      acting=acting: _panel(c, p, names, facts, piles, hidden, acting))
         y += 96
 
     if view["phase"] == "over" and view.get("ranking"):
         order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
-        canvas.text((20, y), "Final: " + ", ".join(f"{view['ranking'][p]}. {player(names, p)} "
+        canvas.text((20, y), _("Final:") + " " + ", ".join(f"{view['ranking'][p]}. {player(names, p)} "
                                                    f"{view['totals'][p]}" for p in order), 18, bold=True)
         y += 32
     canvas.crop_height(y + 10)

@@ -7,6 +7,7 @@ import json
 
 from bot.render.boards import common
 from bot.render.boards.common import player, seat_tag, title
+from bot.i18n import _, language
 from bot.render.canvas import INK, MUTED, PANEL, SUIT_RED, SUITS, Canvas, _blend
 
 CARD_W, CARD_H = 54, 74
@@ -45,17 +46,17 @@ def _panel(c: Canvas, p: int, seat: dict, names: list[str], acting: bool, trio, 
     c.panel((14, 0, c.width - 14, height))
     c.mark(f"panel:{p}", (14, 0, c.width - 14, height))
     right = seat_tag(c, f"seat:{p}", 26, 8, p, names, acting=acting)
-    c.text((right + 14, 11), f"stock {seat['stock']} · waste {seat['waste']} · "
-                             f"{seat.get('castle_cards', 0)}/40 castle cards", 15, fill=MUTED, ground=PANEL)
+    c.text((right + 14, 11), _("stock {stock} · waste {waste} · {cards}/40 castle cards", stock=seat['stock'],
+                               waste=seat['waste'], cards=seat.get('castle_cards', 0)), 15, fill=MUTED, ground=PANEL)
     label, cards = 38, 62
     # the waste's top card
-    c.text((26, label), "waste", 15, fill=MUTED, ground=PANEL)
+    c.text((26, label), _("waste"), 15, fill=MUTED, ground=PANEL)
     if seat["waste_top"]:
         c.playing_card(f"waste:{p}", 26, cards, seat["waste_top"], w=CARD_W, h=CARD_H)
     else:
-        _slot(c, f"waste:{p}", 26, cards, "empty")
+        _slot(c, f"waste:{p}", 26, cards, _("empty"))
     # castles: the top card of each, an empty one with its suit
-    c.text((96, label), "castles", 15, fill=MUTED, ground=PANEL)
+    c.text((96, label), _("castles"), 15, fill=MUTED, ground=PANEL)
     for i, card in enumerate(seat["castles"]):
         x = 96 + i * (CARD_W + 6)
         if card:
@@ -68,7 +69,7 @@ def _panel(c: Canvas, p: int, seat: dict, names: list[str], acting: bool, trio, 
         c.mark(f"village-label:{p}:{v}", c.text((x + CARD_W // 2, label), f"V{v + 1}", 17, bold=True, fill=MUTED,
                                                 anchor="ma", ground=PANEL, measure=True))
         if not village:
-            _slot(c, f"village:{p}:{v}", x, cards, "empty")
+            _slot(c, f"village:{p}:{v}", x, cards, _("empty"))
             continue
         step = _fan_step(village)
         for i, card in enumerate(village):
@@ -83,7 +84,7 @@ def _panel(c: Canvas, p: int, seat: dict, names: list[str], acting: bool, trio, 
             c.frame((x, cards + i * step, x + CARD_W, cards + i * step + CARD_H), width=3, pad=2)
     # the trio of nobles
     tx = 346 + 5 * (CARD_W + 8) + 20
-    c.text((tx, label), "nobles", 15, fill=MUTED, ground=PANEL)
+    c.text((tx, label), _("nobles"), 15, fill=MUTED, ground=PANEL)
     if trio:
         for i, card in enumerate(trio):
             c.playing_card(f"trio:{p}:{i}", tx + i * 46, cards, card, w=42, h=60)
@@ -91,7 +92,7 @@ def _panel(c: Canvas, p: int, seat: dict, names: list[str], acting: bool, trio, 
         for i in range(3):
             c.card(f"trio:{p}:{i}", tx + i * 46, cards, "", None, w=42, h=60)
     else:
-        c.text((tx, cards + 16), "choosing…" if phase == "select_trios" else "—", 14, fill=MUTED, ground=PANEL)
+        c.text((tx, cards + 16), _("choosing…") if phase == "select_trios" else "—", 14, fill=MUTED, ground=PANEL)
 
 
 def draw(view: dict, names: list[str]) -> Canvas:
@@ -99,8 +100,8 @@ def draw(view: dict, names: list[str]) -> Canvas:
     heights = [_panel_height(seat) for seat in view["seats"]]
     canvas = Canvas(height=70 + sum(heights) + 10 * n + 40)
     phase = view["phase"]
-    title(canvas, "Troubadour", "game over" if phase == "over" else
-          ("choosing nobles" if phase == "select_trios" else f"round {view['round']}"))
+    title(canvas, "Troubadour", _("game over") if phase == "over" else
+          (_("choosing nobles") if phase == "select_trios" else _("round {round}", round=view['round'])))
     y = 60
     trios = view.get("trios") or [None] * n
     chosen = view.get("trio_chosen") or [False] * n
@@ -113,14 +114,14 @@ def draw(view: dict, names: list[str]) -> Canvas:
         # a panel is drawn once for what it shows: in a game, a move changes one or two of them
         key = ("troubadour-panel", p, json.dumps(seat, sort_keys=True), json.dumps(trio), chosen[p], acting,
                phase if not trio and not chosen[p] else "", json.dumps(ace, sort_keys=True),
-               common.seat_name(names, p))
+               common.seat_name(names, p), language())
         canvas.layer(key, 0, y, canvas.width, heights[p] + 1,
                      lambda c, p=p, seat=seat, trio=trio, ace=ace, acting=acting:
                      _panel(c, p, seat, names, acting, trio, chosen[p], phase, ace, heights[p]))
         y += heights[p] + 10
     if phase == "over":
         winner = view.get("winner")
-        text = "Draw" if view.get("draw") or winner is None else f"★ {player(names, winner)} wins"
+        text = _("Draw") if view.get("draw") or winner is None else "★ " + _("{who} wins", who=player(names, winner))
         canvas.text((24, y), text, 20, bold=True, fill=INK)
         y += 32
     canvas.crop_height(y + 4)
