@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from rules.api import Event, IllegalAction, State, check_move
+from rules.troubadour.ai import sensible
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
                                     SPADES_TRIO, SUITS, card_of, fits_on, name, noble_of, trio_key, trio_list)
 
@@ -1029,7 +1030,8 @@ class TroubadourState(State):
     def ai_actions(self, seat: int) -> list[dict]:
         """The greedy AI's shortlist. Trios: only the one it likes best (a trio's value is all that tells them apart
         for it). Tie-break: one noble, its face from the seat and the round (only the face counts). A turn: when a
-        card can go to a castle, only those builds (progress that is never wrong for it); else every legal action."""
+        card can go to a castle, only those builds (progress that is never wrong for it); else every legal action but
+        the pointless village-to-village moves (rules.troubadour.ai: a search could shuffle a run back and forth)."""
         if self.phase == "select_trios" and 0 <= seat < self.n and not self.trios[seat]:
             values = self.noble_values(seat)
             best = sorted(sorted(range(12), key=lambda x: -values[x])[:3])
@@ -1040,7 +1042,7 @@ class TroubadourState(State):
             face = "JQK"[(seat + self.round_no + game) % 3]
             return [next((a for a in actions if a["noble"][0] == face), actions[0])]
         castle = [a for a in actions if a["type"] == "build_castle"]
-        return castle or actions
+        return castle or sensible(self, seat, actions)
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:
