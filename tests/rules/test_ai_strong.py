@@ -206,3 +206,15 @@ def test_troubadour_ai_stops_moving_between_villages_in_a_long_turn():
     assert {"type": "build_village", "card": "8S", "village": 2} in state.ai_actions(seat)
     state.turn_actions = 40
     assert not [a for a in state.ai_actions(seat) if a["type"] == "build_village" and a.get("card") == "8S"]
+
+
+@pytest.mark.parametrize(("n", "others"), [(2, [["JS", "QS", "KS"], ["JC", "QC", "KC"]]), (4, [["JC", "QC", "KC"]])])
+def test_troubadour_trio_shortlist_adds_the_strong_ais_trios_and_greedy_keeps_its_favourite(n, others):
+    state = GAMES["troubadour"].new_game(n, seed=5)
+    seat = state.to_act()[0]
+    shortlist = state.ai_actions(seat)
+    favourite = shortlist[0]
+    assert [a["nobles"] for a in shortlist[1:]] == others
+    assert all(a in state.legal_actions(seat) for a in shortlist)
+    for seed in range(5):
+        assert GreedyPlayer(seed).choose(state, seat) == favourite
