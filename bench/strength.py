@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -72,6 +73,7 @@ def play_one(name: str, n: int, options: dict, game_index: int, budget: float | 
     times: list[float] = []
     iters: list[int] = []
     actions = 0
+    cpu = time.process_time()
     while not state.is_over() and actions < CAP:
         seat = state.to_act()[0]
         player = players[seat]
@@ -90,7 +92,8 @@ def play_one(name: str, n: int, options: dict, game_index: int, budget: float | 
         sides = len({tuple(next(t for t in teams if s in t)) for s in firsts}) if teams else len(firsts)
         if firsts & mine:
             share = 1.0 / sides
-    return {"share": share, "over": state.is_over(), "times": times, "iterations": iters}
+    return {"share": share, "over": state.is_over(), "times": times, "iterations": iters, "actions": actions,
+            "cpu": time.process_time() - cpu}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -109,7 +112,8 @@ def bench_config(name: str, n: int, options: dict, games: int, budget: float | N
     iters = [i for r in results for i in r["iterations"] if i]
     return {"rate": sum(r["share"] for r in results) / games, "finished": sum(r["over"] for r in results),
             "p50": percentile(times, 0.5), "p99": percentile(times, 0.99), "max": max(times, default=float("nan")),
-            "decisions": len(times), "iterations": statistics.mean(iters) if iters else 0.0}
+            "decisions": len(times), "iterations": statistics.mean(iters) if iters else 0.0,
+            "cpu": sum(r["cpu"] for r in results), "actions": max(r["actions"] for r in results)}
 
 
 def timing(name: str, n: int, options: dict, budget: float, decisions: int) -> dict:
@@ -171,6 +175,11 @@ async def event_loop_lag(budget: float, decisions: int, tick: float = 0.005) -> 
             "elapsed": elapsed}
 
 
+def load() -> str:
+    """The 1/5/15-minute load averages, printed beside the figures (the machine is shared)."""
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games_to_run", nargs="*", metavar="game", help="games to bench (default: all)")
@@ -202,9 +211,9 @@ def main(argv: list[str] | None = None) -> None:
               and (args.players is None or c[1] == args.players)]
     print(f"strong vs greedy: budget {args.budget}s, iteration cap {args.iterations}, {args.games} games each, "
           f"cut rollouts of {args.rollout or 'default'} actions scored by {args.cutoff or 'default'}, "
-          f"confidence {args.confidence or 'default'}")
+          f"confidence {args.confidence or 'default'}; machine load {load()}", flush=True)
     print(f"{'game':<16} {'N':>2} {'':<6} {'target':>7} {'strong':>7} {'fin':>5} {'iters':>6} "
-          f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'p99/budget':>10}")
+          f"{'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'p99/budget':>10} {'cpu s':>7} {'±2se':>6}", flush=True)
     if args.timing:
         print(f"strong decision time at budget {args.budget}s (no iteration cap), {args.timing} decisions each")
         for name, n, options, label in chosen:
@@ -218,7 +227,9 @@ def main(argv: list[str] | None = None) -> None:
         target = "70%" if n == 2 or label == "teams" else "50%"
         print(f"{name:<16} {n:>2} {label:<6} {target:>7} {row['rate']:>7.1%} {row['finished']:>5} "
               f"{row['iterations']:>6.0f} {row['p50'] * 1000:>7.1f} {row['p99'] * 1000:>7.1f} "
-              f"{row['max'] * 1000:>7.1f} {row['p99'] / args.budget:>10.2f}", flush=True)
+              f"{row['max'] * 1000:>7.1f} {row['p99'] / args.budget:>10.2f} {row['cpu']:>7.0f} "
+              f"{2 * (row['rate'] * (1 - row['rate']) / args.games) ** 0.5:>6.1%}", flush=True)
+    print(f"machine load at the end {load()}")
 
 
 if __name__ == "__main__":
