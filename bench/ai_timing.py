@@ -1,0 +1,159 @@
+"""How long a strong AI takes to decide, and how late the event loop runs meanwhile, through the real service.
+
+``python -m bench.ai_timing [--decisions D] [--tables T] [--ai-time S]``
+
+A service on a SQLite file with its real ``AIPool`` (worker processes, one per core) runs tables where one bench
+person plays against strong AIs at the chat's ``ai_time`` (default 1 s): their turns are ``ai`` timer jobs that
+``run_timers`` claims, thinks in the pool (outside any lock or transaction) and commits. The person answers with a
+random legal move as soon as it is their turn. Meanwhile a coroutine ticks every 5 ms on the service's event loop.
+Printed, with the machine load (the machine is shared: a loaded machine delays the loop and the workers alike):
+
+* decision time: each ``AIPool.choose`` from the service's call to its answer (pickling, the worker's search, the
+  answer back), against the budget; the issue's target: p99 ≤ budget + 20 %;
+* event-loop lag: how late each tick wakes up while the AIs think; target p99 ≤ 20 ms.
+
+Tables are at most as many as the pool's workers, so a decision never waits for a free worker (that wait is the
+pool's size, not the AI's budget).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from bot.ai_pool import AIPool
+from bot.service import ChatRef, UserRef, build_service
+from rules import get_game, load_games
+
+# (game, players): a person and strong AIs; the games' common player counts
+TABLES = [("guyenne", 2), ("list_und_tuecke", 4), ("kardinal", 2), ("koenig_artus", 4), ("troubadour", 2),
+          ("kardinal", 4), ("koenig_artus", 2), ("troubadour", 4), ("guyenne", 4)]
+TICK = 0.005
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+class TimedPool:
+    """The real pool, timing each decision the service asks of it."""
+
+    def __init__(self, pool: AIPool):
+        self.pool = pool
+        self.times: list[tuple[str, float]] = []
+
+    async def choose(self, game_name, *args, **kwargs):
+        start = time.perf_counter()
+        action = await self.pool.choose(game_name, *args, **kwargs)
+        self.times.append((game_name, time.perf_counter() - start))
+        return action
+
+    async def hint(self, *args, **kwargs):
+        return await self.pool.hint(*args, **kwargs)
+
+
+async def open_table(service, index: int, game: str, players: int, ai_time: float) -> tuple[int, ChatRef, UserRef]:
+    chat = ChatRef("bench", f"chat{index}", "bench")
+    person = UserRef("bench", f"p{index}", f"P{index}")
+    await service.settings(chat, UserRef("bench", "admin", "admin"), f"turn_timer=0 ai_time={ai_time}",
+                           is_admin=True)
+    options = "mode=teams" if game == "guyenne" and players == 4 else ""
+    lobby = await service.create_lobby(chat, person, game, options, seed=index)
+    gid = lobby[0].game_id
+    for _ in range(players - 1):
+        await service.add_ai(chat, person, "strong", game_id=gid)
+    await service.start(chat, person, game_id=gid)
+    return gid, chat, person
+
+
+async def person_moves(service, tables, rng: random.Random) -> None:
+    for gid, chat, person in tables:
+        choices = await service.choices(person, game_id=gid)
+        if isinstance(choices, list) and choices:
+            await service.act(chat, person, rng.choice(choices)[1], game_id=gid)
+
+
+async def run(decisions: int, tables: int, ai_time: float, db_dir: str) -> dict:
+    load_games()
+    service = await build_service(f"sqlite+aiosqlite:///{Path(db_dir) / 'timing.db'}")
+    pool = AIPool()
+    timed = TimedPool(pool)
+    service.ai_pool = timed
+    rng = random.Random(1)
+    tables = min(tables, pool.workers)
+    lags: list[float] = []
+    ticking = True
+
+    async def ticker() -> None:
+        loop = asyncio.get_running_loop()
+        while ticking:
+            due = loop.time() + TICK
+            await asyncio.sleep(TICK)
+            lags.append(loop.time() - due)
+
+    # the workers are spawned and import the rules before the clock starts
+    warm = get_game("kardinal").new_game(2, seed=0)
+    await asyncio.gather(*(pool.choose("kardinal", warm.to_json(), warm.to_act()[0], "greedy", k, None)
+                           for k in range(pool.workers)))
+    opened = 0
+    live = []
+    for _ in range(tables):
+        live.append(await open_table(service, opened, *TABLES[opened % len(TABLES)], ai_time))
+        opened += 1
+    tick_task = asyncio.create_task(ticker())
+    start = time.perf_counter()
+    while len(timed.times) < decisions:
+        await service.run_timers()
+        await person_moves(service, live, rng)
+        for i, (gid, _, _) in enumerate(live):
+            if gid not in service._live_games or service._live_games[gid].state.is_over():
+                live[i] = await open_table(service, opened, *TABLES[opened % len(TABLES)], ai_time)
+                opened += 1
+    elapsed = time.perf_counter() - start
+    ticking = False
+    await tick_task
+    await service.close()
+    pool.close()
+    times = [t for _, t in timed.times]
+    per_game: dict[str, list[float]] = {}
+    for name, t in timed.times:
+        per_game.setdefault(name, []).append(t)
+    return {"times": times, "lags": lags, "elapsed": elapsed, "tables": tables, "opened": opened,
+            "workers": pool.workers, "per_game": per_game}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--decisions", type=int, default=60, help="strong decisions to time")
+    parser.add_argument("--tables", type=int, default=2, help="tables at once (at most the pool's workers)")
+    parser.add_argument("--ai-time", type=float, default=1.0, help="the chats' ai_time setting, seconds")
+    args = parser.parse_args(argv)
+    print(f"machine load before {load()}", flush=True)
+    with tempfile.TemporaryDirectory() as db_dir:
+        row = asyncio.run(run(args.decisions, args.tables, args.ai_time, db_dir))
+    times, lags, budget = row["times"], row["lags"], args.ai_time
+    print(f"{len(times)} strong decisions at ai_time {budget} s through the service and its AIPool "
+          f"({row['workers']} workers, {row['tables']} tables at once, {row['opened']} games, {row['elapsed']:.0f} s)")
+    print(f"decision time: p50 {percentile(times, 0.5):.3f} s, p99 {percentile(times, 0.99):.3f} s, "
+          f"max {max(times):.3f} s; p99/budget {percentile(times, 0.99) / budget:.2f} (target ≤ 1.20)")
+    for name, values in sorted(row["per_game"].items()):
+        print(f"    {name:<16} {len(values):>4} decisions  p50 {percentile(values, 0.5):.3f} s  "
+              f"max {max(values):.3f} s")
+    print(f"event-loop lag ({len(lags)} ticks of {TICK * 1000:.0f} ms): p50 {percentile(lags, 0.5) * 1000:.2f} ms, "
+          f"p99 {percentile(lags, 0.99) * 1000:.2f} ms, max {max(lags) * 1000:.2f} ms (target p99 ≤ 20 ms)")
+    print(f"machine load after {load()}")
+
+
+if __name__ == "__main__":
+    main()
