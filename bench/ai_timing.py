@@ -11,7 +11,8 @@ Printed, with the machine load (the machine is shared: a loaded machine delays t
 * decision time: each decision from the service's call to its answer (pickling, the worker's search, the answer
   back), and inside the worker, against the budget; the issue's target: p99 ≤ budget + 20 %. Several AIs of one
   table choose at once in a simultaneous phase (Troubadour's trios): more than the workers wait for one;
-* event-loop lag: how late each tick wakes up while the AIs think; target p99 ≤ 20 ms.
+* event-loop lag: how late each tick wakes up while the AIs think; target p99 ≤ 20 ms. Beside it the same ticker on
+  the idle loop before the tables open: what the machine's load alone costs.
 
 Tables are at most as many as the pool's workers, so a decision never waits for a free worker (that wait is the
 pool's size, not the AI's budget).
@@ -103,7 +104,7 @@ async def person_moves(service, tables, rng: random.Random) -> None:
                 raise RuntimeError(f"the bench person's move was refused: {refused}")
 
 
-async def run(decisions: int, tables: int, ai_time: float, db_dir: str, per_table: int) -> dict:
+async def run(decisions: int, tables: int, ai_time: float, db_dir: str, per_table: int, idle: float) -> dict:
     load_games()
     service = await build_service(f"sqlite+aiosqlite:///{Path(db_dir) / 'timing.db'}")
     pool = AIPool()
@@ -125,6 +126,15 @@ async def run(decisions: int, tables: int, ai_time: float, db_dir: str, per_tabl
     warm = get_game("kardinal").new_game(2, seed=0)
     await asyncio.gather(*(pool.choose("kardinal", warm.to_json(), warm.to_act()[0], "greedy", k, None)
                            for k in range(pool.workers)))
+    # the machine's own share: the same ticker on an idle loop, nothing thinking (a loaded machine delays it too)
+    await asyncio.sleep(0)
+    baseline: list[float] = []
+    loop = asyncio.get_running_loop()
+    until = loop.time() + idle
+    while loop.time() < until:
+        due = loop.time() + TICK
+        await asyncio.sleep(TICK)
+        baseline.append(loop.time() - due)
     opened = 0
     live, since = [], []
     for _ in range(tables):
@@ -152,7 +162,7 @@ async def run(decisions: int, tables: int, ai_time: float, db_dir: str, per_tabl
     per_game: dict[str, list[float]] = {}
     for name, t in timed.times:
         per_game.setdefault(name, []).append(t)
-    return {"times": times, "inside": timed.inside, "lags": lags, "elapsed": elapsed, "tables": tables, "opened": opened,
+    return {"times": times, "inside": timed.inside, "lags": lags, "baseline": baseline, "elapsed": elapsed, "tables": tables, "opened": opened,
             "workers": pool.workers, "per_game": per_game}
 
 
@@ -162,11 +172,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=2, help="tables at once (at most the pool's workers)")
     parser.add_argument("--per-table", type=int, default=10, help="about this many decisions per game, then the "
                         "next game of the list (the games left unfinished)")
+    parser.add_argument("--idle", type=float, default=15.0, help="seconds of ticking on an idle loop first")
     parser.add_argument("--ai-time", type=float, default=1.0, help="the chats' ai_time setting, seconds")
     args = parser.parse_args(argv)
     print(f"machine load before {load()}", flush=True)
     with tempfile.TemporaryDirectory() as db_dir:
-        row = asyncio.run(run(args.decisions, args.tables, args.ai_time, db_dir, args.per_table))
+        row = asyncio.run(run(args.decisions, args.tables, args.ai_time, db_dir, args.per_table, args.idle))
     times, lags, budget = row["times"], row["lags"], args.ai_time
     print(f"{len(times)} strong decisions at ai_time {budget} s through the service and its AIPool "
           f"({row['workers']} workers, {row['tables']} tables at once, {row['opened']} games, {row['elapsed']:.0f} s)")
@@ -181,6 +192,9 @@ def main(argv: list[str] | None = None) -> None:
               f"max {max(values):.3f} s")
     print(f"event-loop lag ({len(lags)} ticks of {TICK * 1000:.0f} ms): p50 {percentile(lags, 0.5) * 1000:.2f} ms, "
           f"p99 {percentile(lags, 0.99) * 1000:.2f} ms, max {max(lags) * 1000:.2f} ms (target p99 ≤ 20 ms)")
+    base = row["baseline"]
+    print(f"the same ticker on an idle loop before ({len(base)} ticks): p50 {percentile(base, 0.5) * 1000:.2f} ms, "
+          f"p99 {percentile(base, 0.99) * 1000:.2f} ms, max {max(base) * 1000:.2f} ms (the machine's own delay)")
     print(f"machine load after {load()}")
 
 

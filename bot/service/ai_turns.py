@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from rules.ai import make_player
 from rules.api import IllegalAction
@@ -87,6 +88,14 @@ class AITurns:
             log.exception("the AI job %s (game %s, seat %s) failed", timer_id, game_id, seat)
             return []
 
+    def _budget(self, live) -> float:
+        """The chat's ``ai_time``, shared when more AIs of the table think at once (a simultaneous phase, e.g.
+        Troubadour's trios) than the pool has workers: the table then waits about ``ai_time`` for all of them,
+        not a multiple of it while the last ones wait for a free worker."""
+        at_once = len(ai_seats.thinking_seats(live, live.state))
+        workers = getattr(self.ai_pool, "workers", None) or os.cpu_count() or 1
+        return ai_seats.ai_time(live) * min(1.0, workers / max(1, at_once))
+
     async def _think_and_play(self, timer_id: int, game_id: int, seat: int) -> list[Message]:
         async with self._uow(readonly=True) as uow:
             live = await self.fresh_live(uow, game_id)
@@ -99,7 +108,7 @@ class AITurns:
         seed = (live.seed ^ (live.moves * 1_000_003 + seat)) & (2 ** 62 - 1)
         try:
             action = await self.ai_pool.choose(name, state_json, seat, ai_seats.level_of(live, seat), seed,
-                                               ai_seats.ai_time(live), self.ai_iterations)
+                                               self._budget(live), self.ai_iterations)
         except asyncio.CancelledError:
             raise
         except Exception:

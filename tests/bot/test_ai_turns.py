@@ -380,3 +380,24 @@ async def test_a_person_back_during_the_takeover_plays_on_and_the_ai_does_not(se
     # still their turn (the Cardinal): a fresh deadline, no job left
     assert sorted(t.kind for t in await timers_of(service, gid)) == ["autoplay", "remind"]
     assert await service.choices(late, game_id=gid)
+
+
+async def test_ais_thinking_at_once_share_the_time_when_workers_are_fewer(service):
+    """Two strong AIs choose at once (the toy game's secret keep) and the pool has one worker: each thinks half
+    the chat's ai_time, so the table waits about ai_time, not twice it."""
+    seen = []
+    real = service.ai_pool.choose
+
+    async def spy(name, state, seat, level, seed, budget, iterations=None):
+        seen.append(budget)
+        return await real(name, state, seat, level, seed, budget, iterations)
+
+    service.ai_pool.choose = spy
+    service.ai_pool.workers = 1
+    await service.settings(CHAT, ALICE, "ai_time=0.4", is_admin=True)
+    gid = (await service.create_lobby(CHAT, ALICE, "toy", seed=3))[0].game_id
+    for _ in range(2):
+        await service.add_ai(CHAT, ALICE, "strong", game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    await asyncio.wait_for(service.run_timers(), GUARD)
+    assert seen == [0.2, 0.2] and service.ai_pool.failures == 0
