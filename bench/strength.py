@@ -116,6 +116,53 @@ def bench_config(name: str, n: int, options: dict, games: int, budget: float | N
             "cpu": sum(r["cpu"] for r in results), "actions": max(r["actions"] for r in results)}
 
 
+def play_logged(task: tuple) -> dict:
+    """``play_one`` for an interleaved run: the configuration's label comes back with the result."""
+    key, name, n, options, index, budget, iterations, search = task
+    row = play_one(name, n, options, index, budget, iterations, search)
+    del row["times"], row["iterations"]
+    return {"config": key, "game": index, **row}
+
+
+def interleaved(chosen: list, games: int, budget: float | None, iterations: int | None, jobs: int,
+                search: dict | None, log: str) -> None:
+    """Every configuration's game 0, then every game 1, ...: each result is appended to ``log`` (JSON lines) as
+    it comes, so a run stopped early (a shared machine, a deadline) still has as many games of each
+    configuration, and ``--summary`` tables them. Games already in ``log`` are not played again."""
+    import json
+
+    done = set()
+    if os.path.exists(log):
+        with open(log) as f:
+            done = {(r["config"], r["game"]) for r in map(json.loads, f)}
+    tasks = [(f"{name}/{n}/{label}", name, n, options, i, budget, iterations, search)
+             for i in range(games) for name, n, options, label in chosen
+             if (f"{name}/{n}/{label}", i) not in done]
+    with ProcessPoolExecutor(jobs) as pool, open(log, "a") as out:
+        for row in pool.map(play_logged, tasks, chunksize=1):
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+
+def summary(log: str) -> None:
+    """The table of an interleaved run's log: per configuration, games, the strong side's rate and its margin."""
+    import json
+
+    rows: dict[str, list[dict]] = {}
+    with open(log) as f:
+        for r in map(json.loads, f):
+            rows.setdefault(r["config"], []).append(r)
+    print(f"{'configuration':<24} {'target':>6} {'games':>6} {'strong':>7} {'±2se':>6} {'finished':>8} {'cpu s':>7}")
+    for key, results in rows.items():
+        name, n, label = key.split("/")
+        games = len(results)
+        rate = sum(r["share"] for r in results) / games
+        target = "70%" if n == "2" or label == "teams" else "50%"
+        print(f"{name + ' ' + n + ' ' + label:<24} {target:>6} {games:>6} {rate:>7.1%} "
+              f"{2 * (rate * (1 - rate) / games) ** 0.5:>6.1%} {sum(r['over'] for r in results):>8} "
+              f"{sum(r['cpu'] for r in results):>7.0f}")
+
+
 def timing(name: str, n: int, options: dict, budget: float, decisions: int) -> dict:
     """Decision times of the strong AI at a real budget (no iteration cap), along one game against greedy."""
     load_games()
@@ -140,41 +187,6 @@ def timing(name: str, n: int, options: dict, budget: float, decisions: int) -> d
             "decisions": len(times), "iterations": statistics.median(iters) if iters else 0}
 
 
-async def event_loop_lag(budget: float, decisions: int, tick: float = 0.005) -> dict:
-    """A coroutine ticks every ``tick`` seconds while ``AIPool`` makes strong decisions (two at a time); the lag
-    is how late each tick wakes up."""
-    import asyncio
-
-    from bot.ai_pool import AIPool
-
-    load_games()
-    game = GAMES["list_und_tuecke"]
-    state = game.new_game(4, seed=3)
-    seat = state.to_act()[0]
-    lags: list[float] = []
-    thinking = True
-
-    async def ticker() -> None:
-        loop = asyncio.get_running_loop()
-        while thinking:
-            due = loop.time() + tick
-            await asyncio.sleep(tick)
-            lags.append(loop.time() - due)
-
-    async with AIPool() as pool:
-        await asyncio.gather(*(pool.choose(game.name, state.to_json(), seat, "greedy", s, None) for s in range(4)))
-        ticking = asyncio.create_task(ticker())
-        start = time.perf_counter()
-        for round_ in range(0, decisions, 2):
-            await asyncio.gather(*(pool.choose(game.name, state.to_json(), seat, "strong", round_ + k, budget)
-                                   for k in range(2)))
-        elapsed = time.perf_counter() - start
-        thinking = False
-        await ticking
-    return {"p50": percentile(lags, 0.5), "p99": percentile(lags, 0.99), "max": max(lags), "ticks": len(lags),
-            "elapsed": elapsed}
-
-
 def load() -> str:
     """The 1/5/15-minute load averages, printed beside the figures (the machine is shared)."""
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
@@ -195,20 +207,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rollout", type=int, default=None, help="actions per cut rollout (default 2 per seat)")
     parser.add_argument("--timing", type=int, default=0, metavar="D",
                         help="instead: time D strong decisions per configuration at the budget, no cap")
-    parser.add_argument("--lag", type=int, default=0, metavar="D",
-                        help="instead: event-loop lag while an AIPool makes D strong decisions at the budget")
+    parser.add_argument("--log", default=None, metavar="FILE",
+                        help="interleave the configurations' games, appending each result to FILE (JSON lines)")
+    parser.add_argument("--skip", action="append", default=[], metavar="GAME/N/LABEL",
+                        help="leave out a configuration (e.g. guyenne/2/duel); may be repeated")
+    parser.add_argument("--summary", default=None, metavar="FILE", help="instead: the table of such a log")
     args = parser.parse_args(argv)
-    if args.lag:
-        import asyncio
-
-        row = asyncio.run(event_loop_lag(args.budget, args.lag))
-        print(f"event-loop lag while the AI pool thinks ({args.lag} decisions at {args.budget}s, two at a time, "
-              f"{row['elapsed']:.1f}s, {row['ticks']} ticks of 5 ms): p50 {row['p50'] * 1000:.2f} ms, "
-              f"p99 {row['p99'] * 1000:.2f} ms, max {row['max'] * 1000:.2f} ms")
+    if args.summary:
+        summary(args.summary)
         return
     search = {"cutoff": args.cutoff, "rollout_actions": args.rollout, "confidence": args.confidence}
     chosen = [c for c in CONFIGS if (not args.games_to_run or c[0] in args.games_to_run)
-              and (args.players is None or c[1] == args.players)]
+              and (args.players is None or c[1] == args.players) and f"{c[0]}/{c[1]}/{c[3]}" not in args.skip]
     print(f"strong vs greedy: budget {args.budget}s, iteration cap {args.iterations}, {args.games} games each, "
           f"cut rollouts of {args.rollout or 'default'} actions scored by {args.cutoff or 'default'}, "
           f"confidence {args.confidence or 'default'}; machine load {load()}", flush=True)
@@ -221,6 +231,10 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name:<16} {n:>2} {label:<6} p50 {row['p50'] * 1000:7.1f} ms  p99 {row['p99'] * 1000:7.1f} ms  "
                   f"max {row['max'] * 1000:7.1f} ms  p99/budget {row['p99'] / args.budget:.2f}  "
                   f"median iterations {row['iterations']:.0f} ({row['decisions']} decisions)", flush=True)
+        return
+    if args.log:
+        interleaved(chosen, args.games, args.budget, args.iterations, args.jobs, search, args.log)
+        summary(args.log)
         return
     for name, n, options, label in chosen:
         row = bench_config(name, n, options, args.games, args.budget, args.iterations, args.jobs, search)
