@@ -14,8 +14,9 @@ Printed, with the machine load (the machine is shared: a loaded machine delays t
 * event-loop lag: how late each tick wakes up while the AIs think; target p99 ≤ 20 ms. Beside it the same ticker on
   the idle loop before the tables open: what the machine's load alone costs.
 
-Tables are at most as many as the pool's workers, so a decision never waits for a free worker (that wait is the
-pool's size, not the AI's budget).
+Tables are at most as many as the pool's workers; still, when the tables' AIs that think at once outnumber the
+workers (a simultaneous phase at one table while another thinks), one waits for a free worker: the service's figure
+then exceeds the budget by that wait, the worker's does not (ai_turns shares the budget only within one table).
 """
 from __future__ import annotations
 
