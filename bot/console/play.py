@@ -80,11 +80,23 @@ class Console:
     def show(self, messages: list[Message], full_board: bool = False, step: bool = False) -> None:
         """Print what the service said: the board as its new lines only (``full_board``: all of it), your view
         in a box (``step``: a picker step, only what you chose so far), answers and errors as they are."""
+        said: set[str] = set()  # the board's lines printed by this call: your view does not repeat them
+        board_shown = False  # the table's board printed at your turn (a game that hides nothing): no view below
+        boxed: set[str] = set()  # what your box tells: the board's news does not repeat it
+        covered = False  # your box tells all since your last turn (it is your turn, or the end): news only of you
+        ending = any(m.kind == "result" for m in messages)
+        for m in messages:
+            lines = _plain(m.text).splitlines()
+            if m.is_private and not step and "" in lines:
+                boxed.update(addressed(line, YOU.name) for line in lines[1:lines.index("")])
+                covered = covered or ((m.ping or ending) and lines.index("") > 1)
         for m in messages:
             if m.game_id is not None and self.game_id is None:
                 self.game_id = m.game_id
             if m.kind == "result" and m.chat is not None:
                 self.over = True
+            if m.kind == "turn":  # the group's line that pings whose turn it is: here the prompt says it
+                continue
             text = _plain(m.text)
             if m.is_private:
                 if m.buttons or m.menu:
@@ -98,22 +110,33 @@ class Console:
                     for line in chosen:
                         self.say("  " + line)
                     continue
-                self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 30)
-                if "" in lines:  # the lines above the view are events: spoken to you
+                told, view = [], lines[1:]
+                if "" in lines:  # the lines above the view are events since your last turn: spoken to you
                     cut = lines.index("")
-                    lines = [addressed(line, YOU.name) for line in lines[:cut]] + lines[cut + 1:]
-                for line in lines:
-                    self.say("│ " + line)
-                self.say("└" + "─" * 54)
+                    told, view = [addressed(line, YOU.name) for line in lines[1:cut]], lines[cut + 1:]
+                view = [] if board_shown else [line for line in view if line not in said]
+                if told or view:
+                    self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 30)
+                    for line in lines[:1] + told + view:
+                        self.say("│ " + line)
+                    self.say("└" + "─" * 54)
             elif m.is_reply:
                 self.say(("⚠ " if m.kind == "error" else "") + text)
             elif m.kind == "board" and not full_board and not self.over:
                 head, _sep, body = text.partition("\n\n")
                 news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
-                for line in news:
-                    self.say("📢 " + addressed(line, YOU.name))
+                for line in map(lambda line: addressed(line, YOU.name), news):
+                    if line not in boxed and not (covered and not line.startswith("You ")):
+                        self.say("📢 " + line)  # (your own move is not in your box: "You build …")
                 waiting = [line for line in body.splitlines() if line.startswith("⏳")]
-                if waiting and not any(w.endswith(YOU.name) for w in waiting):
+                yours = any(w.endswith(YOU.name) or f" {YOU.name}," in w for w in waiting)
+                if yours and self._board_not_in_view():  # the table's board, once: your view does not repeat it
+                    board = [addressed(line, YOU.name) for line in body.splitlines()
+                             if not line.startswith("⏳") and line.strip()]
+                    said.update(board)
+                    board_shown = True
+                    self.say("📢 " + "\n".join(board))
+                elif waiting and not yours:
                     self.say(waiting[-1])
                 continue
             else:
@@ -121,8 +144,17 @@ class Console:
                     head = text.partition("\n\n")[0]
                     self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                     text = "\n".join(addressed(line, YOU.name) for line in text.splitlines())  # "You open"
+                    said.update(text.splitlines())
+                    board_shown = self._board_not_in_view()
                 self.say("📢 " + text)
             self.say()
+
+    def _board_not_in_view(self) -> bool:
+        """A game that hides nothing (Kardinal) keeps a person's own view short: the console then prints the
+        table's board at the person's turn instead."""
+        import rules
+
+        return bool(self.game_name) and not rules.get_game(self.game_name).has_hidden_information
 
     async def read(self, prompt: str) -> str | None:
         self.out.write(prompt)
@@ -165,6 +197,7 @@ class Console:
             return False
         self.game_id = game_id
         self.say(_("Resuming game #{id}.", id=game_id))
+        await self._game_name()
         self.show(await self.service.show_board(CHAT, game_id=game_id), full_board=True)
         self.show(await self.service.show_private(YOU, game_id=game_id))
         return True

@@ -204,6 +204,9 @@ class DiscordAdapter:
         if message.is_private and clicked is not None and clicked.flags.ephemeral and message.kind == "hand":
             await interaction.edit_original_response(**payload, view=view, attachments=_files(message))
             return
+        if message.kind == "confirm" and clicked is not None:  # a question answered: its buttons go with it
+            await interaction.edit_original_response(**payload, view=view)
+            return
         kwargs = {"ephemeral": True, "view": view} if view is not None else {"ephemeral": True}
         if message.image is not None:
             kwargs["files"] = _files(message)

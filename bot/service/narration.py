@@ -82,7 +82,8 @@ def personal(text: str, viewer: int | None, names: Sequence[str]) -> str:
             return (names[seat] if 0 <= seat < len(names) else match.group(0)[:-len(rest) or None]) + rest
         start = match.start()
         before = text[:start].rstrip()
-        capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶")
+        capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶") or \
+            text[:start].rstrip(" ").endswith("\n")  # a line of its own (Kardinal's final account)
         if rest == "'s":
             word = "your"
         else:
@@ -134,7 +135,7 @@ def _trick_line(game: Game, group: list[Event]) -> str | None:
 _FOLD_NEXT = {("troubadour", "turn_started"), ("troubadour", "noble_used"), ("troubadour", "trio_chosen"),
               ("troubadour", "tiebreak_chosen"), ("guyenne", "placed"), ("guyenne", "set_aside"), ("guyenne", "refilled")}
 _FOLD_INTO = {"trio_chosen": ("own_trio",), "tiebreak_chosen": ("own_tiebreak",), "placed": ("placed_cards",),
-              "set_aside": ("set_aside_card",)}
+              "set_aside": ("set_aside_card", "set_aside_cards")}
 # a card played by anyone: consecutive ones are one line
 _TRICK_KINDS = {("list_und_tuecke", "card_played"), ("koenig_artus", "card_played")}
 
@@ -178,6 +179,67 @@ def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[
     return text, [items[k][0] for k in range(i, j + 1)]
 
 
+def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
+    """A run of reinforcements and passes (3 events or more) → one line: ``Reinforcing: {P1} +3 at castle 2 ·
+    {P2} +1 at castle 5 (A) · {P3} passes`` (who added nothing); the cards shown are those the viewer may see (its own)."""
+    def reinforcing(e: Event) -> bool:
+        return e.kind == "passed" or (e.kind == "placed" and e.data.get("step") == "reinforce")
+
+    j = i
+    added: dict[int, dict[int, list]] = {}  # seat -> castle -> [count, own cards]
+    order: list[int] = []
+    while j < len(items):
+        e = items[j][1]
+        if reinforcing(e):
+            pass
+        elif e.kind == "placed_cards" and j > i and items[j - 1][1].kind == "placed" and \
+                items[j - 1][1].data.get("seat") == e.data.get("seat"):
+            added[e.data["seat"]][e.data["castle"]][1] += list(e.data["cards"])
+            j += 1
+            continue
+        else:
+            break
+        who = e.data["seat"]
+        if who not in order:
+            order.append(who)
+        if e.kind == "placed":
+            at = added.setdefault(who, {}).setdefault(e.data["castle"], [0, []])
+            at[0] += e.data["count"]
+        j += 1
+    if j - i < 3:
+        return None
+    from rules.guyenne.render import cards
+
+    parts = []
+    for who in order:
+        if who in added:
+            parts.append(f"{{P{who + 1}}} " + ", ".join(
+                f"+{count} at castle {castle}" + (f" ({cards(own)})" if own else "")
+                for castle, (count, own) in added[who].items()))
+    idle = [f"{{P{who + 1}}}" for who in order if who not in added]
+    if idle:
+        parts.append(" and ".join(idle) + (" pass" if len(idle) > 1 else " passes"))  # "{P2} passes": "you pass"
+    return "Reinforcing: " + " · ".join(parts) + ".", [items[m][0] for m in range(i, j)]
+
+
+def _guyenne_refill(items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
+    """The refills of a round's end (2 armies or more) → one line: ``Refill: {P1} 6 cards · {P2} 5 4 2 2 A A``."""
+    from rules.guyenne.render import cards, plural
+
+    j, parts = i, []
+    while j < len(items) and items[j][1].kind == "refilled":
+        d = items[j][1].data
+        part = f"{{P{d['seat'] + 1}}} " + plural(d["count"], "card")
+        j += 1
+        if j < len(items) and items[j][1].kind == "drawn" and items[j][1].data.get("seat", d["seat"]) == d["seat"]:
+            part = f"{{P{d['seat'] + 1}}} " + cards(items[j][1].data["cards"])
+            j += 1
+        parts.append(part + (" (after reshuffling the discard)" if d.get("reshuffled") else ""))
+    if len(parts) < 2:
+        return None
+    return "Refill: " + " · ".join(parts) + ".", [items[m][0] for m in range(i, j)]
+
+
 def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: Sequence[str],
                   condense: bool = True) -> list[Line]:
     """The lines ``viewer`` may read for ``events``, with the events each one tells (indexes into ``events``)."""
@@ -203,6 +265,12 @@ def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: 
             if fight is not None:
                 emit(Line(fight[0], fight[1], seqs[k]))
                 i += len(fight[1])
+                continue
+        if condense and game.name == "guyenne" and event.kind in ("placed", "passed", "refilled"):
+            run = (_guyenne_refill if event.kind == "refilled" else _guyenne_reinforcing)(items, i)
+            if run is not None:
+                emit(Line(run[0], run[1], seqs[k]))
+                i += len(run[1])
                 continue
         if condense and (game.name, event.kind) in _TRICK_KINDS:
             j = i
@@ -246,7 +314,48 @@ def narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names: 
         i += 1
     for m in pending:  # nothing came after them: said on their own
         raw.append(Line(_describe(game, entries[m][1]) or entries[m][1].kind.replace("_", " "), [m], seqs[m]))
+    if condense and game.name in _TURN_LINES:
+        raw = _turns(raw, [e for _, e in entries], *_TURN_LINES[game.name])
     return [Line(personal(r.text, viewer, names), r.events, r.seq) for r in raw]
+
+
+# a turn told in this many lines or more becomes one line (with this head: "{P3}'s turn: …", or the first line's)
+_TURN_LINES = {"troubadour": (3, True), "kardinal": (2, False)}
+
+
+def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list[Line]:
+    """A turn of several lines → one: ``{P3}'s turn: flips 4♥ · builds 3 castle cards: 4♠ 5♠ 6♠ · makes 2 village
+    moves: 10♠ → V2 · turn ends.`` (Troubadour: a 4-player round of AI turns is four lines, not forty);
+    ``{P2} builds a 🟦 blue tower at M15: +🟥 stone · moves the Cardinal J14 → N15.`` (Kardinal)."""
+    def seat_of(line: Line):
+        return events[line.events[0]].data.get("seat") if line.events else None
+
+    out: list[Line] = []
+    i = 0
+    while i < len(raw):
+        who = seat_of(raw[i])
+        j = i
+        while j < len(raw) and who is not None and seat_of(raw[j]) == who:
+            j += 1
+            if events[raw[j - 1].events[-1]].kind in ("turn_ended", "game_won"):
+                break
+        if j - i < least or any("\n" in line.text for line in raw[i:j]):
+            out.append(raw[i])
+            i += 1
+            continue
+        subject = f"{{P{who + 1}}}"
+        parts = []
+        for n, line in enumerate(raw[i:j]):
+            text = line.text.rstrip(".")
+            if text.startswith(subject + "'s turn ends"):
+                text = "turn ends" + text[len(subject + "'s turn ends"):]
+            elif text.startswith(subject + " ") and (head or n):
+                text = text[len(subject) + 1:]
+            parts.append(text)
+        out.append(Line((f"{subject}'s turn: " if head else "") + " · ".join(parts) + ".",
+                        [k for line in raw[i:j] for k in line.events], raw[i].seq))
+        i = j
+    return out
 
 
 def _describe(game: Game, event: Event) -> str | None:
@@ -261,16 +370,18 @@ def narrate(game: Game, events: Iterable[Any], viewer: int | None, names: Sequen
 
 
 def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]]], viewer: int,
-                    names: Sequence[str]) -> list[str]:
+                    names: Sequence[str], ended: bool = False) -> list[str]:
     """What ``viewer`` has not seen since its previous move: ``log`` is the game's moves as ``(seq, seat, events)``
     in order; the events after the viewer's last own move are narrated, and of that move what the viewer learnt
-    privately."""
+    privately and what it set off (public events of other seats or of nobody: the fights a pass started, the cards
+    an attack turned up), not the viewer's own action. ``ended``: the game is over, and the viewer's own last
+    move is told whole (when it ended the game, it is where the final account is)."""
     last = max((k for k, (_, seat, _) in enumerate(log) if seat == viewer), default=-1)
     if last < 0:
         return narrate(game, [(seq, e) for seq, _, events in log for e in events], viewer, names)
     own_seq, _, own_events = log[last]
-    # of the viewer's own move, only what it learnt privately (the move itself it made, and saw answered)
-    told = [(own_seq, e) for e in own_events if e.audience is not None]
+    # of the viewer's own move: what it learnt privately and what it set off, not the move itself it made
+    told = [(own_seq, e) for e in own_events if e.audience is not None or ended or e.data.get("seat") != viewer]
     told += [(seq, e) for seq, _, events in log[last + 1:] for e in events]
     return narrate(game, told, viewer, names)
 

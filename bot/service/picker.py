@@ -2,7 +2,8 @@
 
 A button's data is ``p:<game>:<version>:<path>``, where the path lists the option
 chosen at each level (``3.0.m5`` …); a list parameter is a multi-select whose
-path token is ``m<hex bitmask>`` while toggling and ``d<hex bitmask>`` when done.
+path token is ``m<hex bitmask>`` while toggling and ``d<hex bitmask>`` when done
+(an item a list may hold twice, like Guyenne's ``2`` in ``aside 4 3 2 2 A``, is offered twice).
 Everything is derived again from ``legal_actions`` of the stated version, so the
 data needs no storage, fits Telegram's 64 bytes and a stale version is detected.
 """
@@ -99,13 +100,7 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
         multi = all(isinstance(v, list) for v in values)
         token = tokens[level] if level < len(tokens) else None
         if multi:
-            items: list = []
-            item_keys: set[str] = set()
-            for v in values:
-                for item in v:
-                    if _key(item) not in item_keys:
-                        item_keys.add(_key(item))
-                        items.append(item)
+            items = _items(values)
             mask = 0
             done = False
             if token is not None:
@@ -119,11 +114,11 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                     raise IllegalAction(_("That button does not fit this board."))
                 done = token[0] == "d"
             selected = [items[i] for i in range(len(items)) if mask >> i & 1]
-            valid = {_key(v) for v in values}
+            valid = {_bag(v): v for v in values}  # a choice is the items, in whichever order they were ticked
             if done:
-                if _key(selected) not in valid:
+                if _bag(selected) not in valid:
                     raise IllegalAction(_("That is not a valid choice."))
-                fixed[key] = selected
+                selected = fixed[key] = valid[_bag(selected)]
                 candidates = [c for c in candidates if _key(c.get(key)) == _key(selected)]
                 chosen.append(" ".join(choice_label(game, key, item) for item in selected))
                 level += 1
@@ -134,7 +129,7 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                        for i, item in enumerate(items)]
             lengths = [len(v) for v in values]
             return PickerLevel(key=key, options=options, multi=True, selected=selected,
-                               can_finish=_key(selected) in valid, chosen=chosen, has_token=token is not None,
+                               can_finish=_bag(selected) in valid, chosen=chosen, has_token=token is not None,
                                sizes=(min(lengths), max(lengths)))
         if token is None or token.startswith("n"):  # the choice itself, or a page of it
             page = 0
@@ -156,6 +151,27 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
         candidates = [c for c in candidates if _key(c.get(key)) == _key(value)]
         chosen.append(choice_label(game, key, value))
         level += 1
+
+
+def _items(values: list[list]) -> list:
+    """The items a multi-select offers: each item of the lists once, or as many times as one list may hold it
+    (``["2", "2", "A"]``: pick a 2 twice), copies side by side, in the order they first appear."""
+    counts: dict[str, int] = {}
+    first: dict[str, object] = {}
+    for v in values:
+        seen: dict[str, int] = {}
+        for item in v:
+            k = _key(item)
+            seen[k] = seen.get(k, 0) + 1
+            first.setdefault(k, item)
+        for k, n in seen.items():
+            counts[k] = max(counts.get(k, 0), n)
+    return [first[k] for k in first for _copy in range(counts[k])]
+
+
+def _bag(items: list) -> tuple[str, ...]:
+    """A list as a multiset: what makes two selections the same choice."""
+    return tuple(sorted(_key(item) for item in items))
 
 
 def extend(path: str, token: str) -> str:

@@ -232,7 +232,7 @@ class PlayCommands:
             live.view_hashes[s.seat] = digest
             lines = private_lines.get(s.seat, [])
             if s.seat in turn_came or not to_act:  # their turn, or the end: all they may know since their last one
-                lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names)
+                lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names, ended=not to_act)
             message = views.private_message(live, s, state, version, lines, self.pictures, view=view)
             message.ping = s.seat in turn_came
             out.append(message)
@@ -389,8 +389,7 @@ class PlayCommands:
             raise ServiceError(_("That button belongs to someone else's question; type /resign to leave your own "
                                  "game."))
         if kind == "rc":
-            return [Message(_("You play on in game #{id}; nothing changed.", id=game_id), chat=chat, user=user,
-                            game_id=game_id)]
+            return [_resign_answer(game_id, user, chat, _("You play on in game #{id}; nothing changed.", id=game_id))]
         version = parts[1]
         async with self._uow(readonly=True) as uow:
             live = await self._active(uow, None, user, game_id, "resign", fresh=True)
@@ -398,7 +397,9 @@ class PlayCommands:
                 question = _resign_question(live, user, chat)
                 question.text = _("The game has moved on since I asked.") + " " + question.text
                 return [question]
-        return await self._resign(chat, user, game_id)
+        out = await self._resign(chat, user, game_id)
+        return [_resign_answer(game_id, user, chat, _("You resigned from game #{id}; an AI plays your seat.",
+                                                      id=game_id))] + out
 
     async def _resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None) -> list[Message]:
         async with self._uow() as uow:
@@ -465,4 +466,16 @@ def _resign_question(live: LiveGame, user: UserRef, chat: ChatRef | None) -> Mes
              "(/resign yes skips this question.)", id=live.id, game=live.game.title)
     buttons = [[Button(_("🏳 Yes, resign"), f"r:{live.id}:{live.version}:{user.id}", "danger"),
                 Button(_("Cancel"), f"rc:{live.id}:{user.id}")]]
-    return Message(text, chat=chat, user=user, buttons=buttons, game_id=live.id, kind="confirm")
+    return Message(text, chat=chat, user=user, buttons=buttons, game_id=live.id, kind="confirm",
+                   slot=_resign_slot(live.id, user))
+
+
+def _resign_slot(game_id: int, user: UserRef) -> str:
+    """The question's slot: its answer replaces it (Telegram edits the message, Discord the ephemeral one
+    clicked), so no buttons stay behind once it is answered."""
+    return f"resign:{game_id}:{user.id}"
+
+
+def _resign_answer(game_id: int, user: UserRef, chat: ChatRef | None, text: str) -> Message:
+    """What a resign question becomes once answered: its verdict, without buttons."""
+    return Message(text, chat=chat, user=user, game_id=game_id, kind="confirm", slot=_resign_slot(game_id, user))

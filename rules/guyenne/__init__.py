@@ -21,8 +21,9 @@ rules file leaves a gap for the engine:
   typed moves may name kinds instead (``open 3 5 2``) and take the first such card in hand.
 - A placement is one action naming the castle and a sorted list of cards (``open``, ``respond``, ``reinforce``);
   castles are numbered 1–6. The picker asks the castle first, then the cards.
-- Expert set-aside is five single picks (``aside 5``) made by both players at once, hidden from the other; the
-  hero cannot be picked.
+- Expert set-aside is one action naming the 5 troop cards by kind (``aside 4 3 2 2 A``; ``legal_actions`` lists the
+  163 choices of kinds, not the 20349 sets of ids that play the same), made by both armies at once, hidden from the
+  other; the hero cannot be chosen. The picker asks card by card.
 - A loser of a neutral castle (advanced) with only one legal choice of losses loses it without being asked.
 - ``scores()`` is the castle score at any time (12–0 after a six-castle win); ``ranking()`` breaks equal scores by
   unspent cards (hand + deck), then a shared place (draw).
@@ -64,7 +65,7 @@ How to play here (buttons, or /move with):
   respond 4 A       answer at the castle just opened
   reinforce 3 2     add a 2 at castle 3          pass
   reveal · concede  as the defender               lose 2 2   (advanced losses)
-  aside 5           expert setup, one card at a time
+  aside 4 3 2 2 A   expert setup: the 5 cards you set aside
   give 5 2 partner leads   teams: hand cards to your partner, name who opens
 Teams (3–4 players, mode=teams): partners share one deck and discard but hold their own hands; each round the
 drawer fills the team's hands to 6 and passes 1–5 cards to the partner; each member plays one of the two castles.

@@ -46,6 +46,27 @@ def strongest_loss(cards) -> str:
     return max(cards, key=lambda c: (PRINTED[c[0]], c[0] not in SPECIAL, -_ORDER[c]))
 
 
+def troop_sets(size: int) -> list[tuple[str, ...]]:
+    """Every choice of ``size`` troop cards (no hero) by kind, strongest kinds first: what an expert army may set
+    aside (163 choices of 5; by id, 21 choose 5 = 20349 would play the same)."""
+    if size not in _TROOP_SETS:
+        counts = [(k, sum(1 for c in ARMY if c[0] == k)) for k in KINDS[1:]]
+
+        def sets(i: int, left: int) -> list[tuple[str, ...]]:
+            if left == 0:
+                return [()]
+            if i == len(counts):
+                return []
+            k, most = counts[i]
+            return [(k,) * n + rest for n in range(min(most, left), -1, -1) for rest in sets(i + 1, left - n)]
+
+        _TROOP_SETS[size] = sets(0, size)
+    return _TROOP_SETS[size]
+
+
+_TROOP_SETS: dict[int, list[tuple[str, ...]]] = {}
+
+
 def label(card: str) -> str:
     """For chat: ``H``, ``5``, ``T``, ``A`` — the kind; ids only matter to tell equal cards apart."""
     return card[0]

@@ -1,5 +1,5 @@
 """Typed moves: ``open 3 5 2``, ``respond 4 a``, ``reinforce 3 2``, ``pass``, ``reveal``, ``concede``, ``lose 2 2``,
-``aside 5``. Cards are kinds (H hero, 5, 4, 3, T trebuchet, 2, A archer) or exact ids (``5a``, ``2c``, ``A3``)."""
+``aside 4 3 2 2 A``. Cards are kinds (H hero, 5, 4, 3, T trebuchet, 2, A archer) or exact ids (``5a``, ``2c``, ``A3``)."""
 from __future__ import annotations
 
 from rules.api import IllegalAction
@@ -12,7 +12,7 @@ VERBS = {"open": "open", "o": "open", "attack": "open", "respond": "respond", "r
          "direction": "direction", "dir": "direction", "go": "direction"}
 WORDS = {"hero": "H", "trebuchet": "T", "treb": "T", "archer": "A", "archers": "A", "crossbow": "A",
          "crossbowman": "A", "crossbowmen": "A"}
-EXAMPLES = ("open 3 5 2 · respond 4 A · reinforce 3 2 · pass · reveal · concede · lose 4 · aside 5 · "
+EXAMPLES = ("open 3 5 2 · respond 4 A · reinforce 3 2 · pass · reveal · concede · lose 4 · aside 4 3 2 2 A · "
             "give 5 2 partner leads")
 
 
@@ -60,12 +60,11 @@ def parse(state, seat: int, text: str) -> dict:
             raise IllegalAction(f"{verb} takes nothing else: just {verb}.")
         return {"type": verb}
     if verb == "set_aside":
-        if len(rest) != 1:
-            raise IllegalAction("Set aside one card at a time, e.g. aside 5.")
-        kind = WORDS.get(rest[0].lower()) or rest[0].upper()
-        if kind not in C.KINDS[1:]:
-            raise IllegalAction("Set aside a troop card (not the hero): 5, 4, 3, T, 2 or A, e.g. aside 2.")
-        return {"type": "set_aside", "card": kind}
+        kinds = [k for token in rest for k in (WORDS.get(token.lower()) or token.upper())]
+        if not kinds or not all(k in C.KINDS[1:] for k in kinds):
+            raise IllegalAction("Set aside five troop cards (not the hero) — 5, 4, 3, T, 2 or A — e.g. "
+                                "aside 4 3 2 2 A.")
+        return {"type": "set_aside", "cards": sorted(kinds, key=C.KINDS.index)}
     if verb == "open" or verb == "reinforce":
         if not rest:
             raise IllegalAction(f"Name the castle and the cards, e.g. {verb} 3 5 2.")
@@ -99,7 +98,7 @@ def format_action(action: dict) -> str:
     if kind in ("respond", "lose"):
         return f"{kind} {cards}"
     if kind == "set_aside":
-        return f"aside {action['card']}"
+        return f"aside {cards}"
     if kind == "give":
         return " ".join(["give", *action["cards"], action["leader"], "leads"])
     if kind == "direction":
@@ -120,7 +119,7 @@ def describe(action: dict) -> str:
     if kind == "lose":
         return f"Lose {cards}"
     if kind == "set_aside":
-        return f"Set aside {C.NAMES[action['card']]}"
+        return f"Set aside {cards}"
     if kind == "direction":
         return "Go left ↺" if action["way"] == "left" else "Go right ↻"
     if kind == "give":

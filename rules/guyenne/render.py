@@ -29,10 +29,13 @@ def _side(view: dict, s: int) -> str:
 
 def castle_row(view: dict) -> str:
     """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe). Two sets: one line per
-    frontier, ``◀``/``▶`` for the player named on that side."""
+    frontier, ``◀``/``▶`` for the player named on that side; a player's own view of four frontiers shows his two."""
     if view["mode"] == "two_sets":
         lines = []
+        mine = view["armies"][view["viewer"]] if view.get("viewer") is not None else None
         for f, (a, b) in enumerate(view["frontiers"]):
+            if mine is not None and mine not in (a, b) and len(view["frontiers"]) > 3:
+                continue  # your own view: your two frontiers (the table's board has all four)
             marks = []
             for k in range(3 * f + 1, 3 * f + 4):
                 owner = view["castles"][k - 1]
@@ -55,7 +58,7 @@ def fight_totals(d: dict, cards_by_army: dict | None = None) -> str:
     total: ``{P1} 5 T = 10``); a side that conceded or was never shown counts as ``?``."""
     parts = []
     for army, total in enumerate(d.get("totals") or []):
-        if army >= len(d.get("seats") or []):
+        if army >= len(d.get("seats") or []) or d["seats"][army] is None:  # two sets: an army not at this castle
             continue
         shown = (cards_by_army or {}).get(army)
         value = "?" if total is None else str(total)
@@ -86,7 +89,7 @@ def army_name(view: dict, a: int) -> str:
 
 LAST_WORDS = {"open": "opened", "respond": "answered at", "reinforce": "reinforced", "pass": "passed",
               "reveal": "revealed at", "concede": "conceded", "lose": "chose losses at",
-              "set_aside": "set a card aside", "give": "handed cards over", "direction": "chose the direction"}
+              "set_aside": "set cards aside", "give": "handed cards over", "direction": "chose the direction"}
 
 
 def last_action(view: dict) -> str | None:
@@ -174,8 +177,8 @@ def _private(view: dict) -> list[str]:
     for castle, mine in view.get("placed", {}).items():
         if mine:
             lines.append(f"Your cards at castle {castle}: {cards(mine)}")
-    if view.get("aside") is not None:
-        lines.append(f"Set aside so far: {cards(view['aside'])} ({len(view['aside'])}/5)")
+    if view.get("aside"):
+        lines.append(f"Set aside: {cards(view['aside'])}")
     if me in view["to_act"]:
         phase = view["phase"]
         hand = view["hand"]
@@ -199,7 +202,8 @@ def _private(view: dict) -> list[str]:
                 "defend": "Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · /move concede",
                 "losses": "Remove your strongest card there, or cards worth as much together: /move lose "
                           + (cards((view.get("loss_options") or [[]])[0])),
-                "set_aside": "Set aside a troop card: /move aside 2",
+                "set_aside": "Set aside 5 troop cards, not the hero; they come back at your first reshuffle: "
+                             "/move aside 4 3 2 2 A",
                 "direction": "Choose the way round the table: /move direction left (or right)",
                 "place": (f"Open a castle on your frontier with {up_to}: /move open {free} {card}"
                           if step.get("kind") == "open" else f"Answer with {up_to}: /move respond {card}"),
@@ -232,7 +236,7 @@ def describe_event(event: Event) -> str | None:
     if kind == "drawn":
         return f"You draw {cards(d['cards'])}."
     if kind == "refilled":
-        drew = f"{seat(d['seat'])} draws {plural(d['count'], 'card')}"
+        drew = f"{seat(d['seat'])} draws {plural(d['count'], 'card') if d['count'] else 'nothing (no cards left)'}"
         return drew + (" after reshuffling the discard into a new deck." if d["reshuffled"] else ".")
     if kind == "round_started":
         return f"Round {d['round']}: " + " and ".join(seat(s) for s in d.get("seats", [d["first"]])) + \
@@ -244,7 +248,11 @@ def describe_event(event: Event) -> str | None:
     if kind == "given_cards":
         return f"{seat(d['seat'])} → {seat(d['to'])}: {cards(d['cards'])}."
     if kind == "set_aside":
-        return f"{seat(d['seat'])} sets a card aside ({d['count']}/5)."
+        if d["count"] == 5:
+            return f"{seat(d['seat'])} sets 5 cards aside."
+        return f"{seat(d['seat'])} sets a card aside ({d['count']}/5)."  # games stored when it was one at a time
+    if kind == "set_aside_cards":
+        return f"You set aside {cards(d['cards'])}."
     if kind == "set_aside_card":
         return f"You set aside {C.NAMES[d['card'][0]]}."
     if kind == "setup_done":

@@ -312,9 +312,9 @@ class GuyenneState(State):
             return []
         phase = self.phase
         hand = self.hands[seat]
-        if phase == "set_aside":
-            left = [c for c in C.ARMY if c != "H" and c not in self.aside[self.army_of[seat]]]
-            return [{"type": "set_aside", "card": k} for k in C.KINDS[1:] if any(c[0] == k for c in left)]
+        if phase == "set_aside":  # 163 multisets of kinds (21 choose 5 = 20349 sets of ids play the same)
+            return [{"type": "set_aside", "cards": list(kinds)}
+                    for kinds in C.troop_sets(5 - len(self.aside[self.army_of[seat]]))]
         if phase == "give":
             return [{"type": "give", "cards": cards, "leader": who} for cards in self._gifts(seat, subsets_of)
                     for who in ("me", "partner")]
@@ -418,18 +418,33 @@ class GuyenneState(State):
         return chosen
 
     def _set_aside(self, seat: int, action: dict) -> list[Event]:
+        """One choice of the 5 troop cards (rules: ``expert_set_aside(cards)``), named by kind; equal cards are
+        interchangeable, so the first unused id of each kind goes. A game stored mid-way through the old five
+        single picks chooses the cards still missing."""
         if self.phase != "set_aside":
             raise IllegalAction(self._expected(seat))
-        self._check_fields(action, {"card"})
-        k = action["card"]
+        self._check_fields(action, {"cards"})
         army = self.army_of[seat]
+        want = 5 - len(self.aside[army])
+        kinds = action["cards"]
+        if not isinstance(kinds, list) or not all(isinstance(k, str) and k in C.KINDS[1:] for k in kinds):
+            raise IllegalAction("Set aside troop cards (not the hero): 5, 4, 3, T, 2 or A, e.g. aside 4 3 2 2 A.")
+        if kinds != sorted(kinds, key=C.KINDS.index):
+            raise IllegalAction("List the cards strongest first, e.g. aside 4 3 2 2 A.")
+        if len(kinds) != want:
+            example = " ".join("4 3 2 2 A".split()[:want])
+            raise IllegalAction(f"Set aside exactly {want} troop cards, e.g. aside {example}.")
         left = [c for c in C.ARMY if c != "H" and c not in self.aside[army]]
-        pick = next((c for c in left if isinstance(k, str) and c[0] == k), None)
-        if pick is None:
-            raise IllegalAction("Set aside one of your troops (not the hero): 5, 4, 3, T, 2 or A.")
-        self.aside[army] = self.aside[army] + [pick]  # a new list: clones share the old one
+        picks = []
+        for k in kinds:
+            pick = next((c for c in left if c[0] == k and c not in picks), None)
+            if pick is None:
+                count = sum(1 for c in left if c[0] == k)
+                raise IllegalAction(f"Your army has only {count} × {C.NAMES[k]} to set aside.")
+            picks.append(pick)
+        self.aside[army] = C.order(self.aside[army] + picks)  # a new list: clones share the old one
         events = [Event("set_aside", {"seat": seat, "count": len(self.aside[army])}),
-                  Event("set_aside_card", {"seat": seat, "card": pick}, (seat,))]
+                  Event("set_aside_cards", {"seat": seat, "cards": C.order(picks)}, (seat,))]
         if all(len(a) == 5 for a in self.aside):
             for a in self.armies:
                 self._deal(a)
@@ -1110,7 +1125,7 @@ class GuyenneState(State):
         reinforcements end at once (then the fights are fought: simulate those). A card's worth at a castle depends
         on its kind only, and an action's value on the castle, how that fight then leans and how many cards it
         takes: each worked out once. Which cards a loss takes changes only how many are left: one trial per
-        count. A fight decided, or the last set-aside pick (it deals), is simulated."""
+        count. A fight decided, or the last army's set-aside (it deals), is simulated."""
         phase = self.phase
         if phase == "losses":
             return self._loss_values(seat, actions)
@@ -1118,8 +1133,8 @@ class GuyenneState(State):
             return [None] * len(actions)
         mine = self.army_of[seat]
         base = self._base(mine)
-        if phase == "set_aside":  # only the very last pick deals the armies
-            if sum(5 - len(a) for a in self.aside) == 1:
+        if phase == "set_aside":  # only the last army's choice deals the armies
+            if all(len(a) == 5 for i, a in enumerate(self.aside) if i != mine):
                 return [None] * len(actions)
             return [self._value(seat, None, [], base)] * len(actions)
         # what every action shares: each open fight's lean as it stands, the opponent's strength there

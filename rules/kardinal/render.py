@@ -73,6 +73,10 @@ def _ex(view: dict, default: str) -> str:
 
 
 def render(view: dict) -> str:
+    """The table's board (``viewer`` None); a player's own view is short (``_private``): Kardinal hides nothing,
+    so repeating the board there would only double it."""
+    if view.get("viewer") is not None:
+        return _private(view)
     phase = view["phase"]
     lines = []
     if phase == "over":
@@ -89,19 +93,51 @@ def render(view: dict) -> str:
         lines.append(f"{seat(p)} {own} · stones {_stones(view['stones'][p])} · score {view['scores'][p]}")
     if view["shared"]:
         lines.append(f"Shared {colour(view['shared'])} {_left(view, view['shared'])} (its stones count for nobody)")
-    lines.append("Stone supply: " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()))
+    lines.append("Stone supply: " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()) +
+                 " · Cardinal: " + (view["cardinal"] or "not yet in play"))
+    last = view["last_built"]
+    if last:
+        lines.append(f"Last built: {colour(last['color'])} {last['kind']} → next not a {last['kind']}, "
+                     f"not {last['color']}.")
+    if phase == "over":
+        lines.append("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):")
+        lines += [account(p, s, *_final(view, p), view["dom_touches"][p]) for p, s in enumerate(view["scores"])]
+        lines.append(_winners(view))
+    else:
+        lines += _prompt(view)
+    return "\n".join(lines)
+
+
+def _winners(view: dict) -> str:
+    winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
+    return "🏆 " + " and ".join(seat(p) for p in winners) + (" win!" if len(winners) > 1 else " wins!")
+
+
+def _private(view: dict) -> str:
+    """A player's own view: their colours and stones, what the last building forbids, the Cardinal and the
+    choice; the town itself is the table's board (``board``). At the end: the winner (the final account is told
+    by the game's last line)."""
+    me, phase = view["viewer"], view["phase"]
+    if phase == "over":
+        return "Kardinal · game over · " + _winners(view)
+    lines = [f"Kardinal · {seat(view['current'])} to play · the town: the table's board (/board)"]
+    own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in view["colours"][me])
+    lines.append(f"{seat(me)} {own} · stones {_stones(view['stones'][me])} · score {view['scores'][me]}")
     last = view["last_built"]
     if last:
         lines.append(f"Last built: {colour(last['color'])} {last['kind']} → next not a {last['kind']}, "
                      f"not {last['color']}.")
     lines.append("Cardinal: " + (view["cardinal"] or "not yet in play"))
-    who = seat(view["current"])
-    if phase == "over":
-        lines.append("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):")
-        lines += [account(p, s, *_final(view, p), view["dom_touches"][p]) for p, s in enumerate(view["scores"])]
-        winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
-        lines.append("🏆 " + " and ".join(seat(p) for p in winners) + (" win!" if len(winners) > 1 else " wins!"))
-    elif phase == "build":
+    if me == view["current"]:
+        lines += _prompt(view)
+    return "\n".join(lines)
+
+
+def _prompt(view: dict) -> list[str]:
+    """What the player to move may do, with typed examples."""
+    phase, who = view["phase"], seat(view["current"])
+    lines = []
+    if phase == "build":
         sites = view.get("build_sites") or []
         shown = " ".join(sites[:16]) + (" …" if len(sites) > 16 else "")
         lines.append(f"{who} must build. Possible sites: {shown}")
@@ -114,7 +150,7 @@ def render(view: dict) -> str:
     else:
         lines.append(f"{who} may move the Cardinal to another site (/move {_ex(view, 'cardinal N12')}) or leave "
                      "it (/move stay).")
-    return "\n".join(lines)
+    return lines
 
 
 def _final(view: dict, p: int) -> tuple[dict, str | None, dict]:

@@ -87,7 +87,7 @@ def render(view: dict) -> str:
         lines.append(f"{seat(view['deferred'])} decides on trumps after the next deal.")
     phase = view["phase"]
     if phase == "over":
-        lines.append(f"🏆 {seat(view['winner'])} reached King Arthur and wins!")
+        lines.append(f"🏆 Winner: {seat(view['winner'])}, first to King Arthur's field!")
     elif phase == "play":
         lines.append(f"{seat(view['to_act'][0])} to play.")
     else:
@@ -143,7 +143,7 @@ def describe_event(event: Event) -> str | None:
     if kind == "tokens_swapped":
         return f"{seat(d['seat'])} swaps slots {d['slots'][0]} and {d['slots'][1]}: " + " < ".join(d["order"])
     if kind == "game_won":
-        return f"🏆 {seat(d['seat'])} reaches King Arthur's field and wins!"
+        return f"🏆 Winner: {seat(d['seat'])}, first to King Arthur's field!"
     return None
 
 

@@ -209,7 +209,7 @@ def render(view: dict) -> str:
         lines += options_lines(view)
     else:
         if view.get("winner") is not None:
-            lines.append(f"🏆 {seat(view['winner'])} completed all four castles and wins!")
+            lines.append(f"🏆 Winner: {seat(view['winner'])}, all four castles complete!")
         elif view.get("draw"):
             lines.append(f"The round limit ({view['max_rounds']}) is reached: a draw.")
         lines.append("Castle cards: " + ", ".join(f"{seat(p)} {int(s)}" for p, s in enumerate(view["scores"])))
@@ -283,7 +283,7 @@ def describe_event(event: Event) -> str | None:
             what = f"J♠Q♠K♠ destroy the {SYMBOL[d['suit']]} castle of {seat(d['target'])}"
         return f"⚔ {who}: {what} ({known}{hidden}) — under their stock."
     if k == "game_won":
-        return f"🏆 {who} completes the fourth castle and wins!"
+        return f"🏆 Winner: {who}, all four castles complete!"
     if k == "game_drawn":
         return f"Round limit {d['rounds']} reached: the game is a draw."
     return None

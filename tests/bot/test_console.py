@@ -131,3 +131,21 @@ async def test_prompts_are_short(tmp_path, game, players):
     counts = [len(part.strip("\n").splitlines()) for part in text.split("your move> ")[1:]]
     assert counts and statistics.median(counts) <= 25, counts
     assert "You plays" not in text and "You's" not in text and "card(s)" not in text
+
+
+async def test_a_game_that_hides_nothing_shows_the_board_once_at_your_turn(tmp_path):
+    """Kardinal: the table's board is printed at your turn, and the private box does not repeat it: it tells only
+    what happened since your last turn (and the board's news does not repeat that)."""
+    text, _ = await run(tmp_path, ["1"] * 8 + ["quit"], game="kardinal", players=2, seed=3)
+    prompts = text.split("your move> ")[:-1]
+    turns = [p for p in prompts if "Chosen so far" not in p]
+    assert len(turns) >= 4
+    for part in turns:
+        assert part.count("DT/DN Dom") == 1, part
+        box = [line for line in part.splitlines() if line.startswith("│ ")]
+        assert not any("Possible sites" in line or "Cardinal:" in line for line in box), part
+    for part in prompts:
+        lines = [line.removeprefix("📢 ").removeprefix("│ ") for line in part.splitlines() if line.strip()]
+        events = [line for line in lines if line.startswith(("You build", "🤖"))]
+        assert len(events) == len(set(events)), part
+    assert "your turn, You" not in text and "🔔" not in text  # the prompt says whose turn it is

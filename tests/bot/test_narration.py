@@ -92,6 +92,61 @@ def test_condensed_runs_and_since_last_turn():
         "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
 
 
+def test_a_troubadour_turn_of_several_lines_is_one_line():
+    game = rules.get_game("troubadour")
+    names = ["Ann", "Bob"]
+    turn = [Event("flipped", {"seat": 1, "cards": ["4H"]}),
+            Event("built_castle", {"seat": 1, "card": "4H", "from": "waste"}),
+            Event("built_village", {"seat": 1, "cards": ["9S"], "to": 2, "from": "waste"}),
+            Event("turn_ended", {"seat": 1, "auto": False})]
+    lines = narrate_lines(game, turn, 0, names)
+    assert len(lines) == 1 and sorted(lines[0].events) == [0, 1, 2, 3]
+    assert lines[0].text.startswith("Bob's turn: flips 4♥ · builds 4♥") and lines[0].text.endswith("turn ends.")
+    short = narrate(game, turn[2:], 0, names)  # two lines stay two lines
+    assert len(short) == 2
+
+
+def test_a_kardinal_turn_is_one_line():
+    game = rules.get_game("kardinal")
+    turn = [Event("built", {"seat": 1, "color": "blue", "kind": "tower", "cells": ["M15"], "stones": ["red"]}),
+            Event("cardinal_moved", {"seat": 1, "from": "J14", "site": "N15"}),
+            Event("built", {"seat": 0, "color": "red", "kind": "house", "cells": ["L12"], "stones": []})]
+    lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
+    assert [line.text for line in lines] == [
+        "Bob builds a 🟦 blue tower at M15: +🟥 stone · moves the Cardinal J14 → N15.",
+        "You build a 🟥 red house at L12."]
+    assert [line.events for line in lines] == [[0, 1], [2]]
+
+
+def test_guyenne_reinforcements_and_refills_are_one_line_each():
+    """A reinforcement phase (adds and passes) and a round's refills are one line each; a seat's own cards are
+    shown to it only; a fight names only the armies at that castle (two sets: no "nobody ?")."""
+    game = rules.get_game("guyenne")
+    names = ["Ann", "Bob", "Cy"]
+    run = [Event("placed", {"seat": 0, "castle": 2, "count": 1, "step": "reinforce", "role": "attack"}),
+           Event("placed_cards", {"seat": 0, "castle": 2, "cards": ["5a"]}, (0,)),
+           Event("passed", {"seat": 1, "auto": False}),
+           Event("passed", {"seat": 2, "auto": True}),
+           Event("placed", {"seat": 0, "castle": 2, "count": 2, "step": "reinforce", "role": "attack"}),
+           Event("placed_cards", {"seat": 0, "castle": 2, "cards": ["2a", "A1"]}, (0,)),
+           Event("passed", {"seat": 1, "auto": False}),
+           Event("refilled", {"seat": 0, "count": 3, "reshuffled": False}),
+           Event("drawn", {"seat": 0, "cards": ["4a", "3a", "2b"]}, (0,)),
+           Event("refilled", {"seat": 1, "count": 2, "reshuffled": True}),
+           Event("drawn", {"seat": 1, "cards": ["Ta", "2c"]}, (1,))]
+    assert narrate(game, run, 1, names) == [
+        "Reinforcing: Ann +3 at castle 2 · You and Cy pass.",
+        "Refill: Ann 3 cards · You T 2 (after reshuffling the discard)."]
+    assert narrate(game, run, 0, names) == [
+        "Reinforcing: You +3 at castle 2 (5 2 A) · Bob and Cy pass.",
+        "Refill: You 4 3 2 · Bob 2 cards (after reshuffling the discard)."]
+    alone = [e for e in run[:7] if e.data.get("seat") != 2]
+    assert narrate(game, alone, 1, names)[0] == "Reinforcing: Ann +3 at castle 2 · You pass."
+    fight = Event("fight", {"castle": 4, "seats": [None, 1, 2], "totals": [None, 2, 6], "winner": 2,
+                            "before": None, "conceded": False})
+    assert narrate(game, [fight], None, names) == ["Castle 4: Bob 2 vs Cy 6, Cy takes the castle."]
+
+
 def test_final_result_sorted_with_shared_places_and_the_tie_rule():
     game = rules.get_game("list_und_tuecke")
     lines = final_result_lines(game, [19, 27, 26, 26], [4, 1, 2, 2], ["AI 1", "Ann", "AI 3", "AI 4"], viewer=1)

@@ -133,3 +133,16 @@ def test_picker_labels_use_the_boards_symbols(name):
                 assert not any(code in labels.split() for code in ("JS", "QS", "KS", "JH", "QH", "KH"))
             if name == "guyenne":
                 assert not any(len(w) == 2 and w[0] in "5432" and w[1].isalpha() for w in labels.split())
+
+
+def test_a_list_may_hold_an_item_twice_and_any_copy_may_be_ticked():
+    """A multiset (Guyenne's ``aside 4 3 2 2 A``): an item is offered as often as one choice may hold it, and
+    ticking either copy is the same choice."""
+    sets = [{"type": "keep", "cards": c} for c in (["a", "a"], ["a", "b"], ["b", "b"])]
+    level = picker.resolve(TOY, sets, "")
+    assert level.multi and [label for label, _ in level.options] == ["a", "a", "b", "b"]
+    assert picker.resolve(TOY, sets, "m4").selected == ["b"]
+    assert picker.resolve(TOY, sets, "d5").action == {"type": "keep", "cards": ["a", "b"]}  # first a, first b
+    assert picker.resolve(TOY, sets, "da").action == {"type": "keep", "cards": ["a", "b"]}  # second a, second b
+    assert picker.resolve(TOY, sets, "dc").action == {"type": "keep", "cards": ["b", "b"]}
+    assert sorted(set(map(str, reachable(TOY, sets)))) == sorted(map(str, sets))

@@ -251,6 +251,18 @@ def test_koenig_artus_board_has_a_running_score_table_per_hand():
     assert again.view(None) == view and again.clone().view(None) == view
 
 
+def test_list_und_tuecke_board_has_a_running_score_table_per_round():
+    game = rules.get_game("list_und_tuecke")
+    state = _play_until(game, game.new_game(4, seed=7), lambda s: len(s.view(None)["round_scores"]) >= 2)
+    view = state.view(None)
+    text = game.render_view(view)
+    assert "Scores by round:" in text
+    rows = [line for line in text.splitlines() if " R1 " in line]
+    assert len(rows) == 4 and all("R2" in r and "total" in r for r in rows)
+    mine = game.render_view(state.view(0))
+    assert "Scores by round:" not in mine and "Totals after 2 rounds" in mine  # the turn message stays short
+
+
 # ---------------------------------------------------------------------------------------------- Guyenne's last action
 @pytest.mark.parametrize("players,options", [(2, {}), (3, {"mode": "two_sets"})])
 def test_guyenne_highlights_the_last_action_in_the_text_and_the_picture(players, options):
@@ -329,8 +341,8 @@ async def test_at_the_end_each_person_is_told_everything_since_their_last_move(s
         row = await uow.games.get(gid)
         names = row.result["names"]
         log = [(m.seq, m.seat, [Event.from_json(e) for e in m.events]) for m in await uow.games.moves(gid)]
-    told = since_last_turn(rules.get_game(name), log, seat, names)
-    assert all(line in last[-1].text for line in told)  # (nothing, when their own move ended the game)
+    told = since_last_turn(rules.get_game(name), log, seat, names, ended=True)
+    assert told and all(line in last[-1].text for line in told)  # their own last move too, at the end
 
 
 async def test_the_console_shows_the_log(tmp_path):
@@ -339,3 +351,34 @@ async def test_the_console_shows_the_log(tmp_path):
     text, code = await run(tmp_path, ["1", "1", "log 2", "log", "quit"], game="kardinal", players=2, seed=3)
     assert code == 0 and "📜 #1 Kardinal — the log" in text
     assert "hand, log, rules" in text  # the command line names it
+
+
+@pytest.mark.parametrize("name", ["kardinal", "koenig_artus", "guyenne"])
+async def test_a_move_that_ends_the_game_tells_the_mover_the_final_lines_and_the_result_once(service, name):
+    """The mover's last private message holds what its own move ended with (the final account, the winner),
+    spoken to it; the other person is told the same; the result is posted once."""
+    gid = (await service.create_lobby(CHAT, ALICE, name, seed=4))[0].game_id
+    await service.join(CHAT, BOB, game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    seats = {}
+    for _ in range(3000):
+        state, alice_seat, _ = await _state(service, gid)
+        seats = {alice_seat: ALICE, 1 - alice_seat: BOB}
+        seat = state.to_act()[0]
+        out = await service.act(None, seats[seat], state.legal_actions(seat)[0], game_id=gid)
+        if any(m.kind == "result" for m in out):
+            break
+    else:
+        pytest.fail("the game did not end")
+    mover, other = seats[seat], seats[1 - seat]
+    assert [m.kind for m in out].count("result") == 1
+    last = {m.user: m.text for m in out if m.is_private and m.kind == "hand"}
+    end_line = {"kardinal": "Nobody can build any more: game over.", "koenig_artus": "🏆 Winner: ",
+                "guyenne": "Game over: "}[name]
+    assert end_line in last[mover] and end_line in last[other]
+    if name == "kardinal":
+        assert "\nYou " in last[mover] and "\nyou " not in last[mover]  # its own account, spoken to it
+        assert last[mover].count("Dom") == 2  # the account once (the view does not repeat it)
+    elif name == "koenig_artus":
+        assert "Winner: You," in last[mover] or "Winner: You," in last[other]
+    assert "and wins" not in last[mover] + last[other]

@@ -23,11 +23,18 @@ async def test_resign_asks_ephemerally_and_the_buttons_decide(dc):
     message = api.messages[record.followups[-1] if record.followups else record.original_id]
     labels = {c["label"]: c["custom_id"] for c in components(message) if c["type"] == 2}
     assert set(labels) == {"🏳 Yes, resign", "Cancel"}
-    cancelled = await dc.click(dc.bob, message, labels["Cancel"])
-    assert any("play on" in a for a in dc.answers(cancelled))
+    await dc.click(dc.bob, message, labels["Cancel"])
+    # the question itself becomes its answer: no buttons are left to press
+    await dc.wait_for(lambda: "play on" in text(api.messages[int(message["id"])]))
+    assert components(api.messages[int(message["id"])]) == []
     assert not any("resigned" in text(m) for m in api.channel_messages())
+    record = await dc.slash(dc.bob, "resign")
+    message = api.messages[record.followups[-1] if record.followups else record.original_id]
+    labels = {c["label"]: c["custom_id"] for c in components(message) if c["type"] == 2}
     await dc.click(dc.bob, message, labels["🏳 Yes, resign"])
     await dc.wait_for(lambda: any("Bob resigned" in text(m) for m in api.channel_messages()))
+    await dc.wait_for(lambda: "You resigned" in text(api.messages[int(message["id"])]))
+    assert components(api.messages[int(message["id"])]) == []
 
 
 async def test_resign_confirm_yes_and_log_and_help(dc):

@@ -314,21 +314,65 @@ def test_g14_deck_cycle_and_exhaustion_in_the_base_game():
 def test_g15_expert_setup():
     state = GAME.new_game(2, seed=4, options={"level": "expert"})
     assert state.phase == "set_aside" and sorted(state.to_act()) == [0, 1]
-    with pytest.raises(IllegalAction):
-        state.apply(0, {"type": "set_aside", "card": "H"})
-    for kind in "5 4 4 3 2".split():
-        play(state, 0, f"aside {kind}")
+    for bad in ({"type": "set_aside", "cards": ["H", "5", "4", "4", "3"]},  # the hero
+                {"type": "set_aside", "cards": ["5", "4", "4", "3"]},  # 4 cards
+                {"type": "set_aside", "cards": ["5", "4", "4", "3", "2", "2"]},  # 6 cards
+                {"type": "set_aside", "cards": ["5", "5", "5", "2", "2"]},  # there are two 5s
+                {"type": "set_aside", "cards": ["2", "5", "4", "4", "3"]},  # not strongest first
+                {"type": "set_aside", "card": "5"}):  # the old single pick
+        with pytest.raises(IllegalAction):
+            state.apply(0, bad)
+    assert state.aside == [[], []]
+    events = play(state, 0, "aside 5 4 4 3 2")
+    assert [e.kind for e in events] == ["set_aside", "set_aside_cards"] and events[1].audience == (0,)
     assert state.to_act() == [1]
     assert state.view(1).get("aside") == [] and state.view(None)["aside_counts"] == [5, 0]
+    assert state.view(0)["aside"] == ids("5 4 4 3 2")
     with pytest.raises(IllegalAction):
-        play(state, 0, "aside 2")  # a sixth card
-    for kind in "2 2 2 A A".split():
-        play(state, 1, f"aside {kind}")
+        play(state, 0, "aside 2 2 2 2 2")  # chosen already
+    play(state, 1, "aside 2 2 2 A A")
     e = 0
     assert len(state.hands[e]) == 6 and "H" in state.hands[e] and len(state.decks[e]) == 11
     assert sorted(state.discards[e]) == sorted(ids("5 4 4 3 2")) and state.reshuffles == [2, 2]
+    assert sorted(state.discards[1]) == sorted(ids("2 2 2 A A"))
     assert state.phase == "open1"
     assert state.aside == [[], []]  # the picks live on only in the discards, where determinize re-deals them
+
+
+def test_expert_setup_is_one_choice_of_kinds_the_picker_asks_card_by_card():
+    """163 choices of kinds (not 20349 sets of ids); the picker offers a kind as often as the army holds it (up to
+    5), finishes only at five, and every choice of five is legal."""
+    from bot.service import picker
+
+    state = GAME.new_game(2, seed=4, options={"level": "expert"})
+    legal = state.legal_actions(0)
+    assert len(legal) == 163 and {"type": "set_aside", "cards": ["2", "2", "2", "2", "2"]} in legal
+    assert all(len(a["cards"]) == 5 and "H" not in a["cards"] for a in legal)
+    level = picker.resolve(GAME, legal, "")
+    assert level.multi and level.sizes == (5, 5)
+    assert [label for label, _ in level.options] == "5 5 4 4 4 3 3 3 T 2 2 2 2 2 A A A A".split()
+    path = ""
+    for index in (15, 9, 10, 3, 4):  # an archer, two 2s, two 4s, ticked in any order
+        level = picker.resolve(GAME, legal, path)
+        assert not level.can_finish
+        path = level.data_for(path, level.options[index][1])
+    level = picker.resolve(GAME, legal, path)
+    assert level.can_finish and level.selected == ["4", "4", "2", "2", "A"]
+    mask = path.rsplit(".", 1)[-1][1:]
+    done = picker.resolve(GAME, legal, "d" + mask)
+    assert done.action == {"type": "set_aside", "cards": ["4", "4", "2", "2", "A"]}
+    state.apply(0, done.action)
+    assert state.view(0)["aside"] == ids("4 4 2 2 A")
+
+
+def test_expert_setup_stored_half_way_through_single_picks_asks_for_the_rest():
+    state = GAME.new_game(2, seed=4, options={"level": "expert"})
+    state.aside[0] = ids("5 4")  # a game stored when the set-aside was five single picks
+    assert all(len(a["cards"]) == 3 for a in state.legal_actions(0))
+    with pytest.raises(IllegalAction):
+        play(state, 0, "aside 5 4 3 2 2")
+    play(state, 0, "aside 5 3 2")  # the army's second 5
+    assert state.view(0)["aside"] == ids("5 5 4 3 2")
 
 
 def test_expert_reshuffles_twice_then_draws_what_is_left():
@@ -815,3 +859,15 @@ def test_a_loss_is_checked_exactly_as_the_listed_loss_options():
     assert not GuyenneState._is_loss_option(["5a", "5a"], ids("5 5"), 5)
     assert not GuyenneState._is_loss_option("5a", ids("5"), 5)
     assert not GuyenneState._is_loss_option(["5a", 3], ids("5 3"), 5)
+
+
+def test_two_sets_own_view_shows_the_players_own_frontiers():
+    """Four players: the table's board lists all four frontiers, a player's own view his two (shorter turns)."""
+    state = GAME.new_game(4, seed=5, options={"mode": "two_sets"})
+    public = GAME.render_view(state.view(None))
+    assert sum("◀ " in line for line in public.splitlines()) == 4
+    for seat in range(4):
+        mine = [line for line in GAME.render_view(state.view(seat)).splitlines() if "◀ " in line]
+        assert len(mine) == 2 and all(f"{{P{seat + 1}}}" in line for line in mine)
+    three = GAME.new_game(3, seed=5, options={"mode": "two_sets"})
+    assert sum("◀ " in line for line in GAME.render_view(three.view(0)).splitlines()) == 3

@@ -602,6 +602,25 @@ def test_views_public_and_identical():
     assert "{P1}" in text and "Cardinal: O13" in text and "not a tower, not red" in text
 
 
+def test_a_players_own_view_does_not_repeat_the_board():
+    """Kardinal hides nothing: a player's view is their colours, stones, what the last building forbids, the
+    Cardinal and (at their turn) the choice; the town is the table's board."""
+    s = after_turn(5)
+    me = s.current
+    text = GAME.render_view(s.view(me))
+    assert "DT/DN" not in text and "DT" not in text and "Stone supply" not in text
+    assert "not a tower, not red" in text and "Cardinal: O13" in text and "/board" in text
+    assert "may move the Cardinal to another site" in text and len(text.splitlines()) <= 6
+    other = GAME.render_view(s.view((me + 1) % 4))
+    assert "Possible sites" not in other and f"{{P{me + 1}}} to play" in other
+    over = s.clone()
+    while not over.is_over():
+        seat = over.to_act()[0]
+        over.apply(seat, over.legal_actions(seat)[0])
+    text = GAME.render_view(over.view(0))
+    assert text.startswith("Kardinal · game over · 🏆") and len(text.splitlines()) == 1
+
+
 def test_json_round_trip_and_determinism():
     s = after_turn(5)
     data = json.loads(json.dumps(s.to_json()))

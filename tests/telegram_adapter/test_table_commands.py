@@ -24,10 +24,16 @@ async def test_resign_asks_with_buttons_cancel_keeps_the_seat_and_yes_resigns(tg
     assert "someone else" in foreign["text"]
     before = tg.snapshot()
     await tg.press(BOB, GROUP, question, cancel["callback_data"])
-    await tg.changed(before, GROUP, "play on")
+    answered = await tg.changed(before, GROUP, "play on")
+    # the question itself (edited, not a new message) becomes its answer: no buttons are left to press
+    assert answered["message_id"] == question["message_id"] and not buttons(answered)
+    question = await tg.say(BOB, GROUP, "/resign", expect=(GROUP, "Resign from game"))
+    yes, cancel = buttons(question)
     before = tg.snapshot()
     await tg.press(BOB, GROUP, question, yes["callback_data"])
     await tg.changed(before, GROUP, "Bob resigned")
+    answered = await tg.changed(before, GROUP, "You resigned")
+    assert answered["message_id"] == question["message_id"] and not buttons(answered)
     await tg.idle()
 
 

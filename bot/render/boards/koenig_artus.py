@@ -151,7 +151,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
         y += 28
 
     if view["phase"] == "over":
-        canvas.text((24, y), f"♔ {player(names, view['winner'])} reached King Arthur and wins!", 20, bold=True)
+        canvas.text((24, y), f"♔ Winner: {player(names, view['winner'])}, first to King Arthur's field!", 20, bold=True)
         y += 34
     elif view["phase"] != "play" and view.get("decider") is not None:
         what = "swaps two trump tokens" if len(view["slots"]) == 6 else "chooses a new trump colour"
