@@ -8,21 +8,27 @@ With ``--iterations`` each decision stops at K iterations (or at the budget, whi
 hundreds of games affordable on a small machine, and the figures repeatable. In a team game the strong side is
 both seats of one team. A tie for first counts as a share (two tied of two: half a win).
 
-Measured on a shared, heavily loaded 2-core machine, 100 games per configuration (not the 200 the issue asks: the
-time did not allow it), a reduced budget of 40 iterations a decision (``--iterations 40 --budget 5``; at the
-chat's default ``ai_time`` of 1 s a decision makes several hundred), strong against greedy, seats rotated:
+Measured 24 Nov 2026 (h-ai3) on the shared 2-core machine at load 6-17, under ``nice -n 19``, 40 iterations a
+decision (``--iterations 40 --budget 5``; at the chat's default ``ai_time`` of 1 s a decision makes several
+hundred), strong against greedy, seats rotated. Guyenne duel alone (``bench_config``); the rest interleaved with
+``--log`` and stopped at the deadline, so 94 games each, not the 200 the issue asks (the machine gave the bench about
+a quarter of a core):
 
-    Guyenne duel 77.5 % wins (target 70) — rollouts of 6 actions (``ai_search_options``); 61.5 % before
-    Guyenne teams 81.0 % wins (70) — rollouts of 12 actions; 68.5 % before
-    List und Tücke 4p 67.8 % first (50)      Kardinal 2p 93.5 % wins (70)
-    Kardinal 4p 47.5 % first (50) — rollouts of 12 actions; 35.0 % before (60 games: 53.3 %)
-    König Artus 2p 75.0 % wins (70)          König Artus 4p 53.0 % first (50)
-    Troubadour 2p/4p: not measured (a game against the strong AI can run to the 5000-action cap; too slow here)
+    configuration        target  games  strong  ±2se   CPU s
+    Guyenne duel            70 %   200   73.2 %   6.3 %   341
+    Guyenne teams           70 %    94   79.8 %   8.3 %   211
+    List und Tücke 4        50 %    94   67.9 %   9.6 %    63
+    Troubadour 2            70 %    94  100.0 %   0.0 %   164   (42.5 % before its trio shortlist, 40 games)
+    Troubadour 4            50 %    94   61.7 %  10.0 %   144   (30 % before, 40 games)
+    Kardinal 2              70 %    94   93.1 %   5.2 %    49
+    Kardinal 4              50 %    94   59.6 %  10.1 %   163   (47.5 % at rollouts of 12 actions, 100 games)
+    König Artus 2           70 %    94   74.5 %   9.0 %    17
+    König Artus 4           50 %    94   53.2 %  10.3 %    34   (separate 60-game runs: 41.7 % at the default
+                                                                 rollout, 46.7 % at 12 actions, 40.0 % at 24)
 
-Earlier experiments (60 games, Guyenne duel): cut rollouts scored by ``rank`` 52.5 %, rollouts of 1 action 41.7 %.
-Decision time and event-loop lag were measured before these changes (p99/budget 0.98–1.87 at 0.2 s; loop lag p99
-4.3 ms with the pool thinking at 1 s); a rollout only gets longer, so the overrun past the budget stays one
-iteration."""
+König Artus at 4 is within noise of its target, so the service does not hand it resigned seats (ai_seats).
+Troubadour games no longer hit the action cap (rules.troubadour.ai: the strong AI shuffled a run between two equal
+cards for ever). Decision time and event-loop lag: ``python -m bench.ai_timing`` (through the service)."""
 from __future__ import annotations
 
 import argparse
