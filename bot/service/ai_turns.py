@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from rules.ai import make_player
 from rules.api import IllegalAction
 from storage import StaleVersion
+from storage.models import Timer
 from bot.service import ai_seats
+from bot.service.base import now
 from bot.service.messages import Message
+from bot.service.timers import deadlines
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +75,10 @@ class AITurns:
         self._ai_tasks.add(task)
         task.add_done_callback(self._ai_tasks.discard)
 
-    async def _ai_job(self, timer_id: int, game_id: int, seat: int, version: int) -> list[Message]:
+    async def _ai_job(self, timer_id: int, game_id: int, seat: int, version: int, kind: str = "ai") -> list[Message]:
         try:
+            if kind == "takeover":
+                return await self._take_over(timer_id, game_id, seat, version)
             return await self._think_and_play(timer_id, game_id, seat)
         except StaleVersion:
             return []
@@ -81,6 +87,14 @@ class AITurns:
         except Exception:  # the claim stays: after its lease the job is taken over
             log.exception("the AI job %s (game %s, seat %s) failed", timer_id, game_id, seat)
             return []
+
+    def _budget(self, live) -> float:
+        """The chat's ``ai_time``, shared when more AIs of the table think at once (a simultaneous phase, e.g.
+        Troubadour's trios) than the pool has workers: the table then waits about ``ai_time`` for all of them,
+        not a multiple of it while the last ones wait for a free worker."""
+        at_once = len(ai_seats.thinking_seats(live, live.state))
+        workers = getattr(self.ai_pool, "workers", None) or os.cpu_count() or 1
+        return ai_seats.ai_time(live) * min(1.0, workers / max(1, at_once))
 
     async def _think_and_play(self, timer_id: int, game_id: int, seat: int) -> list[Message]:
         async with self._uow(readonly=True) as uow:
@@ -94,7 +108,7 @@ class AITurns:
         seed = (live.seed ^ (live.moves * 1_000_003 + seat)) & (2 ** 62 - 1)
         try:
             action = await self.ai_pool.choose(name, state_json, seat, ai_seats.level_of(live, seat), seed,
-                                               ai_seats.ai_time(live), self.ai_iterations)
+                                               self._budget(live), self.ai_iterations)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -124,3 +138,59 @@ class AITurns:
                     events = work.apply(seat, action)
                 batch = [(seat, action, events, "ai")] + self._ai_moves(live, work)
                 return await self._commit(uow, live, work, batch)
+
+    async def _take_over(self, timer_id: int, game_id: int, seat: int, version: int) -> list[Message]:
+        """One action of a person's timed-out turn, by the thinking AI of ``ai_seats.takeover_level``: thought
+        like an AI seat's (no lock, no transaction), committed only if the game is still at ``version``, the
+        version the job was written for. The commit writes the job of the turn's next action, due now
+        (``_timer_changes``), so the whole turn is played one decision at a time and the chat is told once (by
+        the timer that fired). Any other change in between (the person came back and acted, or another seat
+        acted in a simultaneous phase) ends the takeover: the person to act gets a fresh deadline instead."""
+        async with self._uow(readonly=True) as uow:
+            live = await self.fresh_live(uow, game_id)
+        action = None
+        if live is not None and live.version == version and seat in live.state.to_act() and \
+                not live.seats[seat].is_ai:
+            name, state_json = live.game.name, live.state.to_json()
+            seed = (live.seed ^ (live.moves * 1_000_003 + seat)) & (2 ** 62 - 1)
+            level = ai_seats.takeover_level(name, len(live.seats))
+            try:
+                action = await self.ai_pool.choose(name, state_json, seat, level, seed, ai_seats.ai_time(live),
+                                                   self.ai_iterations)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the AI pool failed for game %s; the greedy AI moves instead", game_id)
+                action = {}
+        async with self.lock_for(game_id):
+            async with self._uow() as uow:
+                row = await uow.games.lock(game_id)
+                if not await uow.timers.take(timer_id, self.process_id):
+                    return []  # another process took the job over after the lease
+                live = await self.fresh_live(uow, game_id) if row is not None and row.status == "active" else None
+                if live is None:
+                    await uow.commit()
+                    return []
+                if action is None or row.version != version or seat not in live.state.to_act() or \
+                        live.seats[seat].is_ai:
+                    # the takeover ends; a person still to act gets a deadline again (none was written for them
+                    # while the AI played their turn)
+                    if seat in live.state.to_act() and not live.seats[seat].is_ai and live.turn_timer > 0 and \
+                            seat not in await uow.timers.seats_with_timers(game_id):
+                        uow.session.add_all(Timer(game_id=game_id, **t) for t in deadlines(live, seat, now()))
+                        live.timer_seats.add(seat)
+                    else:
+                        live.timer_seats.discard(seat)
+                    await uow.commit()
+                    return []
+                work = live.state.clone()
+                try:
+                    if not action:
+                        raise IllegalAction("no decision")
+                    events = work.apply(seat, action)
+                except IllegalAction:
+                    work = live.state.clone()
+                    action = make_player(ai_seats.INLINE_DEFAULT, seed=live.seed ^ live.version).choose(work, seat)
+                    events = work.apply(seat, action)
+                batch = [(seat, action, events, "timer")] + self._ai_moves(live, work)
+                return await self._commit(uow, live, work, batch, takeover=seat)

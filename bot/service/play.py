@@ -162,12 +162,13 @@ class PlayCommands:
 
     async def _commit(self, uow: UnitOfWork, live: LiveGame, work: State, batch: list[tuple],
                       actor: int | None = None, notes: list[Message] | None = None,
-                      started: bool = False, grouped: bool = False) -> list[Message]:
+                      started: bool = False, grouped: bool = False, takeover: int | None = None) -> list[Message]:
         """Write snapshot (version-checked) + moves + timers + the messages that tell it (+ ratings at the end),
         commit, then return the messages.
 
         ``grouped``: the caller holds no uncommitted writes, so the writes join the group commit
         (shared with other games' concurrent moves); otherwise they complete ``uow``'s transaction.
+        ``takeover``: the seat whose timed-out turn a thinking AI plays (its next action becomes a job).
         """
         over = work.is_over()
         before = [] if started else live.state.to_act()
@@ -189,7 +190,7 @@ class PlayCommands:
 
             write.then = end
         else:
-            write.drop_timer_seats, write.new_timers = self._timer_changes(live, work)
+            write.drop_timer_seats, write.new_timers = self._timer_changes(live, work, takeover)
         try:
             if grouped:
                 new_version, finish = await self._group.run(write)

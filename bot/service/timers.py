@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from rules.ai import make_player
 from rules.api import State
 from storage import StaleVersion
+from storage.models import Timer
 from bot import i18n
 from bot.i18n import _, ngettext
 from bot.service import ai_seats, languages
@@ -23,6 +24,7 @@ from bot.service.live import LiveGame
 from bot.service.messages import Message
 
 log = logging.getLogger(__name__)
+AI_JOBS = ("ai", "takeover")  # timers that are an AI's decision, thought in the AI pool (ai_turns.py)
 CLAIM_LEASE = timedelta(seconds=60)  # a claim older than this belonged to a process that died: take it over
 
 
@@ -32,9 +34,12 @@ class TimerCommands:
     def wake_timers(self) -> None:
         self._timer_wakeup.set()
 
-    def _timer_changes(self, live: LiveGame, state: State) -> tuple[set[int], list[dict]]:
+    def _timer_changes(self, live: LiveGame, state: State,
+                       takeover: int | None = None) -> tuple[set[int], list[dict]]:
         """Each human to act has a deadline from when their turn began; others' timers are dropped. A thinking
-        AI to act gets a fresh ``ai`` job, due now (a job for an older version of the game is replaced)."""
+        AI to act gets a fresh ``ai`` job, due now (a job for an older version of the game is replaced).
+        ``takeover``: the seat whose timed-out turn a thinking AI is playing (ai_turns.py); while that turn goes
+        on it has no deadline but a ``takeover`` job for its next action, due now."""
         to_act = {s for s in state.to_act() if not live.seats[s].is_ai}
         leaving = live.timer_seats - to_act
         live.timer_seats -= leaving
@@ -45,12 +50,13 @@ class TimerCommands:
             leaving |= live.timer_seats  # the timer was switched off: deadlines already set go too
             live.timer_seats.clear()
         else:
-            for seat in sorted(to_act - live.timer_seats):
-                new.append({"seat": seat, "kind": "remind", "version": live.version,
-                            "due_at": moment + timedelta(seconds=seconds / 2)})
-                new.append({"seat": seat, "kind": "autoplay", "version": live.version,
-                            "due_at": moment + timedelta(seconds=seconds)})
+            for seat in sorted(to_act - live.timer_seats - {takeover}):
+                new.extend(deadlines(live, seat, moment))
                 live.timer_seats.add(seat)
+        if takeover in to_act:
+            leaving.add(takeover)
+            live.timer_seats.add(takeover)
+            new.append({"seat": takeover, "kind": "takeover", "version": live.version + 1, "due_at": moment})
         for seat in ai_seats.thinking_seats(live, state):
             leaving.add(seat)  # dropped before the new job is written (MoveWrite drops first)
             new.append({"seat": seat, "kind": "ai", "version": live.version + 1, "due_at": moment})
@@ -66,15 +72,15 @@ class TimerCommands:
             due = await uow.timers.claim_due(moment, self.process_id, moment - self.timer_lease)
             jobs = [(t.id, t.game_id, t.seat, t.kind, t.version) for t in due]
             await uow.commit()
-        thinking = [self._ai_job(timer_id, game_id, seat, version)
-                    for timer_id, game_id, seat, kind, version in jobs if kind == "ai"]
+        thinking = [self._ai_job(timer_id, game_id, seat, version, kind)
+                    for timer_id, game_id, seat, kind, version in jobs if kind in AI_JOBS]
         if deliver is not None:
             for job in thinking:
                 self._background(job, deliver)
             thinking = []
         waiting = asyncio.gather(*thinking)
         for timer_id, game_id, seat, kind, _ in jobs:
-            if kind == "ai":
+            if kind in AI_JOBS:
                 continue
             try:
                 out.extend(await self._fire_timer(timer_id, game_id, seat, kind))
@@ -110,6 +116,20 @@ class TimerCommands:
                     return out
                 await uow.timers.drop_seats(live.id, {seat})
                 live.timer_seats.discard(seat)
+                with i18n.using(languages.of_live_chat(live)):
+                    text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name,
+                             id=live.id)
+                note = Message(text, chat=live.chat, game_id=live.id, kind="notice")
+                if ai_seats.takeover_thinks(live):
+                    # the strong AI plays the turn in jobs of its own, thought outside this lock (ai_turns.py)
+                    uow.session.add(Timer(game_id=live.id, seat=seat, kind="takeover", version=live.version,
+                                                 due_at=now()))
+                    live.timer_seats.add(seat)
+                    out = [note]
+                    await uow.outbox.add(self.outbox_rows(out))
+                    await uow.commit()
+                    self.wake_timers()
+                    return out
                 work = state.clone()
                 ai = make_player(ai_seats.INLINE_DEFAULT, seed=live.seed ^ live.version)
                 batch = []
@@ -117,10 +137,6 @@ class TimerCommands:
                     action = ai.choose(work, seat)
                     batch.append((seat, action, work.apply(seat, action), "timer"))
                 batch += self._ai_moves(live, work)
-                with i18n.using(languages.of_live_chat(live)):
-                    text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name,
-                             id=live.id)
-                note = Message(text, chat=live.chat, game_id=live.id, kind="notice")
                 return await self._commit(uow, live, work, batch, notes=[note])
 
     async def close_idle_lobbies(self, moment: datetime) -> list[Message]:
@@ -167,6 +183,13 @@ class TimerCommands:
                 await asyncio.wait_for(self._timer_wakeup.wait(), timeout=delay)
             except asyncio.TimeoutError:
                 pass
+
+
+def deadlines(live: LiveGame, seat: int, moment: datetime) -> list[dict]:
+    """A person's turn deadline: a reminder at half the chat's turn time, an AI's turn at its end."""
+    seconds = live.turn_timer
+    return [{"seat": seat, "kind": kind, "version": live.version, "due_at": moment + timedelta(seconds=seconds * part)}
+            for kind, part in (("remind", 0.5), ("autoplay", 1.0))]
 
 
 def _duration(seconds: int) -> str:

@@ -17,6 +17,7 @@ import random
 
 from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
+from rules.troubadour.ai import sensible, trio_shortlist
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
                                     SPADES_TRIO, SUITS, card_of, fits_on, name, noble_of, trio_key, trio_list)
 
@@ -1041,20 +1042,20 @@ class TroubadourState(State):
         return out
 
     def ai_actions(self, seat: int) -> list[dict]:
-        """The greedy AI's shortlist. Trios: only the one it likes best (a trio's value is all that tells them apart
-        for it). Tie-break: one noble, its face from the seat and the round (only the face counts). A turn: when a
-        card can go to a castle, only those builds (progress that is never wrong for it); else every legal action."""
+        """The AIs' shortlist. Trios: the one the greedy player likes best (a trio's value is all that tells them
+        apart for it) and the few others the strong AI weighs (rules.troubadour.ai.trio_shortlist). Tie-break: one
+        noble, its face from the seat and the round (only the face counts). A turn: when a card can go to a castle,
+        only those builds (progress that is never wrong for it); else every legal action but the pointless
+        village-to-village moves (rules.troubadour.ai: a search could shuffle a run back and forth)."""
         if self.phase == "select_trios" and 0 <= seat < self.n and not self.trios[seat]:
-            values = self.noble_values(seat)
-            best = sorted(sorted(range(12), key=lambda x: -values[x])[:3])
-            return [{"type": "choose_trio", "nobles": [NOBLES[x] for x in best]}]
+            return trio_shortlist(self.noble_values(seat), self.n)
         actions = self.legal_actions(seat)
         if self.phase == "tiebreak" and actions:
             game = next(g["games"] for g in self.rps if seat in g["seats"])
             face = "JQK"[(seat + self.round_no + game) % 3]
             return [next((a for a in actions if a["noble"][0] == face), actions[0])]
         castle = [a for a in actions if a["type"] == "build_castle"]
-        return castle or actions
+        return castle or sensible(self, seat, actions)
 
     # ------------------------------------------------------------------ persistence
     def to_json(self) -> dict:

@@ -306,7 +306,7 @@ async def test_switching_the_turn_timer_off_keeps_the_ai_jobs(service):
 async def test_a_resigned_seat_is_played_by_the_strong_ai_where_it_met_its_targets(service):
     from bot.service.ai_seats import TAKEOVER_STRONG, takeover_level
 
-    assert ("kardinal", 2) in TAKEOVER_STRONG and takeover_level("troubadour", 2) == "greedy"
+    assert ("kardinal", 2) in TAKEOVER_STRONG and takeover_level("troubadour", 3) == "greedy"  # not measured
     gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=11))[0].game_id
     await service.join(CHAT, BOB, game_id=gid)
     await service.start(CHAT, ALICE, game_id=gid)
@@ -322,3 +322,82 @@ async def test_a_resigned_seat_is_played_by_the_strong_ai_where_it_met_its_targe
     moves = await moves_of(service, gid)
     assert len(moves) > before and moves[before].by == "ai"
     assert service.ai_pool.calls == 1 and service.ai_pool.failures == 0
+
+
+async def kardinal_duel(service, seed=11):
+    """Alice and Bob at Kardinal (two players: a turn is a building, then the Cardinal moved or left); returns
+    the game number and the person to act first."""
+    gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=seed))[0].game_id
+    await service.join(CHAT, BOB, game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    for user in (ALICE, BOB):
+        if await service.choices(user, game_id=gid):
+            return gid, user
+    raise AssertionError("nobody to act")
+
+
+async def test_a_timed_out_turn_is_played_by_the_strong_ai_one_decision_at_a_time_and_told_once(service):
+    """Where the strong AI met its targets it plays a timed-out turn: each action thought in the pool as a job
+    of its own (no lock, no transaction), the chat told once; the turn's every action is played once."""
+    from bot.service.ai_seats import takeover_level
+
+    assert takeover_level("kardinal", 2) == "strong"
+    gid, late = await kardinal_duel(service)
+    seat = next(s.seat for s in (await row_of(service, gid)).seats if s.player is not None and
+                s.player.external_id == late.id)
+    limit = (await service.chat_settings(CHAT))["turn_timer"]
+    fired = await asyncio.wait_for(service.run_timers(now() + timedelta(seconds=limit + 1)), GUARD)
+    told = [m for m in fired if "time ran out" in m.text]
+    assert len(told) == 1 and told[0].chat == CHAT
+    assert await moves_of(service, gid) == [] and service.ai_pool.calls == 0  # nothing thought under the lock
+    assert [(t.seat, t.kind) for t in await timers_of(service, gid)] == [(seat, "takeover")]
+    played = []
+    for _ in range(6):
+        out = await asyncio.wait_for(service.run_timers(), GUARD)
+        assert not [m for m in out if "time ran out" in m.text]
+        played = [m for m in await moves_of(service, gid) if m.seat == seat]
+        if not [t for t in await timers_of(service, gid) if t.kind == "takeover"]:
+            break
+    # the start player's first turn: a building, the bonus stone, the Cardinal placed; each decided once
+    assert [m.action["type"] for m in played] == ["build", "bonus_stone", "place_cardinal"]
+    assert [m.by for m in played] == ["timer"] * 3 and [m.seq for m in await moves_of(service, gid)] == [0, 1, 2]
+    assert service.ai_pool.calls == 3 and service.ai_pool.failures == 0
+    other = 1 - seat
+    assert sorted((t.seat, t.kind) for t in await timers_of(service, gid)) == [(other, "autoplay"),
+                                                                              (other, "remind")]
+
+
+async def test_a_person_back_during_the_takeover_plays_on_and_the_ai_does_not(service):
+    gid, late = await kardinal_duel(service)
+    limit = (await service.chat_settings(CHAT))["turn_timer"]
+    await asyncio.wait_for(service.run_timers(now() + timedelta(seconds=limit + 1)), GUARD)
+    assert [t.kind for t in await timers_of(service, gid)] == ["takeover"]
+    back = await service.act(CHAT, late, await my_move(service, late, gid), game_id=gid)  # before the AI's job
+    assert not [m for m in back if m.kind == "error"], [m.text for m in back]
+    await asyncio.wait_for(service.run_timers(), GUARD)
+    moves = await moves_of(service, gid)
+    assert [m.by for m in moves] == ["player"]  # the stale job played nothing
+    # still their turn (the Cardinal): a fresh deadline, no job left
+    assert sorted(t.kind for t in await timers_of(service, gid)) == ["autoplay", "remind"]
+    assert await service.choices(late, game_id=gid)
+
+
+async def test_ais_thinking_at_once_share_the_time_when_workers_are_fewer(service):
+    """Two strong AIs choose at once (the toy game's secret keep) and the pool has one worker: each thinks half
+    the chat's ai_time, so the table waits about ai_time, not twice it."""
+    seen = []
+    real = service.ai_pool.choose
+
+    async def spy(name, state, seat, level, seed, budget, iterations=None):
+        seen.append(budget)
+        return await real(name, state, seat, level, seed, budget, iterations)
+
+    service.ai_pool.choose = spy
+    service.ai_pool.workers = 1
+    await service.settings(CHAT, ALICE, "ai_time=0.4", is_admin=True)
+    gid = (await service.create_lobby(CHAT, ALICE, "toy", seed=3))[0].game_id
+    for _ in range(2):
+        await service.add_ai(CHAT, ALICE, "strong", game_id=gid)
+    await service.start(CHAT, ALICE, game_id=gid)
+    await asyncio.wait_for(service.run_timers(), GUARD)
+    assert seen == [0.2, 0.2] and service.ai_pool.failures == 0

@@ -165,3 +165,56 @@ def test_a_games_search_options_hook_sets_the_knobs_and_arguments_win():
     assert Search(teams, teams.to_act()[0], random.Random(1)).rollout_actions == 12
     plain = GAMES["kardinal"].new_game(2, seed=1)
     assert Search(plain, plain.to_act()[0], random.Random(1)).rollout_actions == 2  # the default: 2 per opponent
+
+
+def troubadour_turn(villages: list[str]):
+    """A Troubadour state in a turn, the active seat's villages replaced (card codes bottom→top, ``*`` face down)."""
+    from rules.troubadour.state import pile_of
+
+    state = midgame("troubadour", 2, seed=3, moves=0)
+    greedy = GreedyPlayer(3)
+    while state.phase != "turn":
+        seat = state.to_act()[0]
+        state.apply(seat, greedy.choose(state, seat))
+    seat = state.to_act()[0]
+    state.villages[seat] = [pile_of(v) for v in villages]
+    state.castles[seat] = [0, 0, 0, 0]
+    state._prog[seat] = None
+    return state, seat
+
+
+def test_troubadour_ai_leaves_out_moves_that_only_relabel_villages():
+    """Bench seed 3 looped to the 5000-action cap: the strong AI moved 8S 7H 6S between 9♦ and 9♥ for ever."""
+    state, seat = troubadour_turn(["4S", "7D* 9D 8S 7H 6S", "7S* 9H", "AC* 10H 9C 8H 7C 6D", "8C* 3C"])
+    legal = state.legal_actions(seat)
+    assert {"type": "build_village", "card": "8S", "village": 3} in legal
+    shortlist = state.ai_actions(seat)
+    assert {"type": "build_village", "card": "8S", "village": 3} not in shortlist
+    assert {"type": "end_turn"} in shortlist and all(a in legal for a in shortlist)
+    state.villages[seat][2] = []  # a run on a face-down card uncovers it: kept; a whole village into an empty: not
+    state.villages[seat][0] = []
+    shortlist = state.ai_actions(seat)
+    assert {"type": "build_village", "card": "9C", "village": 1} in shortlist
+    state, seat = troubadour_turn(["", "7D* 9D", "8S", "AC* 10H", "3C"])
+    assert {"type": "build_village", "card": "8S", "village": 1} in state.legal_actions(seat)
+    assert {"type": "build_village", "card": "8S", "village": 1} not in state.ai_actions(seat)
+    assert {"type": "build_village", "card": "8S", "village": 2} in state.ai_actions(seat)
+
+
+def test_troubadour_ai_stops_moving_between_villages_in_a_long_turn():
+    state, seat = troubadour_turn(["", "7D* 9D", "8S", "AC* 10H", "3C"])
+    assert {"type": "build_village", "card": "8S", "village": 2} in state.ai_actions(seat)
+    state.turn_actions = 40
+    assert not [a for a in state.ai_actions(seat) if a["type"] == "build_village" and a.get("card") == "8S"]
+
+
+@pytest.mark.parametrize(("n", "others"), [(2, [["JS", "QS", "KS"], ["JC", "QC", "KC"]]), (4, [["JC", "QC", "KC"]])])
+def test_troubadour_trio_shortlist_adds_the_strong_ais_trios_and_greedy_keeps_its_favourite(n, others):
+    state = GAMES["troubadour"].new_game(n, seed=5)
+    seat = state.to_act()[0]
+    shortlist = state.ai_actions(seat)
+    favourite = shortlist[0]
+    assert [a["nobles"] for a in shortlist[1:]] == others
+    assert all(a in state.legal_actions(seat) for a in shortlist)
+    for seed in range(5):
+        assert GreedyPlayer(seed).choose(state, seat) == favourite
