@@ -35,6 +35,8 @@ async def set_up(url: str) -> list[int]:
                       for k in range(players)]
             if sleepers:
                 await service.settings(chat, people[0], "turn_timer=30", is_admin=True)
+                # a timed-out turn may be thought by the strong AI: the shortest think keeps the 10 s run busy
+                await service.settings(chat, people[0], "ai_time=0.1", is_admin=True)
             lobby = await service.create_lobby(chat, people[0], name, options, seed=100 + g)
             gid = lobby[0].game_id
             for person in people[1:]:

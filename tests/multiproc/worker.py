@@ -23,6 +23,7 @@ import time
 from datetime import timedelta
 
 import rules
+from bot.ai_pool import AIPool
 from bot.service import ChatRef, UserRef, build_service
 from bot.service.base import now
 from storage import UnitOfWork
@@ -53,6 +54,7 @@ class Worker:
         self.service.serves = {self.platform}
         self.service.delivery_lease = timedelta(seconds=1)
         self.service.timer_lease = timedelta(seconds=1)
+        self.service.ai_pool = AIPool(workers=1)  # four workers share two cores: one thinking process each
         outbox = asyncio.create_task(self.service.outbox_loop(self.deliver, [self.platform], interval=0.1))
         timers = asyncio.create_task(self.timers())
         loops = [outbox, timers]
@@ -68,7 +70,9 @@ class Worker:
         finally:
             for loop in loops:
                 loop.cancel()
+            pool = self.service.ai_pool
             await self.service.close()
+            pool.close()  # set from outside, so the service leaves it open
             self.write({"done": self.index})
 
     async def timers(self) -> None:
