@@ -130,8 +130,9 @@ for _name in ("text", "buttons", "menu"):
 
 
 def _ref(ref) -> list | None:
-    return None if ref is None else [ref.platform, ref.id, *([ref.league, ref.title] if isinstance(ref, ChatRef)
-                                                           else [ref.name])]
+    """A chat keeps its language (the deep link's label of a message another process delivers is in it)."""
+    return None if ref is None else [ref.platform, ref.id, *([ref.league, ref.title, ref.locale]
+                                                           if isinstance(ref, ChatRef) else [ref.name])]
 
 
 def message_to_json(message: Message) -> dict:

@@ -162,3 +162,16 @@ async def test_a_failing_send_is_logged_and_the_queue_goes_on():
     await clock.run(delivery)
     assert sent == ["good"] and delivery.dropped == 1
     await delivery.close()
+
+
+def test_a_stored_message_keeps_its_chats_language():
+    """A message delivered from the outbox by another process is read back from JSON: its chat's language must
+    survive, or Telegram's "open a private chat" button is labelled in English in a German group."""
+    from bot.service.messages import ChatRef, Message, message_from_json, message_to_json
+
+    chat = ChatRef("telegram", "-100", "-100", "Tafelrunde", locale="de")
+    back = message_from_json(message_to_json(Message("Hallo", chat=chat, game_id=3)))
+    assert back.chat == chat and back.chat.locale == "de"
+    old = message_to_json(Message("Hallo", chat=chat))
+    old["chat"] = old["chat"][:4]  # stored before the language was kept
+    assert message_from_json(old).chat.locale is None
