@@ -126,7 +126,10 @@ class Console:
             elif m.kind == "board" and not full_board and not self.over:
                 head, _sep, body = text.partition("\n\n")
                 news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
-                for line in map(lambda line: addressed(line, YOU.name), news):
+                # the channel's lines about you: in English spoken to you ("You flip 3♦"); another language's verb
+                # cannot be turned by a rule, so there they keep your name ("You deckt 7♠ auf", not "du deckt")
+                speak = i18n.language() == "en"
+                for line in (addressed(line, YOU.name) if speak else line for line in news):
                     if line not in boxed and not (covered and not line.startswith("You ")):
                         self.say("📢 " + line)  # (your own move is not in your box: "You build …")
                 waiting = [line for line in body.splitlines() if line.startswith("⏳")]

@@ -149,3 +149,17 @@ async def test_a_game_that_hides_nothing_shows_the_board_once_at_your_turn(tmp_p
         events = [line for line in lines if line.startswith(("You build", "🤖"))]
         assert len(events) == len(set(events)), part
     assert "your turn, You" not in text and "🔔" not in text  # the prompt says whose turn it is
+
+
+@pytest.mark.parametrize("lang,you,echoed", [("de", "du", True), ("nl", "jij", True), ("fr", "tu", False)])
+async def test_the_channels_lines_about_you_stay_grammatical_in_other_languages(tmp_path, lang, you, echoed):
+    """The console used to turn "You deckt 7♠ auf." (the channel's line, your name in it) into "du deckt 7♠ auf."
+    with an English rule; a Dutch, German or French verb cannot be turned so, and the line keeps your name."""
+    out = io.StringIO()
+    await play_console("troubadour", 2, 5, "", f"sqlite+aiosqlite:///{tmp_path}/console.db", False, out=out,
+                       inp=io.StringIO("1\n" * 12), lang=lang)
+    text = out.getvalue()
+    channel = [line for line in text.splitlines() if line.startswith("📢 ")]
+    # (this deal echoes one of your moves in the channel within 12 answers in German and Dutch)
+    assert any(line.startswith(f"📢 {YOU.name} ") for line in channel) == echoed, channel[:5]
+    assert not [line for line in channel if line.lower().startswith(f"📢 {you} ")], channel[:5]
