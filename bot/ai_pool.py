@@ -38,8 +38,14 @@ class AIPool:
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
     def close(self) -> None:
-        """Stop the workers; decisions not started are cancelled, a running one ends with its budget."""
+        """Stop the workers: decisions not started are cancelled, running ones are abandoned (the timer job that
+        asked is claimed again by a process that runs on). The worker processes are ended here, not left to the
+        interpreter's exit, which joins them and was seen to wait past a minute for a worker still starting."""
+        processes = list((getattr(self._executor, "_processes", None) or {}).values())
         self._executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
 
     async def __aenter__(self) -> "AIPool":
         return self

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import sys
 import time
@@ -131,6 +132,8 @@ def main() -> None:
     url, index, count, until, out = sys.argv[1:6]
     logging.basicConfig(filename=out + ".log", level=logging.WARNING)  # what went wrong, for the test to show
     asyncio.run(Worker(url, int(index), int(count), float(until), out).run())
+    logging.shutdown()
+    os._exit(0)  # all is written ("done"): no wait at the interpreter's exit (see AIPool.close)
 
 
 if __name__ == "__main__":
