@@ -12,7 +12,6 @@ from collections import defaultdict
 
 from rules.ai import make_player
 from rules.api import State
-from rules.lang import reading
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, write_one
 from bot import i18n
@@ -106,12 +105,14 @@ class CommitCommands:
                     and s.seat not in turn_came:
                 continue
             live.shown_views[s.seat] = view
-            with i18n.using(languages.of_live_seat(live, s)), reading(s.seat):
-                told = (live.game.describe_event(event) for event in private_events.get(s.seat, []))
-                lines = [views.substitute(line, live.names) for line in told if line]
-                if s.seat in turn_came or not to_act:  # their turn, or the end: all they know since their last one
-                    lines = narration.since_last_turn(live.game, list(live.log), s.seat, live.names, ended=not to_act)
-            message = views.private_message(live, s, state, version, lines, self.pictures, view=view)
+            # what they are told beside the view is narrated when the hand is rendered (at sending: never for a
+            # hand superseded before it is sent), from the events it tells, kept with the recipe
+            if s.seat in turn_came or not to_act:  # their turn, or the end: all they know since their last one
+                told = {"since": _since_last_turn(live.log, s.seat), "ended": not to_act}
+            else:  # what they learnt privately
+                mine = private_events.get(s.seat)
+                told = {"events": [event.to_json() for event in mine]} if mine else None
+            message = views.private_message(live, s, state, version, [], self.pictures, view=view, told=told)
             message.ping = s.seat in turn_came
             out.append(message)
         humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
@@ -134,3 +135,11 @@ class CommitCommands:
         out = [Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")]
         out.extend(await self.rate_finished(uow, row, state, live.chat))
         return out
+
+
+def _since_last_turn(log, seat: int) -> list[list]:
+    """The moves of ``log`` (``(seq, seat, events)``, oldest first) from ``seat``'s last own move on (all of them
+    when it has none), as JSON: what ``narration.since_last_turn`` reads to tell the seat what it has not seen."""
+    moves = list(log)
+    start = next((k for k in range(len(moves) - 1, -1, -1) if moves[k][1] == seat), 0)
+    return [[seq, mover, [event.to_json() for event in events]] for seq, mover, events in moves[start:]]
