@@ -71,3 +71,28 @@ async def test_every_changed_view_is_told_to_its_seat_and_to_nobody_else(tmp_pat
             assert out[0].kind != "error", out[0].text
     finally:
         await service.close()
+
+
+async def test_a_stored_picture_request_keeps_its_view_once_and_reads_back_the_same(tmp_path):
+    """The outbox stores a board's or hand's view once, though the picture request shows the same view: the
+    payload read back (as another process delivering it would) asks for exactly the same picture."""
+    import json
+
+    from bot.service.messages import message_from_json, message_to_json
+
+    service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/stored.db", pictures=True)
+    service.draw_at_delivery = True
+    try:
+        users = [UserRef("discord", "1", "Ann"), UserRef("discord", "2", "Ben")]
+        gid = (await service.create_lobby(CHAT, users[0], "koenig_artus", seed=5))[0].game_id
+        await service.join(CHAT, users[1], game_id=gid)
+        out = await service.start(CHAT, users[0], game_id=gid)
+        shown = [m for m in out if m.kind in ("board", "hand")]
+        assert shown and all(m.picture is not None for m in shown)
+        for message in shown:
+            payload = json.loads(json.dumps(message_to_json(message)))
+            assert json.dumps(payload).count(json.dumps(message.recipe["view"])) == 1
+            back = message_from_json(payload)
+            assert back.picture == message.picture and back.recipe["view"] == message.recipe["view"]
+    finally:
+        await service.close()
