@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 class WalCheckpointer:
     """Checkpoints ``path``'s write-ahead log every ``interval`` seconds while it grows."""
 
-    def __init__(self, path: str, interval: float = 0.2):
+    def __init__(self, path: str, interval: float = 0.5):
         self.path = path
         self.wal = f"{path}-wal"
         self.interval = interval
