@@ -14,18 +14,21 @@
     python -m bench.busy --game kardinal --games 100 --moves 30 --workers 1 2
 
 Figures (König Artus, 4 seats, 100 games × 30 moves) on this 2-core host while other helpers' test suites ran
-(every figure is inflated against a quiet machine; compare within a row). Second round (h-perf2) at load 12–13;
-third round (h-perf3), before and after, at load 4–6:
+(compare within a column pair). Second round (h-perf2) at load 12–13; third round (h-perf3): the code before
+(ef99ea7) and after, run back to back at 15:03–15:09 at load 2–4:
 
-    figure                                  h-perf2 (load 12)        h-perf3 before (load 5–7)   after (load 4–6)
+    figure                                  h-perf2 (load 12)        h-perf3 before (load 4)     after (load 2–4)
     bare commit floor p50                   0.15 ms                  0.15 ms                     0.15 ms
-    quiet overhead p50 / p99 (× floor)      0.59 / 14.1 ms (3.9×)    1.36 / 9.9 ms (9.0×)        0.53 / 4.9 ms (3.6×)
-    the loop's CPU per act p50              —                        0.62 ms                     0.39 ms
-    the commit in SQLite's thread p50 / p99 —                        0.12 / 11.5 ms              0.14 / 0.22 ms
-    100 games, text only                    739 moves/s              541 moves/s                 569 moves/s
-    one picture p50 / max (worst game)      2.1 / 116 ms             4.8 / 42 ms                 2.6 / 156 ms (outlier)
-    100 games, pictures on, 1 / 2 workers   688 / 541 moves/s        561 / 359 moves/s           831 / 707 moves/s
-    100 games, text only, 1 / 2 processes   —                        371 / 685 moves/s           720 / 617 moves/s
+    quiet overhead p50 / p99 (× floor)      0.59 / 14.1 ms (3.9×)    0.70 / 9.9 ms (4.6×)        0.51 / 0.70 ms (3.3×)
+    the loop's CPU per act p50              —                        0.56 ms                     0.37 ms
+    the commit in SQLite's thread p50 / p99 —                        ~0.12 / 11.5 ms             0.14 / 0.20 ms
+    100 games, text only                    739 moves/s              785 moves/s                 1,010 moves/s
+    one picture p50 / max (worst game)      2.1 / 116 ms             1.8 / 3.9 ms                1.9 / 8.8 ms
+    100 games, pictures on, 1 / 2 workers   688 / 541 moves/s        814 / 674 moves/s           823 / 832 moves/s
+    100 games, text only, 1 / 2 processes   —                        761 / 1,015 moves/s         959 / 1,108 moves/s
+
+(At load 5–7, earlier the same day: before 1.36 / 9.9 ms quiet, 541 moves/s text only, 561 / 359 with pictures;
+after 0.53 / 4.9 ms, 569 moves/s, 831 / 707: the p99 then is the machine's, see below.)
 
 What changed in the third round: a hand's narration is told when it is rendered (at sending, never for a hand
 superseded first), not on the move's path; the lean write converts a value its rows share once and dumps JSON
@@ -35,22 +38,23 @@ checkpointed in their commit (11–18 ms) — the whole p99 of the commit (11.5 
 Skipping the views of seats whose view cannot have changed saves nothing here: bench.view_changes finds a move
 leaves a seat's view unchanged in 0 % of cases (Guyenne teams of 3: 0.3–0.6 %), every view showing the table.
 
-Why the targets are not met on this host. The floor (0.15 ms) is four hops to aiosqlite's thread (~0.02 ms each
+Why the targets are not met on this host (the p99 ≤ 1.5 ms is, when the machine is not overloaded). The floor (0.15 ms) is four hops to aiosqlite's thread (~0.02 ms each
 when the machine is busy, several times that when it is idle: a sleeping core wakes for each) and SQLite's own
 work (~0.05 ms). The service pays one hop and ~0.14 ms of SQLite work (the move, its log row and ~6 outbox rows
 holding the recipes of the board, the hands and the turn line, ~5 KB), plus the event loop's own Python work,
-~0.39 ms of CPU an act: the engine's apply, clone and snapshot (0.04), five views (0.04), the messages' recipes
+~0.37 ms of CPU an act: the engine's apply, clone and snapshot (0.04), five views (0.04), the messages' recipes
 (0.07), the outbox rows and their JSON (0.08), and the rest (~0.15: the call's bookkeeping, judging, the group
 commit, the pool's checkout and the hop's own Python).
 ≤ 2× the floor (0.30 ms) would need that CPU below ~0.1 ms: no single item is large enough. The p99 is the
-machine's: the commit's own p99 is 0.22 ms, but with four or more runnable processes on two cores a woken
-thread waits for a core (4–10 ms at load 4–7; one quiet run at load 6.8 measured p99 0.87 ms). Text only, each
-of the ~6 messages a move is rendered when sent: ~0.9 ms of loop CPU a move (render_view, the picker, the
-delivery queues) bounds one process near 1,100 moves/s on a free core — 5,000 needs four or five processes (each
-its own games, as Discord shards), i.e. more cores than this host has: with other work on both cores, a second
-process only competes for them (the rows "text only, 1/2 processes"). Pictures drawn in the pool leave the loop;
-with 2 cores, 1 worker (the default: a core each but the loop's) does better than 2, which take the loop's core
-in turns.
+machine's: the commit's own p99 is 0.2 ms, and the act's p99 0.7 ms at load 2, but with four or more runnable
+processes on two cores a woken thread waits for a core (p99 4–10 ms at load 4–7, the floor's p99 too). Text only, each
+of the ~6 messages a move is rendered when sent: ~0.8 ms of loop CPU a move (render_view, the picker, the
+delivery queues) bounds one process near 1,250 moves/s on a free core — 5,000 needs four or five processes (each
+its own games, as Discord shards), i.e. more cores than this host has: two processes on its two cores made
+1,108 moves/s together at load 4 (959 alone), and with other work on both cores a second process only competes
+for them. Pictures drawn in the pool leave the loop: 1 and 2 workers are alike when the machine is quiet
+(823 / 832 moves/s); under load 2 workers take the loop's core in turns (831 / 707 at load 6), so 1 worker
+(a core each but the loop's) is the default on 2 cores.
 """
 from __future__ import annotations
 
