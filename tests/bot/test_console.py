@@ -151,15 +151,24 @@ async def test_a_game_that_hides_nothing_shows_the_board_once_at_your_turn(tmp_p
     assert "your turn, You" not in text and "🔔" not in text  # the prompt says whose turn it is
 
 
-@pytest.mark.parametrize("lang,you,echoed", [("de", "du", True), ("nl", "jij", True), ("fr", "tu", False)])
-async def test_the_channels_lines_about_you_stay_grammatical_in_other_languages(tmp_path, lang, you, echoed):
-    """The console used to turn "You deckt 7♠ auf." (the channel's line, your name in it) into "du deckt 7♠ auf."
-    with an English rule; a Dutch, German or French verb cannot be turned so, and the line keeps your name."""
+@pytest.mark.parametrize("lang,name", [("de", "Du"), ("nl", "Jij"), ("fr", "Toi")])
+async def test_the_console_person_and_the_channels_lines_about_you_speak_the_chosen_language(tmp_path, lang, name):
+    """The console person was "You" in every language ("am Zug: You"), and the channel's lines about you kept
+    that name ("You deckt 7♠ auf."). Now you are named in the chosen language everywhere the console shows a
+    name, and a line about your own move is the catalog's second-person sentence ("Du deckst 10♥ auf."), not
+    your name before a third-person verb ("Du deckt")."""
+    from bot import i18n
+
     out = io.StringIO()
     await play_console("troubadour", 2, 5, "", f"sqlite+aiosqlite:///{tmp_path}/console.db", False, out=out,
                        inp=io.StringIO("1\n" * 12), lang=lang)
     text = out.getvalue()
-    channel = [line for line in text.splitlines() if line.startswith("📢 ")]
-    # (this deal echoes one of your moves in the channel within 12 answers in German and Dutch)
-    assert any(line.startswith(f"📢 {YOU.name} ") for line in channel) == echoed, channel[:5]
-    assert not [line for line in channel if line.lower().startswith(f"📢 {you} ")], channel[:5]
+    assert "You" not in text, [line for line in text.splitlines() if "You" in line][:5]
+    assert f"1. {name}," in text.splitlines()[0]  # the seat list
+    assert f"P1 {name} " in text  # the board
+    channel = [line for line in text.splitlines() if "📢 " in line]
+    with i18n.using(lang):
+        flip = i18n._("You flip {cards}.", cards="10♥")  # the catalog's own sentence for you
+        third = i18n._("{who} flips {cards}.", who=name, cards="10♥")  # what keeping the name would read
+    assert any(line.endswith("📢 " + flip) for line in channel), channel[:5]
+    assert not any(line.endswith("📢 " + third) for line in channel), channel[:5]
