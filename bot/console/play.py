@@ -53,7 +53,7 @@ def addressed(line: str, name: str) -> str:
 
     if i18n.language() != "en":
         return line
-    return personal(re.sub(rf"(?<![\w{{]){re.escape(name)}(?=\W|$)", "{P1}", line), 0, [name])
+    return personal(re.sub(rf"(?<![\w{{])(?<!P\d ){re.escape(name)}(?=\W|$)", "{P1}", line), 0, [name])
 
 
 def _strip_move(line: str) -> str:
