@@ -181,3 +181,16 @@ async def test_the_console_person_and_the_channels_lines_about_you_speak_the_cho
         third = i18n._("{who} flips {cards}.", who=name, cards="10♥")  # what keeping the name would read
     assert any(line.endswith("📢 " + flip) for line in channel), channel[:5]
     assert not any(line.endswith("📢 " + third) for line in channel), channel[:5]
+
+
+async def test_list_und_tuecke_tells_the_final_result_once(tmp_path):
+    """The end of a game used to rank the players three times (the view's "Final: 1. … 2. …", its "Totals after
+    4 rounds", then the result message): the ranking is the result message, said once."""
+    out = io.StringIO()
+    await play_console("list_und_tuecke", 4, 1, "", f"sqlite+aiosqlite:///{tmp_path}/console.db", False, out=out,
+                       inp=io.StringIO("1\n" * 400 + "quit\n"))
+    end = out.getvalue().split("your move> ")[-1]
+    assert "is over." in end
+    places = [line for line in end.splitlines() if line[:3] in ("1. ", "2. ", "3. ", "4. ")]
+    assert len(places) == 4 and all(end.count(line) == 1 for line in places), end
+    assert "Final:" not in end and "Totals after" not in end, end
