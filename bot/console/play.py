@@ -157,10 +157,13 @@ class Console:
                     self.say(waiting[-1])
                 continue
             else:
-                if m.kind == "board":
-                    head = text.partition("\n\n")[0]
-                    self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
-                    text = "\n".join(addressed(line, self.you.name) for line in text.splitlines())  # "You open"
+                if m.kind == "board":  # the whole board (at the start, `board`): told to you ("Du musst bauen")
+                    head, _sep, body = text.partition("\n\n")
+                    told = self.board_news(m, [line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                    self._news([raw for raw, _line, _me in told])
+                    board, waiting = body.partition("\n\n⏳")[::2]
+                    text = "\n".join(head.splitlines()[:1] + ["· " + line for _raw, line, _me in told]) + "\n\n" + \
+                        self.board_for_you(m, board) + ("\n\n⏳" + waiting if waiting else "")
                     said.update(text.splitlines())
                     board_shown = self._board_not_in_view()
                 self.say("📢 " + text)
