@@ -30,7 +30,8 @@ def _side(view: dict, s: int) -> str:
 
 def castle_row(view: dict) -> str:
     """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe). Two sets: one line per
-    frontier, ``◀``/``▶`` for the player named on that side; a player's own view of four frontiers shows his two."""
+    frontier, ``◀``/``▶`` for the player named on that side; a player's own view of four frontiers shows his two,
+    chained at him in one line (``B ◀ 7⬜ 8▶ 9◀ ▶ you ◀ 10▶ 11⬜ 12⬜ ▶ C``)."""
     if view["mode"] == "two_sets":
         lines = []
         mine = view["armies"][view["viewer"]] if view.get("viewer") is not None else None
@@ -42,6 +43,11 @@ def castle_row(view: dict) -> str:
                 owner = view["castles"][k - 1]
                 marks.append(f"{k}" + ("⬜" if owner is None else "◀" if owner == a else "▶"))
             lines.append(f"{seat(a)} ◀ " + " ".join(marks) + f" ▶ {seat(b)}")
+        you = seat(view["viewer"]) if view.get("viewer") is not None else None
+        if you and len(lines) == 2 and lines[0].startswith(you + " ◀") and lines[1].endswith("▶ " + you):
+            lines.reverse()  # (left neighbour, you) before (you, right neighbour)
+        if you and len(lines) == 2 and lines[0].endswith("▶ " + you) and lines[1].startswith(you + " ◀"):
+            lines = [lines[0] + lines[1][len(you):]]  # your two frontiers meet at you: one chain, one line
         return _("(inner → outer)") + " " + "\n".join(lines)  # the first frontier on the heading's line
     out = []
     for k, owner in enumerate(view["castles"], start=1):
