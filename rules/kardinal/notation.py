@@ -6,22 +6,14 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
-from rules.lang import _
-from rules.kardinal.geometry import (COLOURS, COURT, EAST, HOUSE, KINDS, LETTER, NORTH, SOUTH, TOWER, WEST,
+from rules.lang import _, colour_aliases
+from rules.kardinal.geometry import (COLOURS, COURT, EAST, HOUSE, LETTER, NORTH, SOUTH, TOWER, WEST,
                                      building_text, label, parse_label)
 
 # local aliases (issue 26): the colours, shapes and directions in Dutch, German and French, as whole words only —
 # Dutch initials would clash (geel/groen, huis/hof), so the one-letter codes stay English (r y g b, h t c).
-# Adjectives in every inflection the board shows or a player types ("rotes Haus", "rode toren", "tour bleue").
-_LOCAL_COLOURS = {0: ("rot", "rood", "rode", "rouge"), 1: ("gelb", "geel", "gele", "jaune"),
-                  2: ("grün", "gruen", "groen", "groene", "vert", "verte"),
-                  3: ("blau", "blauw", "blauwe", "bleu", "bleue")}
-_INFLECTIONS = {"rot": "e en er es", "gelb": "e en er es", "grün": "e en er es", "gruen": "e en er es",
-                "blau": "e en er es", "rouge": "s", "jaune": "s", "vert": "s", "verte": "s", "bleu": "s",
-                "bleue": "s"}
 COLOUR_WORDS = {**{c: i for i, c in enumerate(COLOURS)}, **{LETTER[i]: i for i in range(4)},
-                **{word + ending: i for i, words in _LOCAL_COLOURS.items() for word in words
-                   for ending in ["", *_INFLECTIONS.get(word, "").split()]}}
+                **colour_aliases({c: i for i, c in enumerate(COLOURS)})}
 KIND_WORDS = {"house": HOUSE, "h": HOUSE, "haus": HOUSE, "tower": TOWER, "t": TOWER, "turm": TOWER,
               "courtyard": COURT, "court": COURT, "yard": COURT, "c": COURT, "hof": COURT,
               "huis": HOUSE, "toren": TOWER, "maison": HOUSE, "tour": TOWER, "cour": COURT}

@@ -66,7 +66,9 @@ def test_a_private_view_speaks_to_its_seat_in_its_language():
     ("koenig_artus", "rood-7", "red-7"),
     ("koenig_artus", "z7", "K7"),  # Dutch z(wart): the one local initial that clashes with none
     ("koenig_artus", "ridder", "knight"),
+    ("koenig_artus", "rote-7", "red-7"),  # "die rote 7", as the German texts say it
     ("list_und_tuecke", "verberg blauw geel", "hide B Y"),
+    ("list_und_tuecke", "cache bleue jaune", "hide B Y"),
 ])
 def test_local_words_are_aliases_of_the_notation(game, typed, english):
     g = rules.get_game(game)
