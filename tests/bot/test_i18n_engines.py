@@ -46,15 +46,16 @@ def test_narration_speaks_to_its_reader_in_its_language():
 
 
 def test_a_private_view_speaks_to_its_seat_in_its_language():
-    game = rules.get_game("guyenne")
+    """(Kardinal: Guyenne's own view no longer repeats its phase line above "Your move — …", issue 23.)"""
+    game = rules.get_game("kardinal")
     state = game.new_game(2, seed=3)
     seat = state.to_act()[0]
     with using("nl"):
         own = game.render_view(state.view(seat))
         public = game.render_view(state.view(None))
-    assert "Jij valt een kasteel aan." in own and "Je hand:" in own
-    assert f"{{P{seat + 1}}} valt een kasteel aan." in public
-    assert "You open a castle." in game.render_view(state.view(seat))  # English as before
+    assert "Je moet bouwen. Mogelijke bouwplaatsen:" in own
+    assert f"{{P{seat + 1}}} moet bouwen. Mogelijke bouwplaatsen:" in public
+    assert "You must build." in game.render_view(state.view(seat))  # English as before
 
 
 @pytest.mark.parametrize("game,typed,english", [
