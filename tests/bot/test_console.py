@@ -194,3 +194,16 @@ async def test_list_und_tuecke_tells_the_final_result_once(tmp_path):
     places = [line for line in end.splitlines() if line[:3] in ("1. ", "2. ", "3. ", "4. ")]
     assert len(places) == 4 and all(end.count(line) == 1 for line in places), end
     assert "Final:" not in end and "Totals after" not in end, end
+
+
+def test_addressed_turns_english_sentences_and_leaves_labels_and_other_languages():
+    """English lines with your name are turned to you ("You plays" → "You play"); a seat label keeps the name as
+    it is ("P4 You", not "P4 you"); another language is left alone (its own sentences are narrated for you)."""
+    from bot import i18n
+    from bot.console.play import addressed
+
+    with i18n.using("en"):
+        assert addressed("You plays 7♥.", "You") == "You play 7♥."
+        assert addressed("P4 You · choosing…", "You") == "P4 You · choosing…"
+    with i18n.using("de"):
+        assert addressed("Du deckst 7♠ auf.", "Du") == "Du deckst 7♠ auf."
