@@ -98,8 +98,10 @@ class Console:
         boxed: set[str] = set()  # what your box tells: the board's news does not repeat it
         covered = False  # your box tells all since your last turn (it is your turn, or the end): news only of you
         ending = any(m.kind == "result" for m in messages)
+        plain = {id(m): _plain(m.text).replace(f"{self.you.name} {_('(you)')}", self.you.name) for m in messages}
+        # ("Du (du)", "You (you)": on the console your name already says it is you)
         for m in messages:
-            lines = _plain(m.text).splitlines()
+            lines = plain[id(m)].splitlines()
             if m.is_private and not step and "" in lines:
                 boxed.update(addressed(line, self.you.name) for line in lines[1:lines.index("")])
                 covered = covered or ((m.ping or ending) and lines.index("") > 1)
@@ -110,7 +112,7 @@ class Console:
                 self.over = True
             if m.kind == "turn":  # the group's line that pings whose turn it is: here the prompt says it
                 continue
-            text = _plain(m.text)
+            text = plain[id(m)]
             if m.is_private:
                 recipe = m.recipe or {}
                 if isinstance(recipe.get("seat"), int):

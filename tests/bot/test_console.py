@@ -175,6 +175,9 @@ async def test_the_console_person_and_the_channels_lines_about_you_speak_the_cho
     assert "You" not in text, [line for line in text.splitlines() if "You" in line][:5]
     assert f"1. {name}," in text.splitlines()[0]  # the seat list
     assert f"P1 {name} " in text  # the board
+    with i18n.using(lang):
+        marker = i18n._("(you)")
+    assert f"{name} {marker}" not in text  # "Du (du)": the name already says it is you
     channel = [line for line in text.splitlines() if "📢 " in line]
     with i18n.using(lang):
         flip = i18n._("You flip {cards}.", cards="10♥")  # the catalog's own sentence for you
