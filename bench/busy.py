@@ -15,7 +15,7 @@
 
 Figures (König Artus, 4 seats, 100 games × 30 moves) on this 2-core host while other helpers' test suites ran
 (compare within a column pair). Second round (h-perf2) at load 12–13; third round (h-perf3): the code before
-(ef99ea7) and after, run back to back at 15:03–15:09 at load 2–4:
+(ef99ea7) and after, run back to back at 14:54–14:58 at load 2–4:
 
     figure                                  h-perf2 (load 12)        h-perf3 before (load 4)     after (load 2–4)
     bare commit floor p50                   0.15 ms                  0.15 ms                     0.15 ms
