@@ -19,7 +19,7 @@ Figures (König Artus, 4 seats, 100 games × 30 moves) on this 2-core host while
 
     figure                                  h-perf2 (load 12)        h-perf3 before (load 4)     after (load 2–4)
     bare commit floor p50                   0.15 ms                  0.15 ms                     0.15 ms
-    quiet overhead p50 / p99 (× floor)      0.59 / 14.1 ms (3.9×)    0.70 / 9.9 ms (4.6×)        0.51 / 0.70 ms (3.3×)
+    quiet overhead p50/p99 (×floor)         0.59 / 14.1 ms (3.9×)    0.70 / 9.9 ms (4.6×)        0.51/0.70 ms (3.3×)
     the loop's CPU per act p50              —                        0.56 ms                     0.37 ms
     the commit in SQLite's thread p50 / p99 —                        ~0.12 / 11.5 ms             0.14 / 0.20 ms
     100 games, text only                    739 moves/s              785 moves/s                 1,010 moves/s
@@ -38,17 +38,18 @@ checkpointed in their commit (11–18 ms) — the whole p99 of the commit (11.5 
 Skipping the views of seats whose view cannot have changed saves nothing here: bench.view_changes finds a move
 leaves a seat's view unchanged in 0 % of cases (Guyenne teams of 3: 0.3–0.6 %), every view showing the table.
 
-Why the targets are not met on this host (the p99 ≤ 1.5 ms is, when the machine is not overloaded). The floor (0.15 ms) is four hops to aiosqlite's thread (~0.02 ms each
+Why the targets are not met on this host (the p99 ≤ 1.5 ms is, when the machine is not overloaded). The floor
+(0.15 ms) is four hops to aiosqlite's thread (~0.02 ms each
 when the machine is busy, several times that when it is idle: a sleeping core wakes for each) and SQLite's own
-work (~0.05 ms). The service pays one hop and ~0.14 ms of SQLite work (the move, its log row and ~6 outbox rows
+work (~0.05 ms). The service pays one hop and ~0.14 ms of SQLite work (the move, its log row, ~6 outbox rows
 holding the recipes of the board, the hands and the turn line, ~5 KB), plus the event loop's own Python work,
 ~0.37 ms of CPU an act: the engine's apply, clone and snapshot (0.04), five views (0.04), the messages' recipes
 (0.07), the outbox rows and their JSON (0.08), and the rest (~0.15: the call's bookkeeping, judging, the group
 commit, the pool's checkout and the hop's own Python).
 ≤ 2× the floor (0.30 ms) would need that CPU below ~0.1 ms: no single item is large enough. The p99 is the
 machine's: the commit's own p99 is 0.2 ms, and the act's p99 0.7 ms at load 2, but with four or more runnable
-processes on two cores a woken thread waits for a core (p99 4–10 ms at load 4–7, the floor's p99 too). Text only, each
-of the ~6 messages a move is rendered when sent: ~0.8 ms of loop CPU a move (render_view, the picker, the
+processes on two cores a woken thread waits for a core (p99 4–10 ms at load 4–7, the floor's p99 too).
+Text only, each of the ~6 messages a move is rendered when sent: ~0.8 ms of loop CPU a move (render_view, the picker, the
 delivery queues) bounds one process near 1,250 moves/s on a free core — 5,000 needs four or five processes (each
 its own games, as Discord shards), i.e. more cores than this host has: two processes on its two cores made
 1,108 moves/s together at load 4 (959 alone), and with other work on both cores a second process only competes

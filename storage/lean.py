@@ -70,7 +70,7 @@ def bound(processors: list, rows: list[Sequence[Any]]) -> list[Sequence[Any]]:
     out = []
     for row in rows:
         row = list(row)
-        for i, convert, done in active:  # done: id(value) → (value, converted), the value kept so its id stays its own
+        for i, convert, done in active:  # done: id(value) → (value, converted); the value kept: its id stays its own
             value = row[i]
             if value is not None:
                 seen = done.get(id(value))
