@@ -50,12 +50,12 @@ commit, the pool's checkout and the hop's own Python).
 machine's: the commit's own p99 is 0.2 ms and the act's p99 0.7 ms at load 2, but with four or more runnable
 processes on two cores a woken thread waits for a core (p99 4–10 ms at load 4–7, the floor's p99 too).
 Text only, each of the ~6 messages a move is rendered when sent: ~0.8 ms of loop CPU a move (render_view, the
-picker, the delivery queues) bounds one process near 1,250 moves/s on a free core — 5,000 needs four or five processes (each
-its own games, as Discord shards), i.e. more cores than this host has: two processes on its two cores made
-1,108 moves/s together at load 4 (959 alone), and with other work on both cores a second process only competes
-for them. Pictures drawn in the pool leave the loop: 1 and 2 workers are alike when the machine is quiet
-(823 / 832 moves/s); under load 2 workers take the loop's core in turns (831 / 707 at load 6), so 1 worker
-(a core each but the loop's) is the default on 2 cores.
+picker, the delivery queues) bounds one process near 1,250 moves/s on a free core — 5,000 needs four or five
+processes (each its own games, as Discord shards), i.e. more cores than this host has: two processes on its two
+cores made 1,108 moves/s together at load 4 (959 alone), and with other work on both cores a second process only
+competes for them. Pictures drawn in the pool leave the loop: 1 and 2 workers are alike when the machine is quiet
+(823 / 832 moves/s); under load 2 workers take the loop's core in turns (831 / 707 at load 6), so 1 worker (a core
+each but the loop's) is the default on 2 cores.
 """
 from __future__ import annotations
 
