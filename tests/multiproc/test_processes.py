@@ -53,11 +53,24 @@ async def set_up(url: str) -> list[int]:
         await service.close()
 
 
-def start_worker(url: str, index: int, count: int, until: float, out: Path) -> subprocess.Popen:
-    """A worker process playing until the wall-clock time ``until``."""
+def start_worker(url: str, index: int, count: int, clock: Path, out: Path) -> subprocess.Popen:
+    """A worker process: once ready it waits for ``clock`` (``start_clock``) and plays until the time it holds."""
     return subprocess.Popen([sys.executable, "-m", "tests.multiproc.worker", url, str(index), str(count),
-                             str(until), str(out)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                             str(clock), str(out)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stderr=subprocess.PIPE, text=True)
+
+
+def start_clock(clock: Path, outs: list[Path], workers: list[subprocess.Popen], seconds: float) -> None:
+    """When every worker is ready, give them all the same end: ``seconds`` from now. (A fixed end set before they
+    started let a loaded machine's start-up of four processes eat most of the run.)"""
+    deadline = time.monotonic() + 120
+    while not all(out.exists() and '"ready"' in out.read_text() for out in outs):
+        assert time.monotonic() < deadline, "a worker never got ready"
+        assert all(w.poll() is None for w in workers), "a worker ended before it was ready"
+        time.sleep(0.05)
+    written = clock.with_suffix(".tmp")
+    written.write_text(str(time.time() + seconds))
+    written.rename(clock)  # whole, at once: a worker never reads half of it
 
 
 def finish(workers: list[subprocess.Popen], timeout: float = 120) -> None:
@@ -146,8 +159,9 @@ async def notice_sequence(service) -> dict:
 async def test_processes_playing_the_same_games(database_url, tmp_path, count):
     games = await set_up(database_url)
     outs = [tmp_path / f"worker{i}.jsonl" for i in range(count)]
-    until = time.time() + 10
-    workers = [start_worker(database_url, i, count, until, outs[i]) for i in range(count)]
+    clock = tmp_path / "clock"
+    workers = [start_worker(database_url, i, count, clock, outs[i]) for i in range(count)]
+    start_clock(clock, outs, workers, 10)
     finish(workers)
     found = records(outs)
     assert len(found["done"]) == count
@@ -162,16 +176,17 @@ async def test_kill_9_mid_play_then_restart(database_url, tmp_path):
     but not sent is delivered, and play goes on."""
     games = await set_up(database_url)
     outs = [tmp_path / "worker0.jsonl", tmp_path / "worker1.jsonl", tmp_path / "worker1-restarted.jsonl"]
-    until = time.time() + 15
-    survivor = start_worker(database_url, 0, 2, until, outs[0])
-    victim = start_worker(database_url, 1, 2, until, outs[1])
+    clock = tmp_path / "clock"
+    survivor = start_worker(database_url, 0, 2, clock, outs[0])
+    victim = start_worker(database_url, 1, 2, clock, outs[1])
+    start_clock(clock, outs[:2], [survivor, victim], 15)
     deadline = time.monotonic() + 60
     while not (outs[1].exists() and outs[1].read_text().count("acked") >= 5):
         assert time.monotonic() < deadline and victim.poll() is None, "the worker never played"
         time.sleep(0.05)
     victim.send_signal(signal.SIGKILL)
     victim.wait()
-    restarted = start_worker(database_url, 1, 2, until, outs[2])
+    restarted = start_worker(database_url, 1, 2, clock, outs[2])  # the same end as the others
     finish([survivor, restarted])
     found = records(outs)
     assert len(found["done"]) == 2  # the killed one never said done

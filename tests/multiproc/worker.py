@@ -1,10 +1,12 @@
-"""One service process of a multi-process run: ``python -m tests.multiproc.worker DB_URL INDEX COUNT UNTIL OUT``.
+"""One service process of a multi-process run: ``python -m tests.multiproc.worker DB_URL INDEX COUNT CLOCK OUT``.
 
 It plays its share of the seats of every active game (seat ``s`` of game ``g`` belongs to worker
-``(g + s) % COUNT``; seats nobody owns are left to the turn timers), fires due timers until the wall-clock time UNTIL (so all
-workers stop together), then for a few seconds more only delivers; it delivers the
+``(g + s) % COUNT``; seats nobody owns are left to the turn timers), fires due timers until the wall-clock time the
+file CLOCK holds (so all workers stop together), then for a few seconds more only delivers; it delivers the
 messages of the platform it serves (even workers Discord, odd ones Telegram) from the outbox, as
-``python -m bot run`` does. Every answer is written to OUT as a JSON line the moment it is known:
+``python -m bot run`` does. It writes ``{"ready": INDEX}`` once its service is up and then waits for CLOCK: the
+test starts the clock when every worker is ready, so a loaded machine's slow start-up does not eat the run.
+Every answer is written to OUT as a JSON line the moment it is known:
 
 - ``{"acked": [game, seat, action]}`` a move the service accepted;
 - ``{"refused": text, "wrong": bool, ...}`` a refusal, ``wrong`` when the stored game had not changed since the
@@ -34,8 +36,9 @@ TIMER_SKEW = timedelta(seconds=31)  # timers are fired as if 31 s had passed: 30
 
 
 class Worker:
-    def __init__(self, url: str, index: int, count: int, until: float, out_path: str):
-        self.url, self.index, self.count, self.until = url, index, count, until
+    def __init__(self, url: str, index: int, count: int, clock: str, out_path: str):
+        self.url, self.index, self.count, self.clock = url, index, count, clock
+        self.until = 0.0
         self.platform = PLATFORMS[index % 2]
         self.out = open(out_path, "a", buffering=1)
         self.rng = random.Random(index)
@@ -56,6 +59,11 @@ class Worker:
         self.service.delivery_lease = timedelta(seconds=1)
         self.service.timer_lease = timedelta(seconds=1)
         self.service.ai_pool = AIPool(workers=1)  # four workers share two cores: one thinking process each
+        self.write({"ready": self.index})
+        while not os.path.exists(self.clock):
+            await asyncio.sleep(0.05)
+        with open(self.clock) as f:
+            self.until = float(f.read())
         outbox = asyncio.create_task(self.service.outbox_loop(self.deliver, [self.platform], interval=0.1))
         timers = asyncio.create_task(self.timers())
         loops = [outbox, timers]
@@ -129,9 +137,9 @@ class Worker:
 
 
 def main() -> None:
-    url, index, count, until, out = sys.argv[1:6]
+    url, index, count, clock, out = sys.argv[1:6]
     logging.basicConfig(filename=out + ".log", level=logging.WARNING)  # what went wrong, for the test to show
-    asyncio.run(Worker(url, int(index), int(count), float(until), out).run())
+    asyncio.run(Worker(url, int(index), int(count), clock, out).run())
     logging.shutdown()
     os._exit(0)  # all is written ("done"): no wait at the interpreter's exit (see AIPool.close)
 
