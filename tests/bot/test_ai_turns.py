@@ -387,9 +387,15 @@ async def test_ais_thinking_at_once_share_the_time_when_workers_are_fewer(servic
     the chat's ai_time, so the table waits about ai_time, not twice it."""
     seen = []
     real = service.ai_pool.choose
+    both_asked = asyncio.Event()
 
     async def spy(name, state, seat, level, seed, budget, iterations=None):
         seen.append(budget)
+        if len(seen) == 2:
+            both_asked.set()
+        # at once: the first waits until the second has read the game too (on a loaded machine the second job's
+        # read came after the first AI's move was committed, and it rightly thought alone, with the whole time)
+        await asyncio.wait_for(both_asked.wait(), GUARD)
         return await real(name, state, seat, level, seed, budget, iterations)
 
     service.ai_pool.choose = spy
