@@ -30,3 +30,9 @@ def test_an_ai_seat_keeps_the_level_it_was_added_with():
     live = live_game("guyenne", 4, {"mode": "two_sets"})
     live.seats[2] = LiveSeat(2, None, None, "🤖 Strong Merlin", "strong", resigned=False)
     assert ai_seats.level_of(live, 2) == "strong" and ai_seats.level_of(live, 1) == "greedy"
+
+
+def test_koenig_artus_at_four_is_taken_over_by_the_strong_ai_since_its_race_estimate():
+    """53.2 % at 94 games before rules.koenig_artus.ai, within noise of 50 %; 58.5 % at 200 games after it."""
+    assert ai_seats.level_of(live_game("koenig_artus", 4), 1) == "strong"
+    assert ai_seats.level_of(live_game("koenig_artus", 3), 1) == "greedy"  # not measured
