@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
 
     start = time.perf_counter()
     boards.warm(args.games)
-    from bot.render.canvas import DEFLATE
+    from bot.render.png import DEFLATE
 
     print(f"warm-up: {time.perf_counter() - start:.2f} s (once per process); PNG deflate by {DEFLATE}")
     views = {name: sample_views(name, args.states) for name in args.games}

@@ -99,3 +99,22 @@ def translate(message: str, **values) -> str:
 def N_(message: str) -> str:
     """Marks a text for extraction; translate it where it is shown (``_(variable)``)."""
     return message
+
+
+# Colour words people type in Dutch, German and French, in every form a board shows or a sentence needs ("rotes
+# Haus", "rode toren", "tour bleue", "die rote 7"): whole words only, as aliases of the notation's English colours
+# (Dutch initials would clash — geel/groen — so one-letter codes stay English).
+COLOUR_FORMS = {
+    "red": "rot rote roten roter rotes rood rode rouge rouges",
+    "yellow": "gelb gelbe gelben gelber gelbes geel gele jaune jaunes",
+    "green": "grün grüne grünen grüner grünes gruen gruene gruenen gruener gruenes groen groene "
+             "vert verte verts vertes",
+    "blue": "blau blaue blauen blauer blaues blauw blauwe bleu bleue bleus bleues",
+    "purple": "lila paars paarse violet violette violets violettes",
+    "black": "schwarz schwarze schwarzen schwarzer schwarzes zwart zwarte noir noire noirs noires",
+}
+
+
+def colour_aliases(codes: dict[str, object]) -> dict[str, object]:
+    """The local words of each English colour in ``codes`` (``{"red": "R", ...}``), mapped to its code."""
+    return {word: code for colour, code in codes.items() for word in COLOUR_FORMS[colour].split()}

@@ -15,7 +15,7 @@ from bot.service import ChatRef, Message, Service, UserRef, build_service
 from storage import DatabaseUnavailable
 
 CHAT = ChatRef("console", "local", "local", "console")
-YOU = UserRef("console", "you", "You")
+YOU = UserRef("console", "you", "You")  # the console person; named in the table's language when a game starts
 
 HELP = N_("""Choose step by step: type the number of an option (several at once for a set of cards, e.g. 1 3),
 `back` undoes your last step, `done` finishes a set. Or type a whole move in the game's notation
@@ -39,11 +39,21 @@ def console_rules(text: str) -> str:
         "buttons, or /move", _("the numbered menu, or type"))
 
 
+def you() -> UserRef:
+    """The console person, named in the language being spoken ("You", "Jij", "Du", "Toi"): the board, the seat
+    list and the final result name you so."""
+    return UserRef(YOU.platform, YOU.id, _("You"))
+
+
 def addressed(line: str, name: str) -> str:
-    """A line the service wrote with your name in it, spoken to you: "You plays" → "You play", "You's" → "your"."""
+    """A line the service wrote with your name in it, spoken to you: "You plays" → "You play", "You's" → "your".
+    English only: another language's verb cannot be turned by a rule, and there your name is a word of that
+    language ("Du"), left as it is (the lines about you are narrated for you instead, ``Console.board_news``)."""
     from bot.service.narration import personal
 
-    return personal(re.sub(rf"(?<![\w{{]){re.escape(name)}(?=\W|$)", "{P1}", line), 0, [name])
+    if i18n.language() != "en":
+        return line
+    return personal(re.sub(rf"(?<![\w{{])(?<!P\d ){re.escape(name)}(?=\W|$)", "{P1}", line), 0, [name])
 
 
 def _strip_move(line: str) -> str:
@@ -57,6 +67,8 @@ def _strip_move(line: str) -> str:
 class Console:
     def __init__(self, service: Service, out=sys.stdout, inp=sys.stdin):
         self.service = service
+        self.you = you()  # named in the language spoken now ("Du")
+        self.seat: int | None = None  # your seat, once a message about it came
         self.out = out
         self.inp = inp
         self.game_id: int | None = None
@@ -86,10 +98,12 @@ class Console:
         boxed: set[str] = set()  # what your box tells: the board's news does not repeat it
         covered = False  # your box tells all since your last turn (it is your turn, or the end): news only of you
         ending = any(m.kind == "result" for m in messages)
+        plain = {id(m): _plain(m.text).replace(f"{self.you.name} {_('(you)')}", self.you.name) for m in messages}
+        # ("Du (du)", "You (you)": on the console your name already says it is you)
         for m in messages:
-            lines = _plain(m.text).splitlines()
+            lines = plain[id(m)].splitlines()
             if m.is_private and not step and "" in lines:
-                boxed.update(addressed(line, YOU.name) for line in lines[1:lines.index("")])
+                boxed.update(addressed(line, self.you.name) for line in lines[1:lines.index("")])
                 covered = covered or ((m.ping or ending) and lines.index("") > 1)
         for m in messages:
             if m.game_id is not None and self.game_id is None:
@@ -98,8 +112,11 @@ class Console:
                 self.over = True
             if m.kind == "turn":  # the group's line that pings whose turn it is: here the prompt says it
                 continue
-            text = _plain(m.text)
+            text = plain[id(m)]
             if m.is_private:
+                recipe = m.recipe or {}
+                if isinstance(recipe.get("seat"), int):
+                    self.seat = recipe["seat"]
                 if m.buttons or m.menu:
                     self.levels.append(m)
                 lines = text.splitlines()
@@ -114,28 +131,26 @@ class Console:
                 told, view = [], lines[1:]
                 if "" in lines:  # the lines above the view are events since your last turn: spoken to you
                     cut = lines.index("")
-                    told, view = [addressed(line, YOU.name) for line in lines[1:cut]], lines[cut + 1:]
+                    told, view = [addressed(line, self.you.name) for line in lines[1:cut]], lines[cut + 1:]
                 view = [] if board_shown else [line for line in view if line not in said]
-                if told or view:
-                    self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 30)
-                    for line in lines[:1] + told + view:
+                if told or view:  # the box's title (game and seat) on its top border: one line less
+                    self.say("┌─ 🔒 " + _("only you see this") + " · " + (lines[0] if lines else "") + " " + "─" * 6)
+                    for line in told + view:
                         self.say("│ " + line)
                     self.say("└" + "─" * 54)
             elif m.is_reply:
                 self.say(("⚠ " if m.kind == "error" else "") + text)
             elif m.kind == "board" and not full_board and not self.over:
                 head, _sep, body = text.partition("\n\n")
-                news = self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
-                # the channel's lines about you: in English spoken to you ("You flip 3♦"); another language's verb
-                # cannot be turned by a rule, so there they keep your name ("You deckt 7♠ auf", not "du deckt")
-                speak = i18n.language() == "en"
-                for line in (addressed(line, YOU.name) if speak else line for line in news):
-                    if line not in boxed and not (covered and not line.startswith("You ")):
+                told = self.board_news(m, [line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                news = told[len(told) - len(self._news([raw for raw, _line, _me in told])):]
+                for _raw, line, me in news:
+                    if line not in boxed and not (covered and not me):
                         self.say("📢 " + line)  # (your own move is not in your box: "You build …")
                 waiting = [line for line in body.splitlines() if line.startswith("⏳")]
-                yours = any(w.endswith(YOU.name) or f" {YOU.name}," in w for w in waiting)
+                yours = any(w.endswith(self.you.name) or f" {self.you.name}," in w for w in waiting)
                 if yours and self._board_not_in_view():  # the table's board, once: your view does not repeat it
-                    board = [addressed(line, YOU.name) for line in body.splitlines()
+                    board = [line for line in self.board_for_you(m, body).splitlines()
                              if not line.startswith("⏳") and line.strip()]
                     said.update(board)
                     board_shown = True
@@ -144,14 +159,68 @@ class Console:
                     self.say(waiting[-1])
                 continue
             else:
-                if m.kind == "board":
-                    head = text.partition("\n\n")[0]
-                    self._news([line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
-                    text = "\n".join(addressed(line, YOU.name) for line in text.splitlines())  # "You open"
+                if m.kind == "board":  # the whole board (at the start, `board`): told to you ("Du musst bauen")
+                    head, _sep, body = text.partition("\n\n")
+                    told = self.board_news(m, [line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
+                    self._news([raw for raw, _line, _me in told])
+                    board, waiting = body.partition("\n\n⏳")[::2]
+                    text = "\n".join(head.splitlines()[:1] + ["· " + line for _raw, line, _me in told]) + "\n\n" + \
+                        self.board_for_you(m, board) + ("\n\n⏳" + waiting if waiting else "")
                     said.update(text.splitlines())
                     board_shown = self._board_not_in_view()
                 self.say("📢 " + text)
             self.say()
+
+    def board_news(self, m: Message, lines: list[str]) -> list[tuple[str, str, bool]]:
+        """The board's lines of recent events (``lines``, as the channel reads them) as (that line, the line
+        for you, whether it is about you): the events the board holds are narrated for your seat, so a line
+        about you is each language's own second-person sentence ("Du deckst 7♠ auf.", not "Du deckt")."""
+        from bot.service.narration import narrate
+        from bot.service.views import substitute
+        from rules.api import Event
+        import rules
+
+        recipe = m.recipe or {}
+        names = recipe.get("names") or []
+        seat = self.seat if self.seat is not None else (
+            names.index(self.you.name) if self.you.name in names else None)
+        if seat is None or "recent" not in recipe:
+            return [(line, addressed(line, self.you.name), line.startswith(self.you.name + " ")) for line in lines]
+        game = rules.get_game(recipe["game"])
+        out = []
+        with i18n.using(recipe.get("lang")):
+            for data in recipe["recent"]:
+                event = Event.from_json(data)
+                text = game.describe_event(event)
+                if not text:
+                    continue
+                mine = narrate(game, [event], seat, names, condense=False)
+                about_you = event.data.get("seat") == seat and event.kind != "turn_started"  # (the prompt says it)
+                out.append((substitute(text, names), mine[0] if mine else substitute(text, names), about_you))
+        if [raw for raw, _line, _me in out] != lines:  # (not the board's lines: told as the board says them)
+            return [(line, addressed(line, self.you.name), line.startswith(self.you.name + " ")) for line in lines]
+        return out
+
+    def board_for_you(self, m: Message, body: str) -> str:
+        """The table's board (``body``, as the channel reads it) told to you: the same public view, its lines
+        about you in each language's own second person ("Du musst bauen.", not "Du muss bauen.")."""
+        from bot.service.narration import personal
+        from bot.service.views import substitute
+        from rules.lang import reading
+        import rules
+
+        recipe = m.recipe or {}
+        names = recipe.get("names") or []
+        seat = self.seat if self.seat is not None else (
+            names.index(self.you.name) if self.you.name in names else None)
+        game = rules.get_game(recipe["game"]) if "game" in recipe else None
+        render = getattr(getattr(game, "render", None), "render", None)
+        if seat is None or render is None or "view" not in recipe:
+            return "\n".join(addressed(line, self.you.name) for line in body.splitlines())
+        with i18n.using(recipe.get("lang")), reading(seat):
+            text = _plain(render(recipe["view"]))
+            # English turns what is left ("start player You"); elsewhere your name is a word of the language
+            return personal(text, seat, names) if i18n.language() == "en" else substitute(text, names)
 
     def _board_not_in_view(self) -> bool:
         """A game that hides nothing (Kardinal) keeps a person's own view short: the console then prints the
@@ -181,19 +250,19 @@ class Console:
                        most=g.max_players))
             return False
         self.game_name = g.name
-        messages = await self.service.create_lobby(CHAT, YOU, game, options, seed=seed)
+        messages = await self.service.create_lobby(CHAT, self.you, game, options, seed=seed)
         if messages[0].kind == "error":
             self.show(messages)
             return False
         self.game_id = messages[0].game_id
         for _seat in range(n - 1):
-            await self.service.add_ai(CHAT, YOU, "greedy", game_id=self.game_id)
-        started = await self.service.start(CHAT, YOU, game_id=self.game_id)
+            await self.service.add_ai(CHAT, self.you, "greedy", game_id=self.game_id)
+        started = await self.service.start(CHAT, self.you, game_id=self.game_id)
         self.show(started, full_board=True)
         return not any(m.kind == "error" for m in started)
 
     async def resume(self, game_id: int | None) -> bool:
-        ids = await self.service.games_of(YOU)
+        ids = await self.service.games_of(self.you)
         if game_id is None and ids:
             game_id = ids[-1]
         if game_id is None or game_id not in ids:
@@ -203,7 +272,7 @@ class Console:
         self.say(_("Resuming game #{id}.", id=game_id))
         await self._game_name()
         self.show(await self.service.show_board(CHAT, game_id=game_id), full_board=True)
-        self.show(await self.service.show_private(YOU, game_id=game_id))
+        self.show(await self.service.show_private(self.you, game_id=game_id))
         return True
 
     # ------------------------------------------------------------------ the loop
@@ -232,7 +301,7 @@ class Console:
         return sum(1 for row in m.buttons for b in row if b.label.startswith("✔ "))
 
     async def _press(self, data: str) -> list[Message]:
-        return await self.service.press(YOU, data)
+        return await self.service.press(self.you, data)
 
     async def _step(self, data: str) -> None:
         """Press one option; a set that is complete (as many items as it may hold, and valid) is finished."""
@@ -250,7 +319,7 @@ class Console:
     async def loop(self) -> None:
         while not self.over:
             if not self.levels:
-                messages = await self.service.show_private(YOU, game_id=self.game_id)
+                messages = await self.service.show_private(self.you, game_id=self.game_id)
                 if any(m.kind == "error" for m in messages) or not any(m.buttons for m in messages):
                     if messages and messages[0].kind == "error":
                         self.show(messages)
@@ -273,21 +342,21 @@ class Console:
                 self.show(await self.service.show_board(CHAT, game_id=self.game_id), full_board=True)
             elif word == "hint":
                 self.say("  " + _("The strong AI is thinking…"))
-                self.show(await self.service.hint(CHAT, YOU, game_id=self.game_id))
+                self.show(await self.service.hint(CHAT, self.you, game_id=self.game_id))
             elif word.split()[:1] == ["log"] and all(w.isdigit() for w in word.split()[1:]):
-                self.show(await self.service.log(CHAT, YOU, " ".join(word.split()[1:]), game_id=self.game_id))
+                self.show(await self.service.log(CHAT, self.you, " ".join(word.split()[1:]), game_id=self.game_id))
             elif word == "hand":
                 self.levels.clear()
-                self.show(await self.service.show_private(YOU, game_id=self.game_id))
+                self.show(await self.service.show_private(self.you, game_id=self.game_id))
             elif word == "rules":
                 name = self.game_name or await self._game_name()
-                for m in await self.service.rules_text(CHAT, name, user=YOU):
+                for m in await self.service.rules_text(CHAT, name, user=self.you):
                     m.text = console_rules(m.text)
                     self.show([m])
             elif word == "resign":
                 answer = await self.read(_("Resign game #{id}? An AI takes over your seat. (y/n) ", id=self.game_id))
                 if (answer or "").lower() in ("y", "yes", _("y"), _("yes")):
-                    self.show(await self.service.resign(CHAT, YOU, game_id=self.game_id))
+                    self.show(await self.service.resign(CHAT, self.you, game_id=self.game_id))
                     return
                 self.say(_("You play on."))
             elif word in ("back", "undo", "b", "0"):
@@ -324,7 +393,7 @@ class Console:
                     await self._step(datas[0])
             else:
                 self.levels.clear()
-                self.show(await self.service.act(CHAT, YOU, _strip_move(line), game_id=self.game_id))
+                self.show(await self.service.act(CHAT, self.you, _strip_move(line), game_id=self.game_id))
 
     async def help(self) -> None:
         self.say(i18n.translate(HELP))
@@ -336,7 +405,7 @@ class Console:
             self.say(console_rules(rules.get_game(name).help_text()))
 
     async def _game_name(self) -> str:
-        for m in await self.service.games(CHAT, YOU):
+        for m in await self.service.games(CHAT, self.you):
             for line in m.text.splitlines():
                 if line.startswith(f"#{self.game_id} "):
                     import rules

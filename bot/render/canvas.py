@@ -1,345 +1,29 @@
-"""Drawing toolkit for board pictures (Pillow): fonts, a colour-blind-safe palette, cards, and a layout record.
+"""The canvas a board picture is drawn on (Pillow): text, panels, frames, cards, tiles and pawns, and a layout
+record. Colours are in ``palette``, text in ``glyphs``, the PNG in ``png``.
 
 Every picture is drawn from a view only. ``Canvas.mark`` records where each element landed (name → box) so tests
 can look at the pixels that matter, and ``Canvas.png`` encodes the result.
 
-Speed: a picture is a palette image ("P") from the start, on one fixed palette (the colours below, the anti-aliasing
-steps of text on each of them, and the dimmed colours), so nothing is quantized when it is encoded and the PNG is
-one byte a pixel. What repeats is drawn once and pasted from then on: every text (per string, size and weight, and
-per ink and ground), every card face, tile, chip and pawn. The palette is fixed at import, so the same view gives
-the same bytes in every process.
+Speed: a picture is a palette image ("P") from the start, on the one fixed palette, so nothing is quantized when it
+is encoded and the PNG is one byte a pixel; with numpy the image is drawn straight into the PNG's rows. What
+repeats is drawn once and pasted from then on: every text, card face, tile, chip and pawn (``glyphs.sprite``), and
+larger layers (a player's panel, a board's fixed part).
 """
 from __future__ import annotations
 
-import io
-import os
-import struct
-import threading
-import zlib
 from collections import OrderedDict
-from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-try:
-    import numpy as np  # a dependency of matplotlib: the rows of the PNG put together in one step
-except ImportError:  # pragma: no cover
-    np = None
-try:  # ISA-L's deflate (PyPI "isal"): zlib-compatible, about 8× faster than zlib at level 1, and smaller
-    from isal import isal_zlib as _deflate
-except ImportError:  # pragma: no cover - then zlib, which costs about 1.2 ns a pixel
-    _deflate = zlib
-if os.environ.get("HERALD_PNG_DEFLATE") == "zlib":  # to measure without ISA-L
-    _deflate = zlib
-DEFLATE = "isal" if _deflate is not zlib else "zlib"
+from bot.render import glyphs
+from bot.render.palette import (BACKGROUND, CARD_BACK, CARD_BACK_LINE, DIM, HIGHLIGHT, INK, LAST, PALETTE_BYTES, PANEL,
+                                SUITS, WHITE, ink, text_colour_on, to_palette)
+from bot.render.png import encode_png, np, raw_png
 
 WIDTH = 960  # phone-sized pictures are shown about 400 px wide: 960 keeps 12 px text readable at that scale
-
-BACKGROUND = (246, 241, 230)
-INK = (38, 34, 30)
-MUTED = (120, 112, 100)
-PANEL = (234, 226, 210)
-HIGHLIGHT = (255, 196, 0)
-WHITE = (255, 255, 255)
-CARD_BACK = (92, 70, 130)
-CARD_BACK_LINE = (150, 130, 190)
-LAST = (196, 20, 110)  # the frame of what the last action changed (magenta: apart from every seat and card colour)
-
-# Okabe–Ito colours: distinguishable with every common colour-vision deficiency; each is also drawn with a letter
-COLOURS = {
-    "red": (213, 94, 0),
-    "yellow": (240, 228, 66),
-    "green": (0, 158, 115),
-    "blue": (0, 114, 178),
-    "purple": (204, 121, 167),
-    "black": (45, 45, 45),
-    "orange": (230, 159, 0),
-    "sky": (86, 180, 233),
-}
-LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "black": "K"}
-SUIT_RED = (200, 30, 40)
-SUITS = {"S": ("♠", INK), "H": ("♥", SUIT_RED), "D": ("♦", SUIT_RED), "C": ("♣", INK)}
-# seats (pawns, name tags): distinct hues in a fixed order, each with the seat's number on it
-SEAT_COLOURS = [(0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233)]
-
-# the other colours the boards use (kept here so that the palette is complete and fixed)
-EXTRA = [
-    (205, 200, 190),  # Guyenne: a neutral castle
-    (150, 146, 140), (150, 20, 60), (120, 170, 120), (238, 232, 218), (190, 180, 160),  # Kardinal
-    (176, 176, 176), (222, 196, 150), (240, 200, 60), (90, 80, 70),  # König Artus
-]
-
-
-def text_colour_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Black or white, whichever reads better on ``fill``."""
-    r, g, b = fill[:3]
-    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else WHITE
-
-
-# ---------------------------------------------------------------------------------------------------- palette
-def _blend(a, b, t: float) -> tuple[int, int, int]:
-    """``t`` of ``a`` over ``1 - t`` of ``b``."""
-    return tuple(round(x * t + y * (1 - t)) for x, y in zip(a, b))
-
-
-STEPS = (0.25, 0.5, 0.75)  # anti-aliasing levels of text edges
-DIM = 0.45  # a dimmed card keeps this much of its colour (the rest is the background)
-
-
-def _build_palette() -> list[tuple[int, int, int]]:
-    base = [BACKGROUND, INK, MUTED, PANEL, HIGHLIGHT, WHITE, CARD_BACK, CARD_BACK_LINE, LAST, SUIT_RED,
-            *COLOURS.values(), *SEAT_COLOURS, *EXTRA]
-    pairs = [(text_colour_on(bg), bg) for bg in base]
-    pairs += [(fg, bg) for fg in (INK, MUTED, SUIT_RED) for bg in (BACKGROUND, PANEL, WHITE)]
-    pairs += [(MUTED, (238, 232, 218)), ((120, 170, 120), (238, 232, 218)), (WHITE, LAST), (INK, HIGHLIGHT),
-              (MUTED, (222, 196, 150)), (MUTED, (240, 200, 60)), (_blend(SUIT_RED, PANEL, 0.5), PANEL)]
-    out: list[tuple[int, int, int]] = []
-    for colour in base + [_blend(fg, bg, t) for fg, bg in pairs for t in STEPS] + \
-            [_blend(c, BACKGROUND, DIM) for c in base]:
-        if colour not in out:
-            out.append(colour)
-    assert len(out) <= 256, len(out)
-    return out
-
-
-PALETTE = _build_palette()
-_INDEX = {c: i for i, c in enumerate(PALETTE)}
-_PALETTE_BYTES = bytes(v for c in PALETTE for v in c) + bytes(3 * (256 - len(PALETTE)))
-_PALETTE_IMAGE = Image.new("P", (1, 1))
-_PALETTE_IMAGE.putpalette(bytes(v for c in PALETTE for v in c))  # quantizing picks among these only
-
-
-@lru_cache(maxsize=4096)
-def ink(colour) -> int:
-    """The palette index of ``colour`` (an index passes through; an unknown colour gets the nearest)."""
-    if isinstance(colour, int):
-        return colour
-    colour = tuple(colour[:3])
-    if colour in _INDEX:
-        return _INDEX[colour]
-    return min(range(len(PALETTE)), key=lambda i: sum((a - b) ** 2 for a, b in zip(PALETTE[i], colour)))
-
-
-def rgb(index: int) -> tuple[int, int, int]:
-    return PALETTE[index] if index < len(PALETTE) else (0, 0, 0)
-
-
-def to_palette(image: Image.Image) -> Image.Image:
-    """An RGB image on the fixed palette (each pixel the nearest colour, no dithering)."""
-    return image.convert("RGB").quantize(palette=_PALETTE_IMAGE, dither=Image.Dither.NONE)
-
-
-# ---------------------------------------------------------------------------------------------------- fonts
-@lru_cache(maxsize=None)
-def _font_dir() -> str:
-    import matplotlib  # ships the DejaVu fonts (with ♠♥♦♣ and ⚔), so no system font is needed
-
-    return os.path.join(matplotlib.get_data_path(), "fonts", "ttf")
-
-
-def _font_file(bold: bool) -> str:
-    return os.path.join(_font_dir(), "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
-
-
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(_font_file(bold), size)
-
-
-@lru_cache(maxsize=2)
-def _covered(bold: bool) -> frozenset[int]:
-    """The code points the font has a glyph for."""
-    from fontTools.ttLib import TTFont  # a dependency of matplotlib
-
-    return frozenset(TTFont(_font_file(bold), lazy=True).getBestCmap())
-
-
-ROBOT = "🤖"  # not in DejaVu: drawn as a mark (see _robot)
-SUBSTITUTES = {"🏆": "★", "⚔️": "⚔", "🛡️": "◆", "🛡": "◆", "🐴": "", "\ufe0f": ""}
-
-
-def _runs(text: str, bold: bool) -> list[str]:
-    """``text`` cut into runs of drawable characters and single robot marks; a character the font lacks (and has
-    no substitute for) is left out rather than drawn as a box."""
-    for emoji, substitute in SUBSTITUTES.items():
-        if emoji in text:
-            text = text.replace(emoji, substitute)
-    covered = _covered(bold)
-    runs: list[str] = []
-    current = ""
-    for ch in text:
-        if ch == ROBOT:
-            if current:
-                runs.append(current)
-            runs.append(ROBOT)
-            current = ""
-        elif ord(ch) in covered or ch in " \n":
-            current += ch
-    if current:
-        runs.append(current)
-    return runs
-
-
-def _robot(draw: ImageDraw.ImageDraw, x: float, baseline: float, size: int, fill=255) -> float:
-    """A robot's head in the text's ink: antenna, square head with two eyes and a mouth. Returns its advance."""
-    s = size * 0.8
-    top = baseline - s * 0.95
-    x0, x1 = x + s * 0.1, x + s * 0.9
-    draw.line((x + s / 2, top, x + s / 2, top + s * 0.2), fill=fill, width=max(1, round(s / 10)))
-    r = max(1.0, s * 0.08)
-    draw.ellipse((x + s / 2 - r, top - r, x + s / 2 + r, top + r), fill=fill)
-    head = (x0, top + s * 0.2, x1, baseline)
-    draw.rounded_rectangle(head, radius=max(1, round(s * 0.15)), fill=fill)
-    eye = max(1.0, s * 0.1)
-    for ex in (x0 + (x1 - x0) * 0.3, x0 + (x1 - x0) * 0.7):
-        ey = top + s * 0.45
-        draw.ellipse((ex - eye, ey - eye, ex + eye, ey + eye), fill=0)
-    draw.rectangle((x0 + (x1 - x0) * 0.28, baseline - s * 0.22, x1 - (x1 - x0) * 0.28,
-                    baseline - s * 0.22 + max(1, s * 0.08)), fill=0)
-    return s + size * 0.08
-
-
-def _advance(run: str, size: int, bold: bool) -> float:
-    return size * 0.8 + size * 0.08 if run == ROBOT else font(size, bold).getlength(run)
-
-
-@lru_cache(maxsize=8192)
-def _glyphs(text: str, size: int, bold: bool) -> tuple[Image.Image | None, int, int, int]:
-    """The anti-aliased coverage (L) of ``text``, its width, and the font's ascent and descent. A text of several
-    words is put together from its words' coverage (each drawn once), so a new line of numbers costs pastes, not
-    a font rendering."""
-    f = font(size, bold)
-    ascent, descent = f.getmetrics()
-    words = text.split(" ")
-    if len(words) > 1:
-        parts = [_glyphs(word, size, bold) if word else (None, 0, ascent, descent) for word in words]
-        space = _space(size, bold)
-        width = sum(p[1] for p in parts) + space * (len(parts) - 1)
-        if width <= 0:
-            return None, 0, ascent, descent
-        alpha = Image.new("L", (width + 2, ascent + descent))
-        x = 0
-        for part in parts:
-            if part[0] is not None:  # coverage adds up as the larger of the two (as drawn word by word)
-                box = (x, 0, x + part[0].width, part[0].height)
-                alpha.paste(ImageChops.lighter(alpha.crop(box), part[0]), box)
-            x += part[1] + space
-        return alpha, width, ascent, descent
-    runs = _runs(text, bold)
-    width = round(sum(_advance(run, size, bold) for run in runs))
-    if width <= 0:
-        return None, 0, ascent, descent
-    alpha = Image.new("L", (width + 2, ascent + descent))
-    draw = ImageDraw.Draw(alpha)
-    x = 0.0
-    for run in runs:
-        if run == ROBOT:
-            x += _robot(draw, x, ascent, size)
-        else:
-            draw.text((x, ascent), run, font=f, fill=255, anchor="ls")
-            x += f.getlength(run)
-    return alpha, width, ascent, descent
-
-
-_SEEN: OrderedDict[tuple, None] = OrderedDict()
-
-
-def _seen(text: str, size: int, bold: bool) -> bool:
-    """Whether this line was drawn before (then it is worth a piece of its own); remembers it."""
-    key = (text, size, bold)
-    if key in _SEEN:
-        return True
-    with _SPRITES_LOCK:
-        _SEEN[key] = None
-        while len(_SEEN) > SPRITES_KEPT:
-            _SEEN.popitem(last=False)
-    return False
-
-
-@lru_cache(maxsize=8192)
-def _measure(text: str, size: int, bold: bool) -> tuple[None, int, int, int]:
-    """A text's width and the font's ascent and descent (as ``_glyphs``, without drawing a multi-word line)."""
-    f = font(size, bold)
-    ascent, descent = f.getmetrics()
-    words = text.split(" ")
-    if len(words) > 1:
-        width = sum(_measure(word, size, bold)[1] for word in words) + _space(size, bold) * (len(words) - 1)
-    else:
-        width = round(sum(_advance(run, size, bold) for run in _runs(text, bold)))
-    return None, width, ascent, descent
-
-
-@lru_cache(maxsize=256)
-def _space(size: int, bold: bool) -> int:
-    return round(font(size, bold).getlength(" "))
-
-
-@lru_cache(maxsize=2048)
-def _levels(fg: int, bg: int) -> tuple[bytes, bytes]:
-    """Lookup tables coverage → palette index (ground, three blends, ink) and coverage → mask."""
-    steps = [ink(_blend(rgb(fg), rgb(bg), t)) for t in STEPS]
-    lut, mask = [], []
-    for a in range(256):
-        level = min(4, (a + 31) // 64)
-        lut.append([bg, *steps, fg][level])
-        mask.append(255 if level else 0)
-    return bytes(lut), bytes(mask)
-
-
-def _lookup(image: Image.Image, table: bytes, mode: str) -> Image.Image:
-    """``image`` (L) through a 256-entry table, as an image of ``mode``."""
-    if np is not None:
-        data = np.frombuffer(table, dtype=np.uint8)[np.frombuffer(image.tobytes(), dtype=np.uint8)].tobytes()
-    else:  # pragma: no cover
-        data = image.point(list(table)).tobytes()
-    return Image.frombytes(mode, image.size, data)
-
-
-_SPRITES: OrderedDict[tuple, tuple] = OrderedDict()
-SPRITES_KEPT = 12000
-_SPRITES_LOCK = threading.Lock()
+Box = tuple[int, int, int, int]
 _LAYERS: OrderedDict[tuple, tuple] = OrderedDict()  # larger pieces: a player's panel, a board's fixed part
 LAYERS_KEPT = 128  # at most ~250 KB each
-
-
-def _sprite(key: tuple, make):
-    """A drawn piece from the cache of this process (least recently used dropped past ``SPRITES_KEPT``)."""
-    hit = _SPRITES.get(key)
-    if hit is not None:
-        try:
-            _SPRITES.move_to_end(key)
-        except KeyError:  # dropped by another thread meanwhile: it is still a good piece
-            pass
-        return hit
-    hit = make()
-    with _SPRITES_LOCK:
-        _SPRITES[key] = hit
-        while len(_SPRITES) > SPRITES_KEPT:
-            _SPRITES.popitem(last=False)
-    return hit
-
-
-def _text_sprite(text: str, size: int, bold: bool, fg: int, bg: int):
-    def make():
-        alpha, width, ascent, descent = _glyphs(text, size, bold)
-        if alpha is None:
-            return None
-        lut, mask = _levels(fg, bg)
-        return _lookup(alpha, lut, "P"), _lookup(alpha, mask, "L").convert("1")
-
-    return _sprite(("text", text, size, bold, fg, bg), make)
-
-
-def _anchor_offset(anchor: str, width: int, ascent: int, descent: int) -> tuple[int, int]:
-    """Where the top left of a text's box lies relative to its anchor point (Pillow's anchor letters)."""
-    h, v = anchor[0], anchor[1]
-    dx = {"l": 0, "m": -width // 2, "r": -width}[h]
-    dy = {"a": 0, "t": 0, "m": -(ascent + descent) // 2, "s": -ascent, "b": -(ascent + descent),
-          "d": -(ascent + descent)}[v]
-    return dx, dy
-
-
-Box = tuple[int, int, int, int]
 
 
 class _Draw:
@@ -379,7 +63,7 @@ class Canvas:
                 return
             self._rows = None
         image = Image.new("P", (width, height), self.background)
-        image.putpalette(_PALETTE_BYTES)
+        image.putpalette(PALETTE_BYTES)
         self._use(image)
 
     def _mapped(self, height: int) -> Image.Image | None:
@@ -390,7 +74,7 @@ class Canvas:
         image.readonly = 0  # the buffer is ours and writable: draw into it, not into a copy
         if image.readonly:
             return None
-        image.putpalette(_PALETTE_BYTES)
+        image.putpalette(PALETTE_BYTES)
         return image
 
     def _use(self, image: Image.Image) -> None:
@@ -421,8 +105,8 @@ class Canvas:
         """Draw ``text`` (anti-aliased on the colour found under it, or on ``ground``); with ``measure`` also
         return its box. A line of several words seen for the first time is pasted word by word (numbers change
         from picture to picture, the words around them do not); from its second time on it is one piece."""
-        alpha, width, ascent, descent = _measure(text, size, bold)
-        dx, dy = _anchor_offset(anchor, width, ascent, descent)
+        alpha, width, ascent, descent = glyphs.measure(text, size, bold)
+        dx, dy = glyphs.anchor_offset(anchor, width, ascent, descent)
         x, y = int(xy[0]) + dx, int(xy[1]) + dy
         box = (x, y, x + width, y + ascent + descent)
         if width <= 0:
@@ -433,21 +117,21 @@ class Canvas:
             ground = max(probes, key=probes.count)
         fg, bg = ink(fill), ink(ground)
         key = ("text", text, size, bold, fg, bg)
-        if key in _SPRITES or " " not in text or _seen(text, size, bold):
-            self.paste(_text_sprite(text, size, bold, fg, bg), x, y)
+        if key in glyphs.SPRITES or " " not in text or glyphs.seen_before(text, size, bold):
+            self.paste(glyphs.text_sprite(text, size, bold, fg, bg), x, y)
         else:
-            space = _space(size, bold)
+            space = glyphs.space_width(size, bold)
             for word in text.split(" "):
                 if word:
-                    piece = _text_sprite(word, size, bold, fg, bg)
+                    piece = glyphs.text_sprite(word, size, bold, fg, bg)
                     if piece is not None:
                         self.paste(piece, x, y)
-                    x += _measure(word, size, bold)[1]
+                    x += glyphs.measure(word, size, bold)[1]
                 x += space
         return box if measure else None
 
     def text_width(self, text: str, size: int = 18, bold: bool = False) -> int:
-        return _measure(text, size, bold)[1]
+        return glyphs.measure(text, size, bold)[1]
 
     def heading(self, y: int, text: str, size: int = 20) -> int:
         """A section heading at ``y``; returns the y below it."""
@@ -482,7 +166,7 @@ class Canvas:
                 md.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=1)
             return small.image, mask
 
-        return _sprite(("piece", *key), make)
+        return glyphs.sprite(("piece", *key), make)
 
     def layer(self, key: tuple, x: int, y: int, w: int, h: int, draw_layer) -> None:
         """A band of the picture (a player's panel, a fixed board) cached by ``key`` — what it shows:
@@ -492,7 +176,7 @@ class Canvas:
             band = Canvas(h, w, background=BACKGROUND)
             draw_layer(band)
             hit = (band.image, dict(band.layout))
-            with _SPRITES_LOCK:
+            with glyphs.SPRITES_LOCK:
                 _LAYERS[key] = hit
                 while len(_LAYERS) > LAYERS_KEPT:
                     _LAYERS.popitem(last=False)
@@ -603,33 +287,7 @@ class Canvas:
         if self._rows is None:
             return encode_png(self.image)
         w, h = self.image.size
-        return _png(w, h, memoryview(self._rows)[:h * (w + 1)])
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-_PLTE = _chunk(b"PLTE", bytes(v for c in PALETTE for v in c))
-
-
-def encode_png(image: Image.Image) -> bytes:
-    """A palette image on the fixed palette as PNG: rows without filters, one deflate pass at level 1 over the whole
-    image — ISA-L's when the ``isal`` package is installed (0.16 ms for a 960×900 board), else zlib's (1.3 ms;
-    still about 15 % faster than Pillow's encoder, which deflates row by row)."""
-    if image.mode != "P" or np is None:
-        out = io.BytesIO()
-        image.save(out, format="PNG", compress_level=1)
-        return out.getvalue()
-    w, h = image.size
-    rows = np.zeros((h, w + 1), dtype=np.uint8)  # each row: filter 0 (none), then its palette indices
-    rows[:, 1:] = np.frombuffer(image.tobytes(), dtype=np.uint8).reshape(h, w)
-    return _png(w, h, rows.tobytes())
-
-
-def _png(w: int, h: int, rows) -> bytes:
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)) + _PLTE +
-            _chunk(b"IDAT", _deflate.compress(rows, 1)) + _chunk(b"IEND", b""))
+        return raw_png(w, h, memoryview(self._rows)[:h * (w + 1)])
 
 
 def band_point(box: Box) -> tuple[int, int]:

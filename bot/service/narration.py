@@ -385,7 +385,8 @@ def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list
             elif text.startswith(subject + " ") and (head or n):
                 text = text[len(subject) + 1:]
             parts.append(text)
-        out.append(Line((_("{who}'s turn:", who=subject) + " " if head else "") + " · ".join(parts) + ".",
+        stop = "" if parts[-1].endswith(("!", "?", "…")) else "."  # "…complete!", not "…complete!."
+        out.append(Line((_("{who}'s turn:", who=subject) + " " if head else "") + " · ".join(parts) + stop,
                         [k for line in raw[i:j] for k in line.events], raw[i].seq))
         i = j
     return out

@@ -22,31 +22,24 @@ How it stays quick and within Telegram's limits:
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
-from datetime import timedelta
 
-from telegram import (BotCommand, InlineKeyboardButton, InputFile, InputMediaPhoto, LinkPreviewOptions,
-                      ReplyParameters, Update)
-from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram import BotCommand, Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
 from telegram.ext import (Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes,
                           MessageHandler, filters)
 
-from bot.delivery import Budget, Delivery, RetryLater, default_chat_key, default_slot_key
+from bot.delivery import Budget, Delivery, default_chat_key
 from bot import i18n
 from bot.i18n import N_, _
 from bot.service import ChatRef, Message, Service, UserRef
-from bot.telegram.format import CAPTION_LIMIT, TEXT_LIMIT, caption, fit_text, keyboard, to_html, utf16_len
+from bot.telegram.outgoing import PLATFORM, Outgoing
 
 log = logging.getLogger(__name__)
-PLATFORM = "telegram"
-REPOST_AFTER = 15  # a board this many messages back in its group has scrolled away: post a new one
 GROUP_BUDGET = Budget(((20, 63.0), (1, 1.05)))  # Telegram: 20 a minute in a group, about one a second
 PRIVATE_BUDGET = Budget(((3, 1.1),))
 OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
-RETIRED = "↓ ⋯"  # the cut-down old message of a slot: an arrow to the newer one, in no language
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 
 COMMANDS = [
@@ -79,11 +72,8 @@ def _counted(handler):
     return wrapper
 
 
-def _seconds(value) -> float:
-    return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
-
-class TelegramAdapter:
+class TelegramAdapter(Outgoing):
     def __init__(self, service: Service, app: Application, *, pace_scale: float = 1.0, verdict_wait: float = 0.5):
         self.service = service
         self.app = app
@@ -338,174 +328,6 @@ class TelegramAdapter:
         if message is not None and message.chat.type != ChatType.PRIVATE:
             key = str(message.chat.id)
             self.latest_message[key] = max(self.latest_message.get(key, 0), message.message_id)
-
-    # ------------------------------------------------------------------ outgoing (in the chat's delivery worker)
-    async def _send(self, message: Message, meta: dict, pace) -> None:
-        """Deliver one message; a 429 or a network failure is handed back to the queue to wait and retry."""
-        try:
-            await self._deliver_one(message, meta, pace)
-        except RetryAfter as error:
-            raise RetryLater(_seconds(error.retry_after), str(error)) from None
-        except Forbidden as error:
-            if message.is_private:  # the person never opened the private chat, or blocked me
-                await self._dm_failed(message)
-            else:
-                log.warning("not allowed to post a %s message: %s", message.kind, error)
-        except BadRequest as error:
-            log.warning("Telegram refused a %s message: %s", message.kind, error)
-        except NetworkError as error:
-            raise RetryLater(1.0, str(error)) from None
-        except TelegramError as error:
-            log.warning("could not deliver a %s message: %s", message.kind, error)
-
-    async def _dm_failed(self, message: Message) -> None:
-        """Tell the game's group, in Telegram's own terms: open the private chat and press Start."""
-        user = message.user
-        out = []
-        for m in await self.service.dm_failed(user, message.game_id):
-            if m.chat is not None and m.kind == "dm_failed":
-                # the service said it in the chat's language, in Telegram's terms; this adds the button
-                m = Message(m.text, chat=m.chat, game_id=m.game_id, kind="dm_needed", ping=True, mentions=[user])
-            out.append(m)
-        self.delivery.submit(out)
-
-    def _resolve(self, chat_id: str) -> str:
-        seen = set()
-        while chat_id in self.moved and chat_id not in seen:
-            seen.add(chat_id)
-            chat_id = self.moved[chat_id]
-        return chat_id
-
-    async def _moved_to(self, old_id, new_id) -> int:
-        old, new = str(old_id), str(new_id)
-        if self.moved.get(old) != new:
-            self.moved[old] = new
-            await self.service.migrate_chat(PLATFORM, old, new)
-        return int(new)
-
-    @staticmethod
-    def _notifies(message: Message) -> bool:
-        """Pings notify (the person to act; in a group only when it names someone), and so do results and
-        notices; everything else is sent silently."""
-        if message.kind in ("result", "notice", "dm_needed", "dm_failed"):
-            return True
-        if message.is_private:
-            return message.ping
-        return message.ping and bool(message.mentions) or message.kind == "lobby"
-
-    def _html(self, message: Message) -> str:
-        mention = ""
-        if message.mentions and message.chat is not None:
-            mention = "🔔 " + ", ".join(u.name for u in message.mentions)
-        limit = (CAPTION_LIMIT if message.image is not None else TEXT_LIMIT) - (utf16_len(mention) + 1 if mention
-                                                                               else 0)
-        text = caption(message.text, limit) if message.image is not None else fit_text(message.text, limit)
-        rendered = to_html(text)
-        if mention:
-            rendered += "\n🔔 " + ", ".join(f'<a href="tg://user?id={int(u.id)}">{html.escape(u.name)}</a>'
-                                           for u in message.mentions)
-        return rendered
-
-    async def _deliver_one(self, message: Message, meta: dict, pace) -> None:
-        chat_id = int(self._resolve(message.chat.id if message.chat is not None else message.user.id))
-        slot_key = default_slot_key(message)
-        text = self._html(message)
-        markup = keyboard(message.buttons, self._deep_link(message))
-        renew = message.ping or message.fresh
-        known = None
-        if slot_key:
-            found = await self.service.message_for_slot(PLATFORM, slot_key)
-            if found and self._resolve(found[0]) == str(chat_id):
-                known = (int(found[0]), int(found[1]))
-        if known is not None and not renew and not self._scrolled_away(known[0], known[1]):
-            try:
-                await pace()
-                await self._edit(known[0], known[1], text, markup, message)
-                return
-            except BadRequest as error:
-                if "not modified" in str(error).lower():
-                    return
-                known = None  # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below
-            except ChatMigrated as moved:
-                chat_id = await self._moved_to(known[0], moved.new_chat_id)
-                known = None
-        sent = await self._post(chat_id, text, markup, message, meta, pace)
-        if known is not None and renew and (message.ping or message.is_private):
-            if await self._retire(known[0], known[1], pace) and not message.is_private:
-                self.removed.setdefault(str(known[0]), set()).add(known[1])
-        if message.is_private and message.kind == "hand":
-            await self.service.dm_delivered(message.user)
-        if slot_key:
-            await self.service.remember_message(PLATFORM, slot_key, str(sent.chat.id), str(sent.message_id))
-        if not message.is_private:
-            self.latest_message[str(sent.chat.id)] = max(self.latest_message.get(str(sent.chat.id), 0),
-                                                          sent.message_id)
-
-    async def _edit(self, chat_id: int, message_id: int, text: str, markup, message: Message) -> None:
-        """A board or hand in place: a picture with editMessageMedia (new photo and caption), text with
-        editMessageText. Telegram refuses to turn one kind into the other (BadRequest)."""
-        if message.image is not None:
-            media = InputMediaPhoto(message.image, filename=message.image_name or "board.png", caption=text,
-                                    parse_mode=ParseMode.HTML)
-            await self.app.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
-                                                  reply_markup=markup)
-        else:
-            await self.app.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                                 parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                 link_preview_options=NO_PREVIEW)
-
-    async def _post(self, chat_id: int, text: str, markup, message: Message, meta: dict, pace):
-        kwargs = {"parse_mode": ParseMode.HTML, "reply_markup": markup,
-                  "disable_notification": not self._notifies(message)}
-        if meta.get("reply_to") and chat_id < 0:
-            kwargs["reply_parameters"] = ReplyParameters(meta["reply_to"], allow_sending_without_reply=True)
-        for _attempt in range(3):
-            try:
-                await pace()
-                if message.image is not None:  # a board, hand or chart: the picture with the text as caption
-                    return await self.app.bot.send_photo(
-                        chat_id, InputFile(message.image, filename=message.image_name), caption=text, **kwargs)
-                return await self.app.bot.send_message(chat_id, text, link_preview_options=NO_PREVIEW, **kwargs)
-            except ChatMigrated as moved:  # the group became a supergroup: its games move with it
-                chat_id = await self._moved_to(chat_id, moved.new_chat_id)
-                kwargs.pop("reply_parameters", None)
-        raise BadRequest("the chat keeps moving")
-
-    async def _retire(self, chat_id: int, message_id: int, pace) -> bool:
-        """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line."""
-        bot = self.app.bot
-        try:
-            await bot.delete_message(chat_id, message_id)
-            return True
-        except (BadRequest, Forbidden) as error:
-            log.info("could not delete an old message (%s): cutting it down instead", error)
-        try:
-            await pace()
-            await bot.edit_message_text(RETIRED, chat_id=chat_id, message_id=message_id, reply_markup=None)
-        except BadRequest as error:
-            if "no text" in str(error).lower():
-                try:
-                    await pace()
-                    await bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=RETIRED,
-                                                   reply_markup=None)
-                except BadRequest:
-                    pass
-        return False
-
-    def _scrolled_away(self, chat_id: int, message_id: int) -> bool:
-        latest = self.latest_message.get(str(chat_id), message_id)
-        gone = sum(1 for m in self.removed.get(str(chat_id), ()) if message_id < m <= latest)
-        return latest - message_id - gone > REPOST_AFTER
-
-    def _deep_link(self, message: Message) -> list[list[InlineKeyboardButton]]:
-        """Lobbies and 'open a private chat' notes carry the link that opens the private chat."""
-        if message.kind not in ("lobby", "dm_needed") or message.game_id is None:
-            return []
-        username = self.app.bot.username
-        with i18n.using(message.chat.locale if message.chat is not None else None):
-            label = _("🔔 Open private chat with me")
-        return [[InlineKeyboardButton(label,
-                                      url=f"https://t.me/{username}?start=g{message.game_id}")]]
 
 
 def build_telegram_app(service: Service, token: str, base_url: str | None = None, *, pace_scale: float = 1.0,

@@ -30,7 +30,8 @@ def _side(view: dict, s: int) -> str:
 
 def castle_row(view: dict) -> str:
     """``1🟥E 2⬜ 3🟦F …``: the controller's colour and letter (colour-blind safe). Two sets: one line per
-    frontier, ``◀``/``▶`` for the player named on that side; a player's own view of four frontiers shows his two."""
+    frontier, ``◀``/``▶`` for the player named on that side; a player's own view of four frontiers shows his two,
+    chained at him in one line (``B ◀ 7⬜ 8▶ 9◀ ▶ you ◀ 10▶ 11⬜ 12⬜ ▶ C``)."""
     if view["mode"] == "two_sets":
         lines = []
         mine = view["armies"][view["viewer"]] if view.get("viewer") is not None else None
@@ -42,7 +43,12 @@ def castle_row(view: dict) -> str:
                 owner = view["castles"][k - 1]
                 marks.append(f"{k}" + ("⬜" if owner is None else "◀" if owner == a else "▶"))
             lines.append(f"{seat(a)} ◀ " + " ".join(marks) + f" ▶ {seat(b)}")
-        return _("(inner → outer)") + "\n" + "\n".join(lines)
+        you = seat(view["viewer"]) if view.get("viewer") is not None else None
+        if you and len(lines) == 2 and lines[0].startswith(you + " ◀") and lines[1].endswith("▶ " + you):
+            lines.reverse()  # (left neighbour, you) before (you, right neighbour)
+        if you and len(lines) == 2 and lines[0].endswith("▶ " + you) and lines[1].startswith(you + " ◀"):
+            lines = [lines[0] + lines[1][len(you):]]  # your two frontiers meet at you: one chain, one line
+        return _("(inner → outer)") + " " + "\n".join(lines)  # the first frontier on the heading's line
     out = []
     for k, owner in enumerate(view["castles"], start=1):
         out.append(f"{k}" + ("⬜" if owner is None else _side(view, owner)))
@@ -157,7 +163,10 @@ def render(view: dict) -> str:
     if last_action(view):
         lines.append(last_action(view))
     phase = view["phase"]
-    if phase == "over":
+    yours = view["viewer"] is not None and view["viewer"] in view["to_act"] and phase != "over"
+    if yours:
+        pass  # your own move is said once, by "Your move — …" below (with its example), not also here
+    elif phase == "over":
         places = [view["ranking"][view["members"][a][0]] for a in armies]
         points = "–".join(str(p) for p in view["points"])
         best = [a for a in armies if places[a] == 1]
@@ -211,7 +220,7 @@ PHASE_LINES = {"open1": (N_("{who} opens a castle."), N_("You open a castle.")),
 
 def _private(view: dict) -> list[str]:
     me = view["viewer"]
-    lines = ["", _("Your hand: {cards}  (H hero, T trebuchet, A archer)", cards=cards(view["hand"]))]
+    lines = [_("Your hand: {cards}  (H hero, T trebuchet, A archer)", cards=cards(view["hand"]))]
     for castle, placed in view.get("placed", {}).items():
         if placed:
             lines.append(_("Your cards at castle {castle}: {cards}", castle=castle, cards=cards(placed)))
@@ -231,11 +240,16 @@ def _private(view: dict) -> list[str]:
             keep = phase in ("open1", "respond1") and len(view["members"][view["armies"][me]]) == 1
         free = next((k for k in own if k not in taken), 1)
         up_to = _("1–5 cards, keeping one") if keep else _("1–5 cards")
+        # the castle you answer at: the open one of this step's frontier (two sets), or this step's fight (duel)
+        number = {"respond1": 0, "respond2": 1}.get(phase)
+        at = [f["castle"] for f in view["fights"] if f["castle"] in own] if phase == "place" else \
+            [view["fights"][number]["castle"]] if number is not None and len(view["fights"]) > number else []
+        answer = _("Answer at castle {castle} with {up_to}: /move respond {card}", castle=at[-1], up_to=up_to,
+                   card=card) if at else _("Answer with {up_to}: /move respond {card}", up_to=up_to, card=card)
         hint = {"open1": _("Open any castle with {up_to}: /move open {free} {card}", up_to=up_to, free=free, card=card),
                 "open2": _("Open another castle with {up_to}: /move open {free} {card}", up_to=up_to, free=free,
                            card=card),
-                "respond1": _("Answer with {up_to}: /move respond {card}", up_to=up_to, card=card),
-                "respond2": _("Answer with {up_to}: /move respond {card}", up_to=up_to, card=card),
+                "respond1": answer, "respond2": answer,
                 "reinforce": _("Add cards to one of your castles (max 5 there) or pass: /move reinforce {castle} "
                                "{card} · /move pass", castle=next(iter(view.get('placed') or {}), free), card=card),
                 "defend": _("Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · "
@@ -247,8 +261,7 @@ def _private(view: dict) -> list[str]:
                 "direction": _("Choose the way round the table: /move direction left (or right)"),
                 "place": (_("Open a castle on your frontier with {up_to}: /move open {free} {card}", up_to=up_to,
                             free=free, card=card)
-                          if step.get("kind") == "open" else _("Answer with {up_to}: /move respond {card}",
-                                                               up_to=up_to, card=card)),
+                          if step.get("kind") == "open" else answer),
                 "give": _("Hand 1–5 cards to your partner (keep one) and say who opens: /move give {card} partner "
                           "leads", card=card) if len(hand) > 1 else _("You hold one card: keep it and say who opens: "
                                                                       "/move give me leads (or: give partner leads)")

@@ -6,15 +6,14 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
-from rules.lang import _
-from rules.kardinal.geometry import (COLOURS, COURT, EAST, HOUSE, KINDS, LETTER, NORTH, SOUTH, TOWER, WEST,
+from rules.lang import _, colour_aliases
+from rules.kardinal.geometry import (COLOURS, COURT, EAST, HOUSE, LETTER, NORTH, SOUTH, TOWER, WEST,
                                      building_text, label, parse_label)
 
 # local aliases (issue 26): the colours, shapes and directions in Dutch, German and French, as whole words only —
-# Dutch initials would clash (geel/groen, huis/hof), so the one-letter codes stay English (r y g b, h t c)
+# Dutch initials would clash (geel/groen, huis/hof), so the one-letter codes stay English (r y g b, h t c).
 COLOUR_WORDS = {**{c: i for i, c in enumerate(COLOURS)}, **{LETTER[i]: i for i in range(4)},
-                "rot": 0, "gelb": 1, "grün": 2, "gruen": 2, "blau": 3,
-                "rood": 0, "geel": 1, "groen": 2, "blauw": 3, "rouge": 0, "jaune": 1, "vert": 2, "bleu": 3}
+                **colour_aliases({c: i for i, c in enumerate(COLOURS)})}
 KIND_WORDS = {"house": HOUSE, "h": HOUSE, "haus": HOUSE, "tower": TOWER, "t": TOWER, "turm": TOWER,
               "courtyard": COURT, "court": COURT, "yard": COURT, "c": COURT, "hof": COURT,
               "huis": HOUSE, "toren": TOWER, "maison": HOUSE, "tour": TOWER, "cour": COURT}

@@ -11,7 +11,10 @@ CARDINAL = "☩"  # the Cardinal on the grid: not a letter, so it never reads as
 
 HELP = N_("""Kardinal in short: build one building each turn next to the town (a `+` site), never next to the same shape
 or colour, never the shape or colour just built; every coloured building you touch gives you a stone.
-Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building.""")
+Then move the Cardinal (☩), which blocks a site, or leave it. The menu asks the site, then the building.
+On the board: DT/DN the Dom (tower/nave); a building is its colour r y g b and its shape, H house, T tower,
+C courtyard (rH a red house); `.` another building site. Type a build as site, colour, shape (a courtyard also
+names its 2nd cell), e.g. /move L13 green house.""")
 
 # how equal results are placed (Game.tie_rule), and what a score counts (Game.score_unit)
 TIE_RULE = N_("Equal scores: more own buildings touching the Dom wins; still equal: a shared place.")
@@ -128,12 +131,14 @@ def render(view: dict) -> str:
     lines.append("```")
     lines += grid(view)
     lines.append("```")
-    if phase == "build":
-        plus = _("+ {who} can build here · . other site", who=seat(view['current']))
-    else:
-        plus = _(". site")
-    lines.append(_("DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · ☩ Cardinal · {plus}",
-                   plus=plus))
+    if young(view):  # the legend teaches the first round; later it is in /help (a turn message stays short)
+        if phase == "build":
+            plus = mine(view['current'], N_("+ {who} can build here · . other site"),
+                        N_("+ you can build here · . other site"))
+        else:
+            plus = _(". site")
+        lines.append(_("DT/DN Dom (tower/nave) · r y g b colour, H house T tower C courtyard · ☩ Cardinal · {plus}",
+                       plus=plus))
     for p, cs in enumerate(view["colours"]):
         own = ", ".join(f"{colour(c)} {_left(view, c)}" for c in cs)
         lines.append(f"{seat(p)} {own} · " + _("stones {stones} · score {score}", stones=_stones(view['stones'][p]),
@@ -142,8 +147,8 @@ def render(view: dict) -> str:
         lines.append(_("Shared {colour} {left} (its stones count for nobody)", colour=colour(view['shared']),
                        left=_left(view, view['shared'])))
     lines.append(_("Stone supply:") + " " + " ".join(f"{MARK[c]}{k}" for c, k in view["stone_supply"].items()) +
-                 " · " + _("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")))
-    lines += _last_built(view)
+                 " · " + _("Cardinal:") + " " + (view["cardinal"] or _("not yet in play")) +
+                 "".join(" · " + line for line in _last_built(view)))  # one line: a turn message stays short
     if phase == "over":
         lines.append(_("Final account (stones + own leftovers, best colour doubled; Dom = tie-break):"))
         lines += [account(p, s, *_final(view, p), view["dom_touches"][p]) for p, s in enumerate(view["scores"])]
@@ -151,6 +156,12 @@ def render(view: dict) -> str:
     else:
         lines += _prompt(view)
     return "\n".join(lines)
+
+
+def young(view: dict) -> bool:
+    """The first round (fewer buildings than players): the board then shows its legend and how to type a
+    build; from the second round on they are in /help, and a turn message is the town and the choice."""
+    return len(view["pieces"]) < view["players"] and view["phase"] != "over"
 
 
 def _last_built(view: dict) -> list[str]:
@@ -196,9 +207,10 @@ def _prompt(view: dict) -> list[str]:
         shown = " ".join(sites[:16]) + (" …" if len(sites) > 16 else "")
         lines.append(mine(current, N_("{who} must build. Possible sites: {sites}"),
                           N_("You must build. Possible sites: {sites}"), sites=shown))
-        lines.append(_("Type site, colour, shape (a courtyard also names its 2nd cell), e.g. {examples}.",
-                       examples=", ".join(f"/move {local_move(e)}"
-                                          for e in view.get("examples") or ["M14 red house"])))
+        if young(view):
+            lines.append(_("Type site, colour, shape (a courtyard also names its 2nd cell), e.g. {examples}.",
+                           examples=", ".join(f"/move {local_move(e)}"
+                                              for e in view.get("examples") or ["M14 red house"])))
     elif phase == "bonus":
         lines.append(mine(current, N_("{who} takes a free point stone of any colour: /move bonus blue"),
                           N_("You take a free point stone of any colour: /move bonus blue")))

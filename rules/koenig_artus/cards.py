@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from rules.lang import colour_aliases
+
 COLOURS = ("red", "yellow", "green", "blue", "purple", "black")
 MARKS = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦", "purple": "🟪", "black": "⬛"}
 SHORT = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "black": "K"}
@@ -15,10 +17,7 @@ KNIGHT, SHIELD = 100, 110
 # Dutch, German and French names as whole words, and Dutch z(wart) — the only local initial that clashes with none
 COLOUR_WORDS = {**{c: c for c in COLOURS}, "r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple",
                 "k": "black", "bk": "black", "violet": "purple", "blk": "black",
-                "rood": "red", "geel": "yellow", "groen": "green", "blauw": "blue", "paars": "purple", "zwart": "black",
-                "z": "black", "rot": "red", "gelb": "yellow", "grün": "green", "gruen": "green", "blau": "blue",
-                "lila": "purple", "schwarz": "black", "rouge": "red", "jaune": "yellow", "vert": "green",
-                "bleu": "blue", "noir": "black"}
+                "z": "black", **colour_aliases({c: c for c in COLOURS})}
 
 
 def coloured(colour: int, value: int) -> int:

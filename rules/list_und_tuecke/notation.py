@@ -4,14 +4,13 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
-from rules.lang import _
+from rules.lang import _, colour_aliases
 from rules.list_und_tuecke.cards import COLOURS, COLOUR_NAMES, name, parse_card
 
 # local aliases (issue 26): colour names in Dutch, German and French as whole words (Dutch initials would clash:
 # geel/groen), and the verbs
 _COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()},
-                 "rood": "R", "groen": "G", "blauw": "B", "geel": "Y", "rot": "R", "grün": "G", "gruen": "G",
-                 "blau": "B", "gelb": "Y", "rouge": "R", "vert": "G", "bleu": "B", "jaune": "Y"}
+                 **colour_aliases({v: k for k, v in COLOUR_NAMES.items()})}
 PLAY_WORDS = ("play", "p", "speel", "spiel", "spielen", "jouer", "joue")
 PICK_WORDS = ("pick", "take", "pak", "neem", "nimm", "nehmen", "prendre", "prends")
 HIDE_WORDS = ("hide", "verberg", "verstecke", "verstecken", "cacher", "cache")

@@ -94,15 +94,13 @@ def render(view: dict) -> str:
                           N_("You could not play: the previous round ended early.")))
     if view["round_scores"] and viewer is None:
         lines += score_table(view)
-    elif view["round_scores"]:
+    elif view["round_scores"] and view["phase"] != "over":  # at the end the result says the totals, once
         lines.append(ngettext("Totals after {n} round: {totals} (`board`: per round)",
                               "Totals after {n} rounds: {totals} (`board`: per round)", len(view['round_scores']),
                               totals=" · ".join(f"{seat(p)} {view['totals'][p]}" for p in range(n))))
     phase = view["phase"]
     if phase == "over":
-        order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
-        lines.append(_("Final:") + " " + ", ".join(f"{view['ranking'][p]}. {seat(p)} {view['totals'][p]}"
-                                                   for p in order))
+        pass  # the final result is the game's result message (places sorted, shared ones and the tie rule), once
     elif phase == "play":
         lines.append(_("{who} to play a card.", who=seat(view['to_act'][0])))
     elif phase == "pick":

@@ -59,8 +59,29 @@ def castle_word(code: str) -> str:
     return _("{suit} castle", suit=SYMBOL[code[-1]])
 
 
+VILLAGES_WIDTH = 64  # a row of villages: five short ones fit one row, longer ones wrap to a second
+
+
 def village_line(k: int, cards: list) -> str:
-    return f"V{k} " + (" ".join(c(x) for x in cards) if cards else _("· (empty)"))
+    """``V2 ▒▒ 7♣ 6♥``: the face-down cards (``▒`` each) then the face-up ones, bottom to top; ``V3 –`` empty."""
+    if not cards:
+        return f"V{k} –"
+    hidden = "▒" * sum(1 for x in cards if x is None)
+    shown = " ".join(c(x) for x in cards if x is not None)
+    return f"V{k} " + " ".join(part for part in (hidden, shown) if part)
+
+
+def village_rows(villages: list) -> list[str]:
+    """A player's five villages in as few rows as fit ``VILLAGES_WIDTH`` (one or two, seldom three): a turn
+    message shows a table in a few lines, not one line a village (issue 23, found 5)."""
+    rows: list[str] = []
+    for k, cards in enumerate(villages):
+        part = village_line(k + 1, cards)
+        if rows and len(rows[-1]) + 3 + len(part) <= VILLAGES_WIDTH:
+            rows[-1] += " · " + part
+        else:
+            rows.append(part)
+    return rows
 
 
 def player_block(view: dict, p: int) -> list[str]:
@@ -78,7 +99,7 @@ def player_block(view: dict, p: int) -> list[str]:
     lines.append("  " + _("castles {castles} ({cards}/40) · stock {stock} · waste {waste}", castles=castles_line(
         s['castles']), cards=s['castle_cards'], stock=s['stock'], waste=s['waste']) +
         (" " + _("top {card}", card=c(s['waste_top'])) if s["waste_top"] else ""))
-    lines += ["  " + village_line(k + 1, v) for k, v in enumerate(s["villages"])]
+    lines += ["  " + row for row in village_rows(s["villages"])]
     return lines
 
 

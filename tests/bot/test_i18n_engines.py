@@ -9,6 +9,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import rules
+import rules.lang
 from bot.i18n import using
 from bot.service.narration import final_result_lines, narrate
 from rules.api import Event, IllegalAction
@@ -45,25 +46,30 @@ def test_narration_speaks_to_its_reader_in_its_language():
 
 
 def test_a_private_view_speaks_to_its_seat_in_its_language():
-    game = rules.get_game("guyenne")
+    """(Kardinal: Guyenne's own view no longer repeats its phase line above "Your move — …", issue 23.)"""
+    game = rules.get_game("kardinal")
     state = game.new_game(2, seed=3)
     seat = state.to_act()[0]
     with using("nl"):
         own = game.render_view(state.view(seat))
         public = game.render_view(state.view(None))
-    assert "Jij valt een kasteel aan." in own and "Je hand:" in own
-    assert f"{{P{seat + 1}}} valt een kasteel aan." in public
-    assert "You open a castle." in game.render_view(state.view(seat))  # English as before
+    assert "Je moet bouwen. Mogelijke bouwplaatsen:" in own
+    assert f"{{P{seat + 1}}} moet bouwen. Mogelijke bouwplaatsen:" in public
+    assert "You must build." in game.render_view(state.view(seat))  # English as before
 
 
 @pytest.mark.parametrize("game,typed,english", [
     ("kardinal", "M14 rood huis", "M14 red house"),
     ("kardinal", "m14 groen hof oost", "m14 green courtyard east"),
-    ("kardinal", "M14 rote turm", None),  # an inflected German word is no alias: refused, not guessed
+    ("kardinal", "M14 rotes Haus", "M14 red house"),  # inflected, as the German board writes it
+    ("kardinal", "m14 tour bleue", "m14 blue tower"),
+    ("kardinal", "M14 paars huis", None),  # not a colour in any language: refused, not guessed
     ("koenig_artus", "rood-7", "red-7"),
     ("koenig_artus", "z7", "K7"),  # Dutch z(wart): the one local initial that clashes with none
     ("koenig_artus", "ridder", "knight"),
+    ("koenig_artus", "rote-7", "red-7"),  # "die rote 7", as the German texts say it
     ("list_und_tuecke", "verberg blauw geel", "hide B Y"),
+    ("list_und_tuecke", "cache bleue jaune", "hide B Y"),
 ])
 def test_local_words_are_aliases_of_the_notation(game, typed, english):
     g = rules.get_game(game)
@@ -81,6 +87,23 @@ def test_local_words_are_aliases_of_the_notation(game, typed, english):
         assert str(refused)
         return
     assert g.parse_action(state, seat, typed) == expected
+
+
+@pytest.mark.parametrize("lang", ["nl", "de", "fr"])
+def test_every_kardinal_building_as_the_board_names_it_is_a_move(lang):
+    """A player copies what the board shows ("rotes Haus", "tour bleue"): it must read as that building."""
+    from rules.kardinal.render import BUILDINGS
+
+    game = rules.get_game("kardinal")
+    state = game.new_game(2, seed=1)
+    seat = state.to_act()[0]
+    for (colour, kind), (name, _with_article) in BUILDINGS.items():
+        with using(lang):
+            shown = rules.lang.translate(name)
+        assert shown != name, (lang, name)  # translated, so this checks the local words
+        where = " N14" if kind == "courtyard" else ""  # a courtyard covers two cells
+        typed = game.parse_action(state, seat, f"M14 {shown}{where}")
+        assert typed == game.parse_action(state, seat, f"M14 {colour} {kind}{where}"), (lang, shown)
 
 
 def test_kardinal_trump_and_colour_words_that_would_clash_are_not_aliases():

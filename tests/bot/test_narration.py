@@ -106,6 +106,16 @@ def test_a_troubadour_turn_of_several_lines_is_one_line():
     assert len(short) == 2
 
 
+def test_a_turn_that_wins_ends_with_its_own_exclamation_mark():
+    game = rules.get_game("troubadour")
+    turn = [Event("flipped", {"seat": 1, "cards": ["4H"]}),
+            Event("built_castle", {"seat": 1, "card": "4H", "from": "waste"}),
+            Event("game_won", {"seat": 1})]
+    lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
+    assert len(lines) == 1
+    assert lines[0].text.endswith("all four castles complete!"), lines[0].text  # not "complete!."
+
+
 def test_a_kardinal_turn_is_one_line():
     game = rules.get_game("kardinal")
     turn = [Event("built", {"seat": 1, "color": "blue", "kind": "tower", "cells": ["M15"], "stones": ["red"]}),

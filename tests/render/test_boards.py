@@ -12,7 +12,8 @@ from bot.render import boards
 from bot.render.boards import kardinal as kardinal_picture
 from bot.render.boards import koenig_artus as artus_picture
 from bot.render.boards import list_und_tuecke as lut_picture
-from bot.render.canvas import COLOURS, SEAT_COLOURS, band_point
+from bot.render.canvas import band_point
+from bot.render.palette import COLOURS, SEAT_COLOURS
 from rules import GAMES
 from rules.ai import RandomPlayer
 
@@ -266,7 +267,7 @@ def test_guyenne_two_sets_castles_in_their_holders_colours():
 
 # ---------------------------------------------------------------------- Troubadour
 def test_troubadour_villages_fanned_with_backs_and_suit_colours():
-    from bot.render.canvas import CARD_BACK, SUIT_RED, INK
+    from bot.render.palette import CARD_BACK, SUIT_RED, INK
 
     game = GAMES["troubadour"]
     state = game.new_game(3, seed=2)

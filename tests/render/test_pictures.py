@@ -16,7 +16,9 @@ from bot.render.boards import guyenne as guyenne_picture
 from bot.render.boards import kardinal as kardinal_picture
 from bot.render.boards import koenig_artus as artus_picture
 from bot.render.boards import troubadour as troubadour_picture
-from bot.render.canvas import BACKGROUND, INK, LAST, PANEL, Canvas, font, rgb
+from bot.render.canvas import Canvas
+from bot.render.glyphs import font
+from bot.render.palette import BACKGROUND, INK, LAST, PANEL, rgb
 from rules import GAMES
 from rules.ai import RandomPlayer
 
@@ -244,7 +246,7 @@ def test_players_are_named_with_their_seat_number():
 
 def test_the_palette_holds_the_colours_drawn():
     for colour in (BACKGROUND, INK, PANEL, LAST, *guyenne_picture.SIDE.values()):
-        from bot.render.canvas import ink
+        from bot.render.palette import ink
         assert rgb(ink(colour)) == colour
 
 
@@ -283,19 +285,20 @@ def test_the_pool_draws_the_bytes_of_a_direct_draw_and_reuses_recent_ones():
 def test_every_colour_drawn_is_in_the_fixed_palette(monkeypatch):
     """Nothing falls back to the nearest palette colour: each colour, and each anti-aliasing step of text on its
     ground, is exact (so a colour and its letter always look as meant)."""
-    from bot.render import canvas as canvas_module
+    from bot.render import canvas as canvas_module, glyphs, palette
 
     missing = set()
-    exact = canvas_module.ink.__wrapped__
+    exact = palette.ink.__wrapped__
 
     def ink(colour):
-        if not isinstance(colour, int) and tuple(colour[:3]) not in canvas_module._INDEX:
+        if not isinstance(colour, int) and tuple(colour[:3]) not in palette._INDEX:
             missing.add(tuple(colour[:3]))
         return exact(colour)
 
-    monkeypatch.setattr(canvas_module, "ink", ink)
-    monkeypatch.setattr(canvas_module, "_SPRITES", type(canvas_module._SPRITES)())  # draw every piece afresh
-    canvas_module._levels.cache_clear()
+    for module in (canvas_module, glyphs):
+        monkeypatch.setattr(module, "ink", ink)
+    monkeypatch.setattr(glyphs, "SPRITES", type(glyphs.SPRITES)())  # draw every piece afresh
+    glyphs._levels.cache_clear()
     for name in DRAWN:
         game = GAMES[name]
         for n, options in game.configurations()[:3]:
@@ -308,12 +311,12 @@ def test_every_colour_drawn_is_in_the_fixed_palette(monkeypatch):
 def test_the_png_decodes_to_the_same_pixels_whichever_deflate_wrote_it(monkeypatch):
     import zlib
 
-    from bot.render import canvas as canvas_module
+    from bot.render import png
 
     state = play_until("troubadour", 3, lambda s: s.view(None)["phase"] == "turn")
     drawn = boards.draw("troubadour", state.view(None), NAMES)
     fast = drawn.png()
-    monkeypatch.setattr(canvas_module, "_deflate", zlib)
+    monkeypatch.setattr(png, "_deflate", zlib)
     plain = drawn.png()
     assert pixels(decode(fast)) == pixels(decode(plain)) == pixels(drawn.image)
 

@@ -862,12 +862,19 @@ def test_a_loss_is_checked_exactly_as_the_listed_loss_options():
 
 
 def test_two_sets_own_view_shows_the_players_own_frontiers():
-    """Four players: the table's board lists all four frontiers, a player's own view his two (shorter turns)."""
+    """Four players: the table's board lists all four frontiers, a player's own view his two (shorter turns),
+    chained at him in one line: left neighbour ◀ three castles ▶ him ◀ three castles ▶ right neighbour."""
     state = GAME.new_game(4, seed=5, options={"mode": "two_sets"})
     public = GAME.render_view(state.view(None))
     assert sum("◀ " in line for line in public.splitlines()) == 4
+    rows = {line.split("(inner → outer) ")[-1] for line in public.splitlines() if "◀ " in line}
     for seat in range(4):
+        you = f"{{P{seat + 1}}}"
         mine = [line for line in GAME.render_view(state.view(seat)).splitlines() if "◀ " in line]
-        assert len(mine) == 2 and all(f"{{P{seat + 1}}}" in line for line in mine)
+        assert len(mine) == 1, mine
+        chain = mine[0].split("(inner → outer) ")[-1]
+        left, right = chain.split(f" ▶ {you} ◀ ")
+        assert f"{left} ▶ {you}" in rows and f"{you} ◀ {right}" in rows  # exactly his two frontiers
+        assert chain.count(you) == 1 and sum(part[:1].isdigit() for part in chain.split()) == 6
     three = GAME.new_game(3, seed=5, options={"mode": "two_sets"})
     assert sum("◀ " in line for line in GAME.render_view(three.view(0)).splitlines()) == 3

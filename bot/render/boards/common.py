@@ -5,7 +5,8 @@ his seat's colour, then his name — "1 Alice" — in every picture (Guyenne's c
 from __future__ import annotations
 
 from bot.i18n import _
-from bot.render.canvas import INK, SEAT_COLOURS, Canvas, text_colour_on
+from bot.render.canvas import Canvas
+from bot.render.palette import INK, SEAT_COLOURS, text_colour_on
 
 
 def seat_colour(seat: int) -> tuple[int, int, int]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from bot.render.boards.common import finish, player, seat_name, seat_tag, title
 from bot.i18n import N_, _, ngettext, translate
-from bot.render.canvas import COLOURS, INK, MUTED, WHITE, Canvas, text_colour_on
+from bot.render.canvas import Canvas
+from bot.render.palette import COLOURS, INK, MUTED, WHITE, text_colour_on
 
 SIDE = {"E": COLOURS["red"], "F": COLOURS["blue"]}
 SIDE_NAME = {"E": N_("English"), "F": N_("French")}

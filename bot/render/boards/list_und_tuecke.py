@@ -6,7 +6,8 @@ import json
 
 from bot.render.boards.common import chip, finish, player, seat_name, seat_tag, title
 from bot.i18n import _, language, ngettext
-from bot.render.canvas import COLOURS, MUTED, PANEL, Canvas
+from bot.render.canvas import Canvas
+from bot.render.palette import COLOURS, MUTED, PANEL
 
 COLOUR = {"R": COLOURS["red"], "G": COLOURS["green"], "B": COLOURS["blue"], "Y": COLOURS["yellow"]}
 ORDER = "RGBY"

@@ -8,14 +8,15 @@ import json
 from bot.render.boards import common
 from bot.render.boards.common import player, seat_tag, title
 from bot.i18n import _, language
-from bot.render.canvas import INK, MUTED, PANEL, SUIT_RED, SUITS, Canvas, _blend
+from bot.render.canvas import Canvas
+from bot.render.palette import INK, MUTED, PANEL, SUIT_RED, SUITS, blend
 
 CARD_W, CARD_H = 54, 74
 FAN_STEP = 24
 FAN_MAX = 170  # the longest fan drawn: steps shrink past it
 CASTLE_SUITS = "SHDC"  # the castles' order in the view (as the text writes them)
 HEAD = 62  # from a panel's top to its cards
-LIGHT_RED = _blend(SUIT_RED, PANEL, 0.5)
+LIGHT_RED = blend(SUIT_RED, PANEL, 0.5)
 
 
 def _slot(canvas: Canvas, name: str, x: int, y: int, label: str = "", suit: str = "") -> None:
