@@ -25,8 +25,8 @@ same code; König Artus at 4 replayed from game 0 with its race estimate, rules.
     Kardinal 4              50 %   200   56.2 %   7.0 %   344   (47.5 % at rollouts of 12 actions, 100 games)
     König Artus 2           70 %   200   75.0 %   6.1 %    34
     König Artus 4           50 %   200   58.5 %   7.0 %    70   (53.2 % at 94 games before its race estimate;
-                                                                 over four seed sets, 800 games: 55.9 % ±3.5,
-                                                                 52.0 % ±3.8 before, 694 games)
+                                                                 over five seed sets, 1000 games: 55.3 % ±3.1,
+                                                                 51.2 % ±3.3 before, 894 games)
 
 Every configuration meets its target; Kardinal 4 and König Artus 4 by less than two standard errors, so the
 service hands resigned seats to the strong AI everywhere measured (bot/service/ai_seats.py; Guyenne at 4 in teams

@@ -19,7 +19,8 @@ said; ``--first`` picks the seed set):
     1000-1199      49.5 %   59.0 %
     2000-2199      53.5 %   52.0 %
     3000-3199      52.5 %   54.0 %
-    pooled         52.0 %   55.9 % ±3.5   (694 and 800 games)
+    4000-4199      48.5 %   53.0 %
+    pooled         51.2 %   55.3 % ±3.1   (894 and 1000 games; ±3.3 without)
 
 Tried and left out (games 1000-1199 unless said): the exact race of random tricks (dynamic programming over the
 tricks still needed) 57.5 %; independent binomial races 55.0 %; the hand's tricks not counted 59.0 %; cut rollouts
