@@ -24,7 +24,8 @@ TAKEOVER_STRONG: frozenset[tuple] = frozenset({
     ("guyenne", 2), ("guyenne", 4, "teams"), ("list_und_tuecke", 4), ("troubadour", 2), ("troubadour", 4),
     ("kardinal", 2), ("kardinal", 4), ("koenig_artus", 2), ("koenig_artus", 4)})
 # Guyenne at 4 only in teams (82.2 % at 200 games): its two_sets mode (free for all) is not measured. König Artus
-# at 4 since its race estimate (rules.koenig_artus.ai): 58.5 % at 200 games, 55.3 % ±3.1 over 1000 games of five seed sets.
+# at 4 since its race estimate (rules.koenig_artus.ai): 58.5 % at 200 games, 55.3 % ±3.1 over 1000 games of five
+# seed sets.
 
 
 def takeover_level(game: str, players: int, teams: bool = False) -> str:
