@@ -13,28 +13,49 @@
     python -m bench.busy                    # the default game, then pictures of every game
     python -m bench.busy --game kardinal --games 100 --moves 30 --workers 1 2
 
-Figures (König Artus, 4 seats, 100 games × 30 moves), the code before and after issue 24's second round run back
-to back at 12:25–12:28 on this 2-core host while other helpers' test suites ran (load average 12–13: every figure
-is inflated against a quiet machine; compare within a row):
+Figures (König Artus, 4 seats, 100 games × 30 moves) on this 2-core host while other helpers' test suites ran
+(compare within a column pair). Second round (h-perf2) at load 12–13; third round (h-perf3): the code before
+(ef99ea7) and after, run back to back at 14:54–14:58 at load 2–4:
 
-    figure                                  before (47fe9f2)              after (h-perf2)
-    bare commit floor p50                   0.17 ms                       0.15 ms
-    quiet overhead p50 / p99 (× floor)      1.17 / 7.9 ms (7.0×)          0.59 / 14.1 ms (3.9×; p99: the load)
-    100 games, text only                    291 moves/s, loop 1.26 ms     739 moves/s, loop 0.82 ms a move
-    one picture p50 / max (worst game)      5.9 / 32 ms                   2.1 / 116 ms (one outlier at load 12)
-    100 games, pictures on, 1 / 2 workers   160 / 163 moves/s             688 / 541 moves/s
+    figure                                  h-perf2 (load 12)        h-perf3 before (load 4)     after (load 2–4)
+    bare commit floor p50                   0.15 ms                  0.15 ms                     0.15 ms
+    quiet overhead p50/p99 (×floor)         0.59 / 14.1 ms (3.9×)    0.70 / 9.9 ms (4.6×)        0.51/0.70 ms (3.3×)
+    the loop's CPU per act p50              —                        0.56 ms                     0.37 ms
+    the commit in SQLite's thread p50 / p99 —                        ~0.12 / 11.5 ms             0.14 / 0.20 ms
+    100 games, text only                    739 moves/s              785 moves/s                 1,010 moves/s
+    one picture p50 / max (worst game)      2.1 / 116 ms             1.8 / 3.9 ms                1.9 / 8.8 ms
+    100 games, pictures on, 1 / 2 workers   688 / 541 moves/s        814 / 674 moves/s           823 / 832 moves/s
+    100 games, text only, 1 / 2 processes   —                        761 / 1,015 moves/s         959 / 1,108 moves/s
 
-What the floor is made of (printed under it): four hops to aiosqlite's thread (~0.02 ms each when the machine is
-busy, several times that when it is idle: a sleeping core wakes for each) and SQLite's own work (~0.05 ms). The
-service pays one hop (the whole group commit in one call, storage/lean.py) and ~0.07 ms for the write; the rest of
-its overhead is the event loop's own Python work, ~0.45 ms of CPU an act (judging, five views built and compared,
-the recipes of the messages, the outbox rows and their JSON, the engine's apply and snapshot): ≤ 2× the floor
-would need that below ~0.25 ms. Text only, every message is rendered when sent (the bench sends at once, so
-nothing is superseded): ~0.8 ms of loop CPU a move bounds one process near 1,200 moves/s on a free core — 5,000
-needs four or five processes (each its own games, as Discord shards), i.e. more cores than this host has: with
-other work on both cores, a second process only competes for them (the two rows "text only, 1/2 processes").
-Pictures drawn in the pool leave the loop; with 2 cores, 1 worker (the default: a core each but the loop's) does
-better than 2, which take the loop's core in turns.
+(At load 5–7, earlier the same day: before 1.36 / 9.9 ms quiet, 541 moves/s text only, 561 / 359 with pictures;
+after 0.53 / 4.9 ms, 569 moves/s, 831 / 707: the p99 then is the machine's, see below.)
+
+What changed in the third round: a hand's narration is told when it is rendered (at sending, never for a hand
+superseded first), not on the move's path; the lean write converts a value its rows share once and dumps JSON
+without orjson's slower non-string-key option; the outbox stores a view once (not again in the picture
+request); and SQLite's WAL is checkpointed in the background (storage/checkpoint.py): 3 % of quiet moves had
+checkpointed in their commit (11–18 ms) — the whole p99 of the commit (11.5 ms → 0.22 ms in SQLite's thread).
+Skipping the views of seats whose view cannot have changed saves nothing here: bench.view_changes finds a move
+leaves a seat's view unchanged in 0 % of cases (Guyenne teams of 3: 0.3–0.6 %), every view showing the table.
+
+Why the targets are not met on this host (the p99 ≤ 1.5 ms is, when the machine is not overloaded). The floor
+(0.15 ms) is four hops to aiosqlite's thread (~0.02 ms each
+when the machine is busy, several times that when it is idle: a sleeping core wakes for each) and SQLite's own
+work (~0.05 ms). The service pays one hop and ~0.14 ms of SQLite work (the move, its log row, ~6 outbox rows
+holding the recipes of the board, the hands and the turn line, ~5 KB), plus the event loop's own Python work,
+~0.37 ms of CPU an act: the engine's apply, clone and snapshot (0.04), five views (0.04), the messages' recipes
+(0.07), the outbox rows and their JSON (0.08), and the rest (~0.15: the call's bookkeeping, judging, the group
+commit, the pool's checkout and the hop's own Python).
+≤ 2× the floor (0.30 ms) would need that CPU below ~0.1 ms: no single item is large enough. The p99 is the
+machine's: the commit's own p99 is 0.2 ms and the act's p99 0.7 ms at load 2, but with four or more runnable
+processes on two cores a woken thread waits for a core (p99 4–10 ms at load 4–7, the floor's p99 too).
+Text only, each of the ~6 messages a move is rendered when sent: ~0.8 ms of loop CPU a move (render_view, the
+picker, the delivery queues) bounds one process near 1,250 moves/s on a free core — 5,000 needs four or five
+processes (each its own games, as Discord shards), i.e. more cores than this host has: two processes on its two
+cores made 1,108 moves/s together at load 4 (959 alone), and with other work on both cores a second process only
+competes for them. Pictures drawn in the pool leave the loop: 1 and 2 workers are alike when the machine is quiet
+(823 / 832 moves/s); under load 2 workers take the loop's core in turns (831 / 707 at load 6), so 1 worker (a core
+each but the loop's) is the default on 2 cores.
 """
 from __future__ import annotations
 
@@ -128,15 +149,40 @@ async def floor(path: Path, game_name: str, rounds: int) -> dict[str, list[float
     return times
 
 
-async def quiet(path: Path, game_name: str, tables: int, moves: int) -> tuple[list[float], list[float]]:
+async def quiet(path: Path, game_name: str, tables: int, moves: int,
+                writes: dict[str, list[float]] | None = None) -> tuple[list[float], list[float]]:
     """Service overhead per move (act minus twice the engine's apply), one game at a time; and the event loop's
-    CPU time of each act (its own work, without the waits for the database's thread)."""
+    CPU time of each act (its own work, without the waits for the database's thread). ``writes``: filled with
+    each commit's ``sqlite`` time (SQLite's own work, in aiosqlite's thread) and ``write`` time (the same seen
+    from the event loop: the hop there and back included), timed around storage/lean.py's transaction."""
+    from storage import lean
+
     service = await _service(path, False, None)
     over: list[float] = []
     cpu: list[float] = []
-    for gid, chat in await open_tables(service, game_name, tables, 10_000):
-        await play(service, gid, chat, moves, random.Random(gid), [], over, cpu)
-    await service.close()
+    transaction, run = lean._transaction, lean.run
+    if writes is not None:
+        def timed_transaction(connection, steps):
+            start = time.perf_counter()
+            try:
+                return transaction(connection, steps)
+            finally:
+                writes.setdefault("sqlite", []).append(time.perf_counter() - start)
+
+        async def timed_run(db, statements):
+            start = time.perf_counter()
+            try:
+                return await run(db, statements)
+            finally:
+                writes.setdefault("write", []).append(time.perf_counter() - start)
+
+        lean._transaction, lean.run = timed_transaction, timed_run
+    try:
+        for gid, chat in await open_tables(service, game_name, tables, 10_000):
+            await play(service, gid, chat, moves, random.Random(gid), [], over, cpu)
+    finally:
+        lean._transaction, lean.run = transaction, run
+        await service.close()
     return over, cpu
 
 
@@ -255,7 +301,8 @@ async def main_async(args) -> None:
         tmp = Path(tmp)
         bare = await floor(tmp / "floor.db", args.game, args.floor)
         loads["floor"] = _load()
-        over, cpu = await quiet(tmp / "quiet.db", args.game, 5, args.moves)
+        writes: dict[str, list[float]] = {}
+        over, cpu = await quiet(tmp / "quiet.db", args.game, 5, args.moves, writes)
         loads["quiet"] = _load()
         text = await loaded(tmp / "text.db", args.game, args.games, args.moves, False, None)
         loads["text"] = _load()
@@ -275,7 +322,8 @@ async def main_async(args) -> None:
     print(f"game {args.game} ({rules.get_game(args.game).title}), {args.games} games × {args.moves} moves, "
           f"{os.cpu_count()} cores; the machine's load average is printed beside each figure")
     print(f"{'figure':<52} {'measured':>34}   target")
-    print(f"{'bare commit (the floor), p50':<52} {floor_p50:>31.2f} ms   —   ({loads['floor']})")
+    print(f"{'bare commit (the floor), p50 / p99':<52} {floor_p50:>15.2f} ms / "
+          f"{percentile(bare['floor'], 99) * 1e3:6.2f} ms   —   ({loads['floor']})")
     hop, one_hop, own = (percentile(bare[k], 50) * 1e3 for k in ("hop", "one_hop", "sqlite"))
     print(f"    made of: 4 hops to aiosqlite's thread (one empty round trip p50 {hop:.3f} ms) and SQLite's own work "
           f"({own:.3f} ms); the same transaction in one hop (the service's lean write) {one_hop:.3f} ms")
@@ -283,6 +331,11 @@ async def main_async(args) -> None:
           f"({quiet_p50 / floor_p50:3.1f}×)   ≤ 2× floor, p99 ≤ 1.5 ms   ({loads['quiet']})")
     print(f"    the event loop's CPU per act p50 {percentile(cpu, 50) * 1e3:.2f} ms (its own Python work: judging, "
           f"views, recipes, outbox rows; the engine's part included) + one hop for the write")
+    if writes.get("sqlite"):
+        print(f"    the commit: SQLite's own work p50 {percentile(writes['sqlite'], 50) * 1e3:.3f} / p99 "
+              f"{percentile(writes['sqlite'], 99) * 1e3:.3f} ms in its thread (the move, its log row and ~6 outbox "
+              f"rows), seen from the loop (the hop included) p50 {percentile(writes['write'], 50) * 1e3:.3f} / p99 "
+              f"{percentile(writes['write'], 99) * 1e3:.3f} ms")
     print(f"{'100 games at once, text only: moves/s (act p50)':<52} {text['moves_per_s']:>20.0f} moves/s "
           f"({text['act_p50'] * 1e3:5.1f} ms)   ≥ 5000   ({loads['text']})")
     print(f"    event-loop CPU {text['loop_cpu_ms']:.2f} ms a move, the whole process {text['process_cpu_ms']:.2f} ms "

@@ -11,13 +11,18 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from storage.checkpoint import WalCheckpointer
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 try:  # JSON columns (snapshots, move events, the outbox's messages) are written with every move: orjson is ~5×
     import orjson  # faster than the json module; values read back the same either way
 
     def _dumps(value) -> str:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        try:  # the common case: string keys only (half the time of the option that allows others)
+            return orjson.dumps(value).decode()
+        except TypeError:  # orjson.JSONEncodeError: a key that is not a string (int keys are written as strings)
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
     _loads = orjson.loads
 except ImportError:  # pragma: no cover - an environment without it still works
@@ -43,6 +48,13 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def _no_autocheckpoint(dbapi_connection, _record) -> None:
+    # The writer's commits never checkpoint: storage/checkpoint.py does it in the background (issue 24).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 
@@ -79,6 +91,7 @@ class Database:
     sessions: async_sessionmaker
     read_sessions: async_sessionmaker | None = None  # transactions that only read (SQLite: no write lock)
     read_engine: AsyncEngine | None = None
+    checkpointer: WalCheckpointer | None = None  # SQLite files: the WAL is checkpointed in the background
 
     @property
     def dialect(self) -> str:
@@ -96,6 +109,8 @@ class Database:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
+        if self.checkpointer is not None:
+            await self.checkpointer.aclose()
         if self.read_engine is not None and self.read_engine is not self.engine:
             await self.read_engine.dispose()
         await self.engine.dispose()
@@ -121,11 +136,14 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
     kwargs.update(json_serializer=_dumps, json_deserializer=_loads)
     engine = create_async_engine(url, **kwargs)
     reader = engine
+    checkpointer = None
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
         event.listen(engine.pool, "reset", _sqlite_reset)
         if parsed.database and parsed.database != ":memory:":
+            event.listen(engine.sync_engine, "connect", _no_autocheckpoint)
+            checkpointer = WalCheckpointer(parsed.database)
             reader = create_async_engine(url, pool_size=4, max_overflow=4, pool_timeout=120,
                                          pool_reset_on_return=None, json_serializer=_dumps,
                                          json_deserializer=_loads)
@@ -133,7 +151,7 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
             event.listen(reader.sync_engine, "begin", _sqlite_begin_read)
             event.listen(reader.pool, "reset", _sqlite_reset)
     db = Database(engine, async_sessionmaker(engine, expire_on_commit=False),
-                  async_sessionmaker(reader, expire_on_commit=False), reader)
+                  async_sessionmaker(reader, expire_on_commit=False), reader, checkpointer)
     if migrate:
         try:
             await db.migrate()
@@ -142,4 +160,6 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
             reason = getattr(e, "orig", None) or e
             where = parsed.render_as_string(hide_password=True)
             raise DatabaseUnavailable(f"cannot open the database {where}: {reason}") from e
+    if checkpointer is not None:
+        checkpointer.start()
     return db

@@ -64,15 +64,21 @@ def delete_sql(dialect, table: Table, where: tuple[str, ...]) -> tuple[str, list
 
 def bound(processors: list, rows: list[Sequence[Any]]) -> list[Sequence[Any]]:
     """Rows of values converted as SQLAlchemy would bind them (JSON dumped, datetimes formatted); only the
-    columns that have a converter are visited (a hot spot: every column of every row of every batch)."""
-    active = [(i, p) for i, p in enumerate(processors) if p is not None]
+    columns that have a converter are visited (a hot spot: every column of every row of every batch). A value
+    that several rows share — the batch's one moment in every ``created_at`` — is converted once."""
+    active = [(i, p, {}) for i, p in enumerate(processors) if p is not None]
     out = []
     for row in rows:
         row = list(row)
-        for i, convert in active:
+        for i, convert, done in active:  # done: id(value) → (value, converted); the value kept: its id stays its own
             value = row[i]
             if value is not None:
-                row[i] = convert(value)
+                seen = done.get(id(value))
+                if seen is not None and seen[0] is value:
+                    row[i] = seen[1]
+                else:
+                    row[i] = converted = convert(value)
+                    done[id(value)] = (value, converted)
         out.append(row)
     return out
 

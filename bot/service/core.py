@@ -1,8 +1,8 @@
 """The service the adapters call: one class assembled from use-case modules, each with one job.
 
-- ``lobby``: tables, seats, AI seats, start and abort; ``play``: moves, buttons, views, resigning and the commit
-  of a move; ``timers``: turn deadlines and idle tables; ``ai_turns``: strong AIs think in a pool, outside any
-  transaction; ``hints``: /hint; ``outbox``: what must be said, and pictures;
+- ``lobby``: tables, seats, AI seats, start and abort; ``play``: moves, buttons, views, resigning; ``commit``: the
+  commit of a move and the messages that tell it; ``timers``: turn deadlines and idle tables; ``ai_turns``: strong
+  AIs think in a pool, outside any transaction; ``hints``: /hint; ``outbox``: what must be said, and pictures;
   ``chat``: a chat's games, rules, help, settings and the adapters' bookkeeping; ``leagues``: ratings.
 - ``lifecycle``: which command is allowed in which status, and by whom — one table.
 - ``base``: the database, the games in memory (hints, never the truth), finding the game meant.

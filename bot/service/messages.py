@@ -143,8 +143,11 @@ def message_to_json(message: Message) -> dict:
               "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
               "ping": message.ping, "mentions": [_ref(u) for u in message.mentions]}
     if not message.rendered:  # what it is rendered from, not the text: it is rendered when sent
-        return dict(common, text=None, buttons=[], menu=None,
-                    recipe={k: v for k, v in message.recipe.items() if k != "state"})
+        recipe = message.recipe
+        picture = message.picture
+        if picture is not None and picture[1] is recipe.get("view"):  # the picture shows the recipe's view:
+            common["picture"] = [picture[0], None, *picture[2:]]  # stored once (None: "the recipe's view")
+        return dict(common, text=None, buttons=[], menu=None, recipe={k: v for k, v in recipe.items() if k != "state"})
     menu = message.menu
     return {
         "text": message.text, "chat": _ref(message.chat), "user": _ref(message.user),
@@ -161,15 +164,18 @@ def message_to_json(message: Message) -> dict:
 
 def message_from_json(data: dict, outbox_id: str | None = None) -> Message:
     menu = data.get("menu")
+    picture, recipe = data.get("picture"), data.get("recipe")
+    if picture and picture[1] is None and recipe:  # the picture of the recipe's view (``message_to_json``)
+        picture = [picture[0], recipe.get("view"), *picture[2:]]
     return Message(
         text=data["text"] or "", chat=ChatRef(*data["chat"]) if data.get("chat") else None,
         user=UserRef(*data["user"]) if data.get("user") else None,
         buttons=[[Button(*b) for b in row] for row in data.get("buttons", [])],
         slot=data.get("slot"), game_id=data.get("game_id"), kind=data.get("kind", "info"),
         fresh=data.get("fresh", False), image_name=data.get("image_name"),
-        picture=tuple(data["picture"]) if data.get("picture") else None, ping=data.get("ping", False),
+        picture=tuple(picture) if picture else None, ping=data.get("ping", False),
         mentions=[UserRef(*u) for u in data.get("mentions", [])], outbox_id=outbox_id,
         menu=None if menu is None else Menu(menu["data"], [tuple(o) for o in menu["options"]], menu["multi"],
                                             menu["min_values"], menu["max_values"], menu["placeholder"],
                                             [Button(*b) for b in menu["controls"]]),
-        recipe=data.get("recipe"))
+        recipe=recipe)

@@ -9,9 +9,10 @@ import re
 
 import rules
 from rules.api import Event, Game, State
+from rules.lang import reading
 from bot import i18n
 from bot.render import boards
-from bot.service import languages, picker
+from bot.service import languages, narration, picker
 from bot.service.ai_seats import thinking_seats
 from bot.i18n import N_, _, translate
 from bot.service.languages import in_chat_language
@@ -87,18 +88,21 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
 
 
 def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, lines: list[str],
-                    pictures: bool, path: str = "", note: str = "", view: dict | None = None) -> Message:
+                    pictures: bool, path: str = "", note: str = "", view: dict | None = None,
+                    told: dict | None = None) -> Message:
     """A person's own view (from ``view(seat)`` only) with the move picker when they are to act, rendered when
     sent; the picker's buttons carry ``version``, the version of the game this view shows. The picker is
     derived from the state then (kept in memory with the recipe, not stored: a hand delivered from the outbox
-    by another process gets the picker of the game as stored then, see ``Service.claim_outbox``)."""
+    by another process gets the picker of the game as stored then, see ``Service.claim_outbox``). ``told``: events
+    narrated under the view when it is rendered (``told_lines``), beside the ready ``lines``."""
     seat = seat_row.seat
     view = state.view(seat) if view is None else view  # ``view``: built by the caller already
     to_act = seat in state.to_act() and not state.is_over()
     lang = languages.of_live_seat(live, seat_row)
     recipe = {"render": "hand", "lang": lang, "game": live.game.name,
               "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": list(lines),
-              "note": note, "version": version, "path": path, "to_act": to_act, "state": state}
+              "note": note, "version": version, "path": path, "to_act": to_act, "state": state,
+              "told": told}
     message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
                       picture=picture(live, view, pictures, lang), image_name=f"hand-{live.id}.png", recipe=recipe)
     if path:
@@ -138,6 +142,8 @@ def _render_hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | N
     if r["note"]:
         head.append(r["note"])
     head.extend(r["lines"])
+    if r.get("told"):
+        head.extend(told_lines(game, r["told"], seat, r["names"]))
     buttons: list[list[Button]] = []
     menu = None
     state = r.get("state")
@@ -148,6 +154,18 @@ def _render_hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | N
         if level.chosen:
             head.append(_("Chosen so far: ") + " → ".join(level.chosen))
     return "\n".join(head) + "\n\n" + text, buttons, menu
+
+
+def told_lines(game: Game, told: dict, seat: int, names: list[str]) -> list[str]:
+    """The lines a hand tells beside the view, in the language current now (the reader's, see ``render``):
+    ``{"since": [[seq, seat, [event…]], …], "ended": bool}`` — everything since the seat's last own move (its
+    turn has come, or the game ended) — or ``{"events": [event…]}``, what the seat learnt privately."""
+    if "since" in told:
+        log = [(seq, mover, [Event.from_json(e) for e in events]) for seq, mover, events in told["since"]]
+        return narration.since_last_turn(game, log, seat, names, ended=told.get("ended", False))
+    with reading(seat):
+        described = (game.describe_event(Event.from_json(e)) for e in told.get("events", []))
+        return [substitute(line, names) for line in described if line]
 
 
 @in_chat_language

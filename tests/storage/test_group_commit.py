@@ -197,3 +197,25 @@ async def test_a_row_another_process_added_first_is_not_a_failure(database_url):
         assert (await _stored(db, a))[0] == 1 and (await _stored(db, b))[0] == 1
     finally:
         await db.close()
+
+
+def test_the_lean_write_converts_a_shared_value_once_and_each_row_as_the_orm_would():
+    """``lean.bound`` converts a value several rows share (the batch's moment) once; every row still gets its own
+    value's conversion, whatever objects came before it."""
+    from datetime import datetime, timedelta, timezone
+
+    from sqlalchemy.dialects import sqlite
+
+    from storage import lean
+    from storage.models import Move
+
+    dialect = sqlite.dialect()
+    sql, processors = lean.insert_sql(dialect, Move.__table__, ("events", "created_at"))
+    calls = []
+    counted = [None if p is None else (lambda v, p=p: calls.append(v) or p(v)) for p in processors]
+    moment = datetime(2026, 11, 24, 14, 0, tzinfo=timezone.utc)
+    later = moment + timedelta(seconds=1)
+    rows = [([{"kind": "a"}], moment), ([{"kind": "b"}], moment), ([{"kind": "a"}], later), (None, moment)]
+    out = lean.bound(counted, rows)
+    assert out == [[processors[0](e) if e is not None else None, processors[1](t)] for e, t in rows]
+    assert sum(1 for v in calls if v is moment) == 1 and calls.count(later) == 1
