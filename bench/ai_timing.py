@@ -22,6 +22,9 @@ Measured 24 Nov 2026, ai_time 1 s, 122 decisions over 16 games of all five, mach
 inside the worker p50 0.903 s, p99 1.024 s (1.02 × budget; max 1.099 s); from the service's call p50 0.914 s,
 p99 2.110 s (waits for a worker, see above). Event-loop lag p50 0.19 ms, p99 14.1 ms, max 249 ms; the idle loop
 before: p99 7.7 ms, max 48 ms. At load 14-17 an earlier run gave lag p99 68 ms (idle-loop baseline not yet taken).
+Again after König Artus's race estimate (h-ai4), ``--decisions 120``, 12 games, machine load 2.4→3.9: inside the
+worker p50 0.903 s, p99 0.973 s (0.97 × budget; max 1.047 s); from the service's call p50 0.907 s, p99 1.819 s
+(König Artus p50 0.910 s). Event-loop lag p50 0.15 ms, p99 7.5 ms, max 205 ms; the idle loop before: p99 2.5 ms.
 """
 from __future__ import annotations
 

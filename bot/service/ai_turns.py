@@ -153,7 +153,7 @@ class AITurns:
                 not live.seats[seat].is_ai:
             name, state_json = live.game.name, live.state.to_json()
             seed = (live.seed ^ (live.moves * 1_000_003 + seat)) & (2 ** 62 - 1)
-            level = ai_seats.takeover_level(name, len(live.seats))
+            level = ai_seats.takeover_level_of(live)
             try:
                 action = await self.ai_pool.choose(name, state_json, seat, level, seed, ai_seats.ai_time(live),
                                                    self.ai_iterations)

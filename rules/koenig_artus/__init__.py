@@ -12,7 +12,8 @@ Implements ../shared/rules/koenig_artus.md exactly. Options: ``track`` (King Art
 - ``determinize`` re-deals the other hands and the stack, keeping every void a player showed this hand and, after a
   reshuffle, the old stack cards (public: everything not yet played) in the hands, so many per player as dealt (A10).
 - The AI's ``evaluate`` is the lead on the track plus the hand's strength; ``evaluate_actions`` gives it without
-  playing the action, except where a new hand would be dealt.
+  playing the action, except where a new hand would be dealt. From three players the strong AI scores its cut
+  rollouts by each seat's chance to win the race (``ai_rewards``, rules/koenig_artus/ai.py).
 """
 from __future__ import annotations
 

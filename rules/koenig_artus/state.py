@@ -329,6 +329,16 @@ class ArtusState(State):
             return [1 + sum(1 for o in self.pos if o > p) for p in self.pos]
         return [1 if s == self.winner else 2 for s in range(self.n)]
 
+    def ai_rewards(self) -> list[float] | None:
+        """From three players: each seat's chance to reach King Arthur first, for the strong AI's cut rollouts
+        (rules.koenig_artus.ai). Between two, a trick won is a field of lead on the only rival, which ``evaluate``
+        already reads (the search's default cut met its target there)."""
+        if self.n < 3:
+            return None
+        from rules.koenig_artus.ai import win_chances
+
+        return win_chances(self)
+
     def evaluate(self, seat: int) -> float:
         """Lead on the track, plus the strength of the hand under the current trump order."""
         if self.winner is not None:
