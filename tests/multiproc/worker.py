@@ -74,7 +74,12 @@ class Worker:
             while time.time() < self.until:  # every game is over: wait for the others
                 await asyncio.sleep(0.1)
             timers.cancel()
-            await asyncio.sleep(3)  # stay a while: deliver what the others left behind
+            # stay a while: deliver what the others left behind (a reminder a last timer wrote for this platform),
+            # longer while some of it is still unsent (a loaded machine), never past 20 s
+            stay = time.monotonic() + 20
+            await asyncio.sleep(3)
+            while time.monotonic() < stay and await self.service.pending_outbox(self.platform):
+                await asyncio.sleep(0.2)
             await self.service.flush_delivered()
         finally:
             for loop in loops:
