@@ -12,8 +12,8 @@ from rules.kardinal.geometry import (COLOURS, COURT, EAST, HOUSE, LETTER, NORTH,
 
 # local aliases (issue 26): the colours, shapes and directions in Dutch, German and French, as whole words only —
 # Dutch initials would clash (geel/groen, huis/hof), so the one-letter codes stay English (r y g b, h t c).
-COLOUR_WORDS = {**{c: i for i, c in enumerate(COLOURS)}, **{LETTER[i]: i for i in range(4)},
-                **colour_aliases({c: i for i, c in enumerate(COLOURS)})}
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+COLOUR_WORDS = {**_COLOUR_INDEX, **{LETTER[i]: i for i in range(4)}, **colour_aliases(_COLOUR_INDEX)}
 KIND_WORDS = {"house": HOUSE, "h": HOUSE, "haus": HOUSE, "tower": TOWER, "t": TOWER, "turm": TOWER,
               "courtyard": COURT, "court": COURT, "yard": COURT, "c": COURT, "hof": COURT,
               "huis": HOUSE, "toren": TOWER, "maison": HOUSE, "tour": TOWER, "cour": COURT}

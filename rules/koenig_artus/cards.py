@@ -15,9 +15,9 @@ SHORT = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "b
 KNIGHT, SHIELD = 100, 110
 # typed colour words: full names, first letters (black is K, or bk), a few synonyms; local aliases (issue 26): the
 # Dutch, German and French names as whole words, and Dutch z(wart) — the only local initial that clashes with none
-COLOUR_WORDS = {**{c: c for c in COLOURS}, "r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple",
-                "k": "black", "bk": "black", "violet": "purple", "blk": "black",
-                "z": "black", **colour_aliases({c: c for c in COLOURS})}
+_SAME = {c: c for c in COLOURS}
+COLOUR_WORDS = {**_SAME, "r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple",
+                "k": "black", "bk": "black", "blk": "black", "z": "black", **colour_aliases(_SAME)}  # violet: an alias
 
 
 def coloured(colour: int, value: int) -> int:

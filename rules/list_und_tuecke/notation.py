@@ -9,8 +9,8 @@ from rules.list_und_tuecke.cards import COLOURS, COLOUR_NAMES, name, parse_card
 
 # local aliases (issue 26): colour names in Dutch, German and French as whole words (Dutch initials would clash:
 # geel/groen), and the verbs
-_COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **{v: k for k, v in COLOUR_NAMES.items()},
-                 **colour_aliases({v: k for k, v in COLOUR_NAMES.items()})}
+_CODE_OF = {v: k for k, v in COLOUR_NAMES.items()}  # "red" → "R"
+_COLOUR_WORDS = {**{c.lower(): c for c in COLOURS}, **_CODE_OF, **colour_aliases(_CODE_OF)}
 PLAY_WORDS = ("play", "p", "speel", "spiel", "spielen", "jouer", "joue")
 PICK_WORDS = ("pick", "take", "pak", "neem", "nimm", "nehmen", "prendre", "prends")
 HIDE_WORDS = ("hide", "verberg", "verstecke", "verstecken", "cacher", "cache")
