@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.i18n import N_, _
 from bot.service.narration.lines import Line
 from rules.api import Event, Game
-from rules.lang import mine
+from rules.lang import mine, ours
 
 
 def _seat(event: Event):
@@ -138,7 +138,7 @@ def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, l
     if len(idle) == 1:
         parts.append(mine(idle[0], N_("{who} passes"), N_("You pass")))
     elif idle:
-        parts.append(_("{who} pass", who=_(" and ").join(f"{{P{who + 1}}}" for who in idle)))
+        parts.append(ours(idle, N_("{who} pass"), N_("{who} and you pass")))
     return _("Reinforcing: {parts}.", parts=" · ".join(parts)), [items[m][0] for m in range(i, j)]
 
 
