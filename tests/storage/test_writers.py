@@ -74,4 +74,7 @@ async def test_a_killed_writer_never_blocks_the_queue(tmp_path):
 def test_an_in_memory_database_has_no_queue():
     assert writers.lock_path(":memory:") is None and writers.lock_path(None) is None
     assert writers.open_queue(":memory:") is None
+    assert writers.lock_path("file::memory:?cache=shared") is None
+    assert writers.lock_path("file:shared?mode=memory&cache=shared") is None
     assert writers.lock_path("/data/herald.db") == "/data/herald.db-writers"
+    assert writers.lock_path("file:/data/herald.db?mode=rwc") == "/data/herald.db-writers"
