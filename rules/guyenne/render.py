@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, translate
+from rules.lang import N_, _, mine, ngettext, ours, translate
 from rules.guyenne import cards as C
 
 MARK = {"E": "🟥", "F": "🟦"}
@@ -311,7 +311,8 @@ def describe_event(event: Event) -> str | None:
     if kind == "round_started":
         seats = d.get("seats", [d["first"]])
         if len(d.get("seats", [])) > 1:
-            return _("Round {round}: {seats} open.", round=d['round'], seats=_(" and ").join(seat(s) for s in seats))
+            return _("Round {round}:", round=d['round']) + " " + ours(seats, N_("{who} open."),
+                                                                       N_("{who} and you open."))
         return _("Round {round}:", round=d['round']) + " " + mine(seats[0], N_("{who} opens."), N_("You open."))
     if kind == "direction":
         order = " → ".join(seat(s) for s in d["order"])

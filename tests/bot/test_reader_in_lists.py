@@ -56,3 +56,17 @@ def test_ours_names_the_others_and_puts_the_reader_last():
         with using("fr"):
             assert ours([2, 0], other, own) == "{P3} et toi passez"
             assert ours([2, 1], other, own) == "{P3} et {P2} passent"
+
+
+@pytest.mark.parametrize("language,own,other", [
+    ("en", "Round 3: Cy and you open.", "Round 3: Ann and Cy open."),
+    ("fr", "Manche 3 : Cy et toi ouvrez.", "Manche 3 : Ann et Cy ouvrent."),
+    ("de", "Runde 3: Cy und du eröffnet.", "Runde 3: Ann und Cy eröffnen."),
+    ("nl", "Spelronde 3: Cy en jij vallen aan.", "Spelronde 3: Ann en Cy vallen aan."),
+])
+def test_a_guyenne_round_two_teams_open_with_the_reader_among_them(language, own, other):
+    game = rules.get_game("guyenne")
+    event = Event("round_started", {"round": 3, "first": 0, "seats": [0, 2]})
+    with using(language):
+        assert narrate(game, [event], 0, NAMES) == [own]
+        assert narrate(game, [event], 1, NAMES) == [other]
