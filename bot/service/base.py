@@ -22,7 +22,7 @@ from bot.service import lifecycle
 from bot.service.chat_settings import effective
 from bot.service.errors import ServiceError, game_number
 from bot.service.languages import Languages
-from bot.service.live import LOG_KEPT, LiveGame, load_live, seat_name
+from bot.service.live import LOG_KEPT, LiveGame, load_live
 from bot.service.messages import ChatRef, UserRef
 
 
@@ -108,11 +108,6 @@ class ServiceBase:
     def _is_user(seat: Seat, user: UserRef | None) -> bool:
         return user is not None and seat.player is not None and seat.player.platform == user.platform \
             and seat.player.external_id == user.id
-
-    @staticmethod
-    def seat_name(seat: Seat) -> str:
-        """A name without the other seats (an AI by its seat number); ``live.seat_names`` names all of a game's."""
-        return seat_name(seat.player.name if seat.player else None, seat.resigned, seat.position, seat.seat)
 
     def _seat_of(self, row: GameRow, user: UserRef) -> Seat | None:
         return next((s for s in row.seats if self._is_user(s, user) and not s.resigned), None)
