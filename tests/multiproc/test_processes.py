@@ -80,7 +80,8 @@ def finish(workers: list[subprocess.Popen], timeout: float = 120) -> None:
             _, err = worker.communicate(timeout=max(1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             worker.kill()
-            raise AssertionError("a worker did not finish in time")
+            _, err = worker.communicate()
+            raise AssertionError(f"a worker did not finish in time; its stacks:\n{err[-6000:]}")
         if worker.returncode not in (0, -signal.SIGKILL):
             raise AssertionError(f"a worker failed ({worker.returncode}):\n{err[-3000:]}")
 

@@ -17,6 +17,7 @@ Every answer is written to OUT as a JSON line the moment it is known:
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import json
 import logging
 import os
@@ -144,6 +145,7 @@ class Worker:
 def main() -> None:
     url, index, count, clock, out = sys.argv[1:6]
     logging.basicConfig(filename=out + ".log", level=logging.WARNING)  # what went wrong, for the test to show
+    faulthandler.dump_traceback_later(100)  # a worker still running near the test's limit shows where it is stuck
     asyncio.run(Worker(url, int(index), int(count), clock, out).run())
     logging.shutdown()
     os._exit(0)  # all is written ("done"): no wait at the interpreter's exit (see AIPool.close)
