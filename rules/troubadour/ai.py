@@ -17,12 +17,14 @@ the greedy player takes at most about 35 actions (40 games of 2 and 4 players).
 """
 from __future__ import annotations
 
-from rules.troubadour.cards import FD, JC, JS, KC, KS, QC, NAMES, NOBLES, QS, is_red, rank_of
+from rules.troubadour.cards import FD, JC, JD, JH, JS, KC, KD, KH, KS, NAMES, NOBLES, QC, QD, QH, QS, is_red, rank_of
 
 MOVES_PER_TURN = 40
 CARD_OF = {name: c for c, name in enumerate(NAMES)}
 SPADES = [JS, QS, KS]
 CLUBS = [JC, QC, KC]
+NOBLE_VALUE = {JS: 8, QS: 8, KS: 0, JD: 4, QD: 4, KD: 4, JC: 20, QC: 30, KC: 8, JH: 25, QH: 15, KH: 4}
+DIG = 48  # Q♥'s value when it is all that can uncover the cards the castles wait for
 
 
 def sensible(state, seat: int, actions: list[dict]) -> list[dict]:
@@ -74,3 +76,23 @@ def trio_shortlist(values: list[int], players: int) -> list[dict]:
         if best != trio:
             out.append({"type": "choose_trio", "nobles": [NOBLES[x] for x in trio]})
     return out
+
+
+def noble_values(state, p: int) -> list[int]:
+    """How much the AI likes each noble for ``p`` (only steers the trio choice): clubs and J♥ speed it up, Q♥ digs.
+
+    With stock and waste both empty nothing can be flipped: the clubs and Q♥+K♥'s flip are worthless, and the cards
+    the castles still need all lie in the villages, where only the hearts reach them (Q♥ turns a face-down card up,
+    J♥ takes a card from under others). Valuing flips there anyway kept Q♥ out of every trio the AIs consider, and
+    the strong AI chose the spades round after round for ever (bench/strength.py, Troubadour 2, game 171: its last
+    castle waited for 2♥, face down under three cards; 417 rounds to the 5000-action cap)."""
+    down = state.facedown_count(p)
+    values = [NOBLE_VALUE[x] for x in range(12)]
+    values[QH] = min(8 * down, DIG) if down else 20
+    values[KH] = 0 if down else 20
+    values[KD] = min(sum(state.castles[p]), 20) // 2
+    if not state.stock[p] and not state.waste[p]:
+        for x in (JC, QC, KC, KH):
+            values[x] = 0
+        values[QH] = DIG if down else 0
+    return values

@@ -218,3 +218,32 @@ def test_troubadour_trio_shortlist_adds_the_strong_ais_trios_and_greedy_keeps_it
     assert all(a in state.legal_actions(seat) for a in shortlist)
     for seed in range(5):
         assert GreedyPlayer(seed).choose(state, seat) == favourite
+
+
+def troubadour_dig(seat: int = 1):
+    """Bench game 171 (Troubadour 2) at round 39: ``seat`` has 31 castle cards, nothing left to flip, and its hearts
+    castle waits for 2♥, face down under three cards. Only Q♥ (turning it up) and J♥ (taking it out) go on."""
+    from rules.troubadour.state import pile_of
+
+    state = GAMES["troubadour"].new_game(2, seed=171)
+    state.stock[seat], state.waste[seat], state.cuts[seat] = [], [], []
+    state.villages[seat] = [pile_of(v) for v in ["10H", "8H", "3H 4H", "2H* 9H 7H 5H", "6H"]]
+    state.castles[seat] = [10, 1, 10, 10]
+    state._prog[seat] = None
+    return state
+
+
+def test_troubadour_ais_dig_when_nothing_is_left_to_flip():
+    """Bench game 171 ran to the 5000-action cap: the trios the AIs consider held no Q♥ there (flips were still
+    valued with nothing to flip), so the strong AI attacked with the spades every round and never built again."""
+    state = troubadour_dig()
+    trios = [set(a["nobles"]) for a in state.ai_actions(1)]
+    assert {"QH", "JH"} <= trios[0]  # the favourite digs; the clubs are worth nothing here
+    assert {"QH", "JH"} <= set(GreedyPlayer(1).choose(state, 1)["nobles"])
+    players = {0: GreedyPlayer(0), 1: StrongPlayer(1, budget=None, iterations=20)}
+    for _ in range(300):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        state.apply(seat, players[seat].choose(state, seat))
+    assert state.is_over() and state.winner == 1
