@@ -81,18 +81,29 @@ def trio_shortlist(values: list[int], players: int) -> list[dict]:
 def noble_values(state, p: int) -> list[int]:
     """How much the AI likes each noble for ``p`` (only steers the trio choice): clubs and J♥ speed it up, Q♥ digs.
 
-    With stock and waste both empty nothing can be flipped: the clubs and Q♥+K♥'s flip are worthless, and the cards
-    the castles still need all lie in the villages, where only the hearts reach them (Q♥ turns a face-down card up,
-    J♥ takes a card from under others). Valuing flips there anyway kept Q♥ out of every trio the AIs consider, and
-    the strong AI chose the spades round after round for ever (bench/strength.py, Troubadour 2, game 171: its last
-    castle waited for 2♥, face down under three cards; 417 rounds to the 5000-action cap)."""
+    When flipping cannot help (``flips_are_useless``) the clubs and Q♥+K♥'s flip are worthless, and the cards the
+    castles wait for lie in the villages, where only the hearts reach them (Q♥ turns a face-down card up, J♥ takes
+    a card from under others). Valuing flips there anyway kept Q♥ out of every trio the AIs consider, and the
+    strong AI chose the spades round after round for ever (bench/strength.py, Troubadour 2, game 171: its last
+    castle waited for 2♥, face down under three cards, nothing left to flip; 417 rounds to the 5000-action cap)."""
     down = state.facedown_count(p)
     values = [NOBLE_VALUE[x] for x in range(12)]
     values[QH] = min(8 * down, DIG) if down else 20
     values[KH] = 0 if down else 20
     values[KD] = min(sum(state.castles[p]), 20) // 2
-    if not state.stock[p] and not state.waste[p]:
+    if flips_are_useless(state, p):
         for x in (JC, QC, KC, KH):
             values[x] = 0
         values[QH] = DIG if down else 0
     return values
+
+
+def flips_are_useless(state, p: int) -> bool:
+    """Whether no card ``p`` can flip would fit a village or a castle now: stock and waste are empty, or every card
+    in them is known (the waste is face up; a recycled stock was all seen in public) and none fits. Then the next
+    card of every unfinished castle lies in a village (a castle's next card always fits). Decided from what every
+    player knows: while the stock holds a card never seen, a flip might bring anything."""
+    stock, waste, seen = state.stock[p], state.waste[p], state.seen[p]
+    if any(not seen >> c & 1 for c in stock):
+        return False
+    return not any(state.fits(p, c) for c in stock) and not any(state.fits(p, c) for c in waste)
