@@ -1,4 +1,5 @@
-"""Troubadour's AI shortlist: which village-to-village moves the AIs leave out as pointless.
+"""Troubadour's AI shortlist: which village-to-village moves the AIs leave out as pointless, which trios they
+consider, and how much they like each noble (``noble_values``: the favourite trio and the greedy player's choice).
 
 The rules let a run move between villages back and forth for as long as the player likes (rules file: village
 builds are unlimited). A search-based AI then can loop: two moves that only swap which of two equal cards the
