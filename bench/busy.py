@@ -162,10 +162,10 @@ async def quiet(path: Path, game_name: str, tables: int, moves: int,
     cpu: list[float] = []
     transaction, run = lean._transaction, lean.run
     if writes is not None:
-        def timed_transaction(connection, steps):
+        def timed_transaction(connection, steps, queue=None):
             start = time.perf_counter()
             try:
-                return transaction(connection, steps)
+                return transaction(connection, steps, queue)
             finally:
                 writes.setdefault("sqlite", []).append(time.perf_counter() - start)
 
@@ -197,8 +197,12 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
     if pictures and pool is not None and hasattr(pool, "ready"):
         await pool.ready()  # workers started and warm before the clock starts
 
+    rendering = [0.0]  # the loop's CPU spent rendering messages at delivery
+
     async def send(message, meta, pace):
+        started = time.thread_time()
         message.render()  # as an adapter reading its text, buttons and menu: rendered only when really sent
+        rendering[0] += time.thread_time() - started
         await pace()
 
     delivery = Delivery(send, on_delivered=service.delivered, name="bench",
@@ -236,6 +240,7 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
                "drawn": getattr(pool, "drawn", 0) - drawn_before,
                "loop_cpu_ms": loop_cpu / max(1, sum(counts)) * 1e3,
                "process_cpu_ms": process_cpu / max(1, sum(counts)) * 1e3,
+               "render_cpu_ms": rendering[0] / max(1, sum(counts)) * 1e3,
                }
     await delivery.close()
     await service.close()
@@ -282,8 +287,9 @@ def processes(path: Path, game_name: str, games: int, moves: int, count: int) ->
     results = [json.loads(out.read_text()) for out in outs]
     moved = sum(r["moves"] for r in results)
     slowest = max(r["elapsed_s"] for r in results)
+    cpu = sum(r["process_cpu_ms"] * r["moves"] for r in results) / 1e3  # seconds of CPU of all the processes
     return {"moves_per_s": moved / slowest, "act_p50": statistics.median(r["act_p50"] for r in results),
-            "loop_cpu_ms": statistics.mean(r["loop_cpu_ms"] for r in results)}
+            "loop_cpu_ms": statistics.mean(r["loop_cpu_ms"] for r in results), "cores_busy": cpu / slowest}
 
 
 async def _migrated(path: Path) -> None:
@@ -339,13 +345,15 @@ async def main_async(args) -> None:
     print(f"{'100 games at once, text only: moves/s (act p50)':<52} {text['moves_per_s']:>20.0f} moves/s "
           f"({text['act_p50'] * 1e3:5.1f} ms)   ≥ 5000   ({loads['text']})")
     print(f"    event-loop CPU {text['loop_cpu_ms']:.2f} ms a move, the whole process {text['process_cpu_ms']:.2f} ms "
-          f"(the loop's CPU per move bounds moves/s at {1e3 / text['loop_cpu_ms']:.0f} on a free core); "
-          f"{text['sent']} messages rendered and sent, {text['superseded']} superseded unrendered")
-    worst = max(drawn.values(), key=lambda r: r["p50_ms"])
-    print(f"{'one board picture, p50 / max (worst game)':<52} {worst['p50_ms']:>15.2f} ms / "
-          f"{max(r['max_ms'] for r in drawn.values()):6.2f} ms   p50 ≤ 4 ms, max ≤ 20 ms   ({loads['pictures']})")
-    for name, r in drawn.items():
-        print(f"    {name:<22} p50 {r['p50_ms']:6.2f} ms  max {r['max_ms']:6.2f} ms  (cpu p50 {r['cpu_p50_ms']:.2f})")
+          f"(the loop's CPU per move bounds moves/s at {1e3 / text['loop_cpu_ms']:.0f} on a free core): "
+          f"{text['render_cpu_ms']:.2f} ms rendering {text['sent'] / max(1, text['moves']):.1f} messages at delivery "
+          f"({text['superseded']} superseded unrendered), the rest the move itself and the delivery's queues")
+    if drawn:
+        worst = max(drawn.values(), key=lambda r: r["p50_ms"])
+        print(f"{'one board picture, p50 / max (worst game)':<52} {worst['p50_ms']:>15.2f} ms / "
+              f"{max(r['max_ms'] for r in drawn.values()):6.2f} ms   p50 ≤ 4 ms, max ≤ 20 ms   ({loads['pictures']})")
+        for name, r in drawn.items():
+            print(f"    {name:<22} p50 {r['p50_ms']:6.2f} ms  max {r['max_ms']:6.2f} ms  (cpu p50 {r['cpu_p50_ms']:.2f})")
     for w, r in with_pictures.items():
         label = f"100 games at once, pictures on ({w} worker{'s' if w > 1 else ''}): moves/s"
         print(f"{label:<52} {r['moves_per_s']:>20.0f} moves/s (act p50 {r['act_p50'] * 1e3:5.1f} ms)   ≥ 500   "
@@ -356,7 +364,15 @@ async def main_async(args) -> None:
     for n, r in by_processes.items():
         label = f"100 games at once, text only, {n} process{'es' if n > 1 else ''}"
         print(f"{label:<52} {r['moves_per_s']:>20.0f} moves/s (act p50 {r['act_p50'] * 1e3:5.1f} ms)   "
-              f"({loads[f'p{n}']}; loop CPU {r['loop_cpu_ms']:.2f} ms a move each)")
+              f"({loads[f'p{n}']}; loop CPU {r['loop_cpu_ms']:.2f} ms a move each, the processes' CPU "
+              f"{r['cores_busy']:.2f} cores)")
+    if by_processes:
+        one = by_processes[min(by_processes)]
+        per_core = one["moves_per_s"] / max(0.01, one["cores_busy"])
+        best = max(by_processes.values(), key=lambda r: r["moves_per_s"])
+        print(f"    scaling: {best['moves_per_s'] / one['moves_per_s']:.2f}× the moves/s of one process; a busy core "
+              f"commits and delivers ~{per_core:.0f} moves/s, so 5000 moves/s takes ~{5000 / per_core:.1f} cores of "
+              f"processes, each its own games (Discord shards, Telegram webhook replicas)")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -35,8 +35,8 @@ _current: ContextVar[str] = ContextVar("herald_language", default=DEFAULT)
 
 def supported(locale: str | None) -> str | None:
     """The catalog language for a platform locale (``nl``, ``de-AT``, ``en_GB``, discord.Locale), or None."""
-    if locale is None:
-        return None
+    if locale is None or locale in LANGUAGES:  # the common case: a language already decided (every message)
+        return locale
     code = str(getattr(locale, "value", locale)).strip().lower().replace("_", "-").split("-")[0]
     return code if code in LANGUAGES else None
 
@@ -90,7 +90,8 @@ def _format(text: str, fallback: str, values: dict) -> str:
 
 def _(message: str, **values) -> str:
     """``message`` in the current language, its ``{placeholders}`` filled from ``values``."""
-    return _format(translator(_current.get()).gettext(message), message, values)
+    lang = _current.get()  # English is the source language: no catalog to look in (dozens of texts a move)
+    return _format(message if lang == DEFAULT else translator(lang).gettext(message), message, values)
 
 
 def ngettext(singular: str, plural: str, n: int, **values) -> str:

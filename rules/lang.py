@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 from contextvars import ContextVar
-from typing import Callable
+from typing import Callable, Sequence
 
 
 def _english(message: str, **values) -> str:
@@ -80,6 +80,17 @@ def mine(seat: int | None, other: str, own: str, **values) -> str:
     if seat is not None and seat == _reader.get():
         return _translate(own, **values)
     return _translate(other, who=who(seat) if isinstance(seat, int) else "?", **values)
+
+
+def ours(seats: Sequence[int], other: str, own: str, **values) -> str:
+    """A sentence about two seats or more at once (``N_("{who} pass")``, ``{who}`` all of them joined by " and "),
+    or ``own`` when the reader is one of them: ``N_("{who} and you pass")`` with ``{who}`` the others and the reader
+    last. The verb agrees with "you and Ann" — French "Ann et toi passez", German "Ann und du passt", Dutch "Ann en
+    jij passen" — which no rule can make of the third-person sentence, so every language writes it (as ``mine``)."""
+    reader = _reader.get()
+    if reader in seats:
+        return _translate(own, who=_(" and ").join(who(s) for s in seats if s != reader), **values)
+    return _translate(other, who=_(" and ").join(who(s) for s in seats), **values)
 
 
 def _(message: str, **values) -> str:

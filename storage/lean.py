@@ -13,12 +13,14 @@ work: a finished game is rated in its transaction); the caller then takes the ge
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 from typing import Any, Sequence
 
-from sqlalchemy import Table
+from sqlalchemy import Table, event
 from sqlalchemy.util import greenlet_spawn
 
+from storage import writers
 from storage.db import Database
 
 _SQL: dict[tuple, tuple[str, list]] = {}  # (dialect, table, columns) → (SQL, bind processors)
@@ -117,9 +119,16 @@ class Statements:
             self.steps.append((sql, bound(processors, rows), None))
 
 
-def _transaction(connection: sqlite3.Connection, steps: list[tuple[str, list[tuple], int | None]]) -> bool:
+def _transaction(connection: sqlite3.Connection, steps: list[tuple[str, list[tuple], int | None]],
+                 queue: int | None = None) -> bool:
     """The whole transaction, run in the connection's own thread: it ends (committed or rolled back) before
-    the caller hears of it, so nothing — not even a cancelled caller — leaves it open."""
+    the caller hears of it, so nothing — not even a cancelled caller — leaves it open. ``queue``: the writers'
+    queue (``storage/writers.py``) it waits in for its turn, so other processes' batches wake it, not a timer."""
+    with writers.turn(queue):
+        return _statements(connection, steps)
+
+
+def _statements(connection: sqlite3.Connection, steps: list[tuple[str, list[tuple], int | None]]) -> bool:
     connection.execute("BEGIN IMMEDIATE")
     try:
         for sql, rows, expect in steps:
@@ -133,6 +142,24 @@ def _transaction(connection: sqlite3.Connection, steps: list[tuple[str, list[tup
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
+
+
+def _queue(db: Database, pooled) -> int | None:
+    """This pooled connection's descriptor of the writers' queue, opened on its first lean write and closed with
+    the connection (``_close_queue``)."""
+    info = pooled.info
+    if "writers" not in info:
+        pool = db.engine.sync_engine.pool
+        if not event.contains(pool, "close", _close_queue):
+            event.listen(pool, "close", _close_queue)
+        info["writers"] = writers.open_queue(db.engine.url.database)
+    return info["writers"]
+
+
+def _close_queue(_dbapi_connection, record) -> None:
+    descriptor = record.info.pop("writers", None)
+    if descriptor is not None:
+        os.close(descriptor)
 
 
 async def run(db: Database, statements: Statements) -> bool:
@@ -150,7 +177,7 @@ async def run(db: Database, statements: Statements) -> bool:
         in_thread = getattr(raw, "_execute", None)
         connection = getattr(raw, "_connection", None)
         if in_thread is not None and isinstance(connection, sqlite3.Connection):
-            return await in_thread(_transaction, connection, statements.steps)
+            return await in_thread(_transaction, connection, statements.steps, _queue(db, pooled))
         try:
             await raw.execute("BEGIN IMMEDIATE")
             for sql, rows, expect in statements.steps:

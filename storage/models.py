@@ -86,9 +86,10 @@ class Move(Base):
     """Append-only log: seed + moves rebuild any game."""
 
     __tablename__ = "moves"
+    # the unique (game_id, seq) index also finds a game's moves: no second index on game_id (migration 0005)
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict] = mapped_column(JSON)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import rules
 from rules.ai import ai_name
+from rules.ai.names import ROBOT
 from rules.api import Event, Game, State
 from bot import i18n
 from bot.service.languages import chat_language
@@ -87,16 +88,19 @@ class LiveGame:
 
 
 def seat_name(player_name: str | None, resigned: bool, position: int, seat: int | None = None,
-              ai_label: str | None = None) -> str:
+              ai_label: str | None = None, lang: str | None = None) -> str:
     """A person's name (an AI plays the seat of one who resigned: "🤖 Alice"); an AI seat's name says its level
-    (``ai_label``, from ``seat_names``), else it is named by its seat number."""
+    (``ai_label``, from ``seat_names``), else it is named by its seat number in ``lang`` (the chat's language, as
+    the level names are; None: the language current now) — "🤖 IA 2" in French."""
     if player_name is not None and not resigned:
         return player_name
     if player_name is not None:
         return f"🤖 {player_name}"
     if ai_label:
         return ai_label
-    return f"🤖 AI {(seat if seat is not None else position) + 1}"
+    with i18n.using(lang):
+        # TRANSLATORS: the name of an AI seat by its seat number, when it has no level name ("🤖 AI 2")
+        return ROBOT + i18n._("AI {number}", number=(seat if seat is not None else position) + 1)
 
 
 def seat_names(seats, lang: str | None = None) -> dict[int, str]:
@@ -113,7 +117,7 @@ def seat_names(seats, lang: str | None = None) -> dict[int, str]:
             with i18n.using(lang):
                 label = ai_name(level, count.get(level, 0))
             count[level] = count.get(level, 0) + 1
-        out[s.position] = seat_name(s.player.name if s.player else None, s.resigned, s.position, s.seat, label)
+        out[s.position] = seat_name(s.player.name if s.player else None, s.resigned, s.position, s.seat, label, lang)
     return out
 
 

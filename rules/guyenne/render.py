@@ -141,11 +141,8 @@ def render(view: dict) -> str:
         lines.append(("👉" if latest else "") + "⚔ " + _("Castle {castle} (C{number}):", castle=fight['castle'],
                                                            number=number) + " " +
                      (" · ".join(parts) or "—") + (" · " + _("conceded") if fight["conceded"] else ""))
-    if not view["fights"] and view["last_fights"]:
-        for fight in view["last_fights"]:
-            who = _("tie") if fight["winner"] is None else _("{army} wins", army=names[fight['winner']])
-            lines.append(_("Last round, castle {castle}: {who}", castle=fight['castle'], who=who) +
-                         (" " + _("(conceded)") if fight["conceded"] else ""))
+    # the last round's fights are not repeated here: each was told once as it ended (the castle row shows who
+    # holds what now, /log tells them again)
     if view["viewer"] is not None:  # your own view: the armies in one line (`board` shows all)
         lines.append(_("Points {points} · hands {hands}", points=" · ".join(f"{names[a]} {view['points'][a]}"
                                                                            for a in armies),

@@ -210,3 +210,20 @@ def test_addressed_turns_english_sentences_and_leaves_labels_and_other_languages
         assert addressed("P4 You · choosing…", "You") == "P4 You · choosing…"
     with i18n.using("de"):
         assert addressed("Du deckst 7♠ auf.", "Du") == "Du deckst 7♠ auf."
+
+
+async def test_guyenne_tells_each_fight_once_and_not_again_under_the_board(tmp_path):
+    """After a round the hand told each fight ("⚔ Castle 5: … a tie") and the view under it said it again
+    ("Last round, castle 5: tie", "You 🟦F wins"): each fight is told once, as it ends."""
+    out = io.StringIO()
+    await play_console("guyenne", 2, 1, "", f"sqlite+aiosqlite:///{tmp_path}/console.db", False, out=out,
+                       inp=io.StringIO("1\n" * 120 + "quit\n"))
+    prompts = out.getvalue().split("your move> ")
+    new_rounds = [p for p in prompts if "Round 2:" in p or "Round 3:" in p]
+    assert new_rounds, prompts[:3]
+    for prompt in new_rounds:
+        assert "Last round" not in prompt and "You 🟦F wins" not in prompt, prompt
+        for castle in range(1, 7):
+            told = [line for line in prompt.splitlines() if line.startswith(f"│ ⚔ Castle {castle}:")]
+            assert len(told) <= 1, prompt
+    assert any("│ ⚔ Castle" in p for p in new_rounds)

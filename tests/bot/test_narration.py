@@ -145,7 +145,7 @@ def test_guyenne_reinforcements_and_refills_are_one_line_each():
            Event("refilled", {"seat": 1, "count": 2, "reshuffled": True}),
            Event("drawn", {"seat": 1, "cards": ["Ta", "2c"]}, (1,))]
     assert narrate(game, run, 1, names) == [
-        "Reinforcing: Ann +3 at castle 2 · You and Cy pass.",
+        "Reinforcing: Ann +3 at castle 2 · Cy and you pass.",
         "Refill: Ann 3 cards · You T 2 (after reshuffling the discard)."]
     assert narrate(game, run, 0, names) == [
         "Reinforcing: You +3 at castle 2 (5 2 A) · Bob and Cy pass.",
