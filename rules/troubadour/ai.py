@@ -1,4 +1,5 @@
-"""Troubadour's AI shortlist: which village-to-village moves the AIs leave out as pointless.
+"""Troubadour's AI shortlist: which village-to-village moves the AIs leave out as pointless, which trios they
+consider, and how much they like each noble (``noble_values``: the favourite trio and the greedy player's choice).
 
 The rules let a run move between villages back and forth for as long as the player likes (rules file: village
 builds are unlimited). A search-based AI then can loop: two moves that only swap which of two equal cards the
@@ -17,12 +18,14 @@ the greedy player takes at most about 35 actions (40 games of 2 and 4 players).
 """
 from __future__ import annotations
 
-from rules.troubadour.cards import FD, JC, JS, KC, KS, QC, NAMES, NOBLES, QS, is_red, rank_of
+from rules.troubadour.cards import FD, JC, JD, JH, JS, KC, KD, KH, KS, NAMES, NOBLES, QC, QD, QH, QS, is_red, rank_of
 
 MOVES_PER_TURN = 40
 CARD_OF = {name: c for c, name in enumerate(NAMES)}
 SPADES = [JS, QS, KS]
 CLUBS = [JC, QC, KC]
+NOBLE_VALUE = {JS: 8, QS: 8, KS: 0, JD: 4, QD: 4, KD: 4, JC: 20, QC: 30, KC: 8, JH: 25, QH: 15, KH: 4}
+DIG = 48  # Q♥'s value when it is all that can uncover the cards the castles wait for
 
 
 def sensible(state, seat: int, actions: list[dict]) -> list[dict]:
@@ -74,3 +77,34 @@ def trio_shortlist(values: list[int], players: int) -> list[dict]:
         if best != trio:
             out.append({"type": "choose_trio", "nobles": [NOBLES[x] for x in trio]})
     return out
+
+
+def noble_values(state, p: int) -> list[int]:
+    """How much the AI likes each noble for ``p`` (only steers the trio choice): clubs and J♥ speed it up, Q♥ digs.
+
+    When flipping cannot help (``flips_are_useless``) the clubs and Q♥+K♥'s flip are worthless, and the cards the
+    castles wait for lie in the villages, where only the hearts reach them (Q♥ turns a face-down card up, J♥ takes
+    a card from under others). Valuing flips there anyway kept Q♥ out of every trio the AIs consider, and the
+    strong AI chose the spades round after round for ever (bench/strength.py, Troubadour 2, game 171: its last
+    castle waited for 2♥, face down under three cards, nothing left to flip; 417 rounds to the 5000-action cap)."""
+    down = state.facedown_count(p)
+    values = [NOBLE_VALUE[x] for x in range(12)]
+    values[QH] = min(8 * down, DIG) if down else 20
+    values[KH] = 0 if down else 20
+    values[KD] = min(sum(state.castles[p]), 20) // 2
+    if flips_are_useless(state, p):
+        for x in (JC, QC, KC, KH):
+            values[x] = 0
+        values[QH] = DIG if down else 0
+    return values
+
+
+def flips_are_useless(state, p: int) -> bool:
+    """Whether no card ``p`` can flip would fit a village or a castle now: stock and waste are empty, or every card
+    in them is known (the waste is face up; a recycled stock was all seen in public) and none fits. Then the next
+    card of every unfinished castle lies in a village (a castle's next card always fits). Decided from what every
+    player knows: while the stock holds a card never seen, a flip might bring anything."""
+    stock, waste, seen = state.stock[p], state.waste[p], state.seen[p]
+    if any(not seen >> c & 1 for c in stock):
+        return False
+    return not any(state.fits(p, c) for c in stock) and not any(state.fits(p, c) for c in waste)

@@ -17,7 +17,7 @@ import random
 
 from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
-from rules.troubadour.ai import sensible, trio_shortlist
+from rules.troubadour.ai import noble_values, sensible, trio_shortlist
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
                                     SPADES_TRIO, SUITS, card_of, fits_on, name, noble_of, trio_key, trio_list)
 
@@ -30,7 +30,6 @@ TIEBREAKS = ("rps", "die")
 W_CASTLE, W_UP, W_DOWN, W_EMPTY, W_PILE, W_COVER, W_STUCK = 100, 10, -20, 5, -3, -3, -4
 W_FITS, W_FLIP, W_END = 10, 10, 1
 WIN = 1_000_000
-NOBLE_VALUE = {JS: 8, QS: 8, KS: 0, JD: 4, QD: 4, KD: 4, JC: 20, QC: 30, KC: 8, JH: 25, QH: 15, KH: 4}
 
 
 SHOWN = [NAMES[x] if x < 40 else None for x in range(FD + 40)]  # a village card as a view shows it
@@ -982,13 +981,8 @@ class TroubadourState(State):
         return cached
 
     def noble_values(self, p: int) -> list[int]:
-        """How much the AI likes each noble (only steers the trio choice): clubs and J♥ speed it up, Q♥ digs."""
-        down = self.facedown_count(p)
-        values = [NOBLE_VALUE[x] for x in range(12)]
-        values[QH] = min(8 * down, 48) if down else 20
-        values[KH] = 0 if down else 20
-        values[KD] = min(sum(self.castles[p]), 20) // 2
-        return values
+        """How much the AI likes each noble (only steers the trio choice; rules.troubadour.ai.noble_values)."""
+        return noble_values(self, p)
 
     def trio_value(self, p: int) -> int:
         trio = self.trios[p]

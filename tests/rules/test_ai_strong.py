@@ -218,3 +218,60 @@ def test_troubadour_trio_shortlist_adds_the_strong_ais_trios_and_greedy_keeps_it
     assert all(a in state.legal_actions(seat) for a in shortlist)
     for seed in range(5):
         assert GreedyPlayer(seed).choose(state, seat) == favourite
+
+
+
+def troubadour_stuck(seat: int, villages: list[str], castles: list[int], stock: str = "", waste: str = ""):
+    """A new two-player Troubadour game in which ``seat`` has the given villages and castles (top ranks S H D C) and
+    a stock (bottom→top) that was all seen in public (recycled), so that the seat knows what it can flip."""
+    from rules.troubadour.state import pile_of
+
+    state = GAMES["troubadour"].new_game(2, seed=171)
+    state.stock[seat], state.waste[seat] = pile_of(stock) if stock else [], pile_of(waste) if waste else []
+    state.seen[seat] = sum(1 << c for c in state.stock[seat])
+    state.cuts[seat] = list(range(1, len(state.stock[seat])))
+    state.villages[seat] = [pile_of(v) if v else [] for v in villages]
+    state.castles[seat] = castles
+    state._prog[seat] = None
+    return state
+
+
+def play_out(state, strong: int, actions: int = 300):
+    """Strong (20 iterations) at ``strong`` against greedy, at most ``actions`` actions."""
+    players = {strong: StrongPlayer(1, budget=None, iterations=20), 1 - strong: GreedyPlayer(0)}
+    for _ in range(actions):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        state.apply(seat, players[seat].choose(state, seat))
+    return state
+
+
+def test_troubadour_ais_dig_when_nothing_is_left_to_flip():
+    """Bench game 171 (Troubadour 2) ran to the 5000-action cap: from round 39 the strong seat had 31 castle cards,
+    nothing left to flip, and its hearts castle waited for 2♥, face down under three cards. Only Q♥ (turning it up)
+    and J♥ (taking it out) go on; the trios the AIs consider held no Q♥ (flips were still valued), so the strong AI
+    attacked with the spades every round and never built again."""
+    state = troubadour_stuck(1, ["10H", "8H", "3H 4H", "2H* 9H 7H 5H", "6H"], [10, 1, 10, 10])
+    trios = [set(a["nobles"]) for a in state.ai_actions(1)]
+    assert {"QH", "JH"} <= trios[0]  # the favourite digs; the clubs are worth nothing here
+    assert {"QH", "JH"} <= set(GreedyPlayer(1).choose(state, 1)["nobles"])
+    state = play_out(state, 1)
+    assert state.is_over() and state.winner == 1
+
+
+def test_troubadour_ais_dig_when_no_card_they_can_flip_fits():
+    """Strong against strong, Troubadour 2 (game seed 1011, 6 iterations): a seat with spades and clubs complete
+    had only red cards left; its recycled stock and waste (known to all) fitted nowhere, A♥ and 3♦ lay face down.
+    It chose the spades for 40 rounds until the other seat's attacks happened to reshuffle its villages."""
+    from rules.troubadour.ai import flips_are_useless
+
+    state = troubadour_stuck(0, ["6D 4D", "AH* 3D* 2H", "10H 8D 6H", "9D 7H 5D", "5H"], [10, 0, 2, 10],
+                             stock="7D 8H 9H", waste="3H 10D 4H")
+    assert flips_are_useless(state, 0) and not flips_are_useless(state, 1)
+    assert {"QH", "JH"} <= set(state.ai_actions(0)[0]["nobles"])
+    state.seen[0] &= ~(1 << state.stock[0][0])  # a stock card never seen might fit: flipping may help
+    assert not flips_are_useless(state, 0)
+    state.seen[0] |= 1 << state.stock[0][0]
+    state = play_out(state, 0)
+    assert state.is_over() and state.winner == 0
