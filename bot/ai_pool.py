@@ -13,6 +13,7 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+from bot.worker_guard import start_worker
 from rules.ai import hint, think
 
 
@@ -23,7 +24,7 @@ class AIPool:
         """``initializer``: a top-level function each worker runs first (tests register their toy game)."""
         self.workers = workers or os.cpu_count() or 1
         self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=initializer)
+                                             initializer=start_worker, initargs=(initializer,))
 
     async def choose(self, game_name: str, state_json: dict, seat: int, level: str, seed: int,
                      budget: float | None, iterations: int | None = None) -> dict:

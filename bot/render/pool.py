@@ -28,6 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from bot import i18n
 from bot.render import boards
+from bot.worker_guard import start_worker
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ class PicturePool:
         if self._executor is None:
             # spawn: the parent runs an event loop and threads, which a forked child must not inherit
             self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_warm_worker, initargs=(self._warm,))
+                                                 initializer=start_worker, initargs=(_warm_worker, self._warm))
         return self._executor
 
     def start(self) -> list[Future]:
