@@ -13,22 +13,24 @@
     python -m bench.busy                    # the default game, then pictures of every game
     python -m bench.busy --game kardinal --games 100 --moves 30 --workers 1 2
 
-Figures (König Artus, 4 seats, 100 games × 30 moves) on this 2-core host while other helpers' test suites ran
-(compare within a column pair). Second round (h-perf2) at load 12–13; third round (h-perf3): the code before
-(ef99ea7) and after, run back to back at 14:54–14:58 at load 2–4:
+Figures (König Artus, 4 seats, 100 games × 30 moves) on this 2-core host. The issue's own column, then the third
+round (h-perf3, load 2–4) and the fourth (session 11, a quiet machine, load 0.4–0.9):
 
-    figure                                  h-perf2 (load 12)        h-perf3 before (load 4)     after (load 2–4)
-    bare commit floor p50                   0.15 ms                  0.15 ms                     0.15 ms
-    quiet overhead p50/p99 (×floor)         0.59 / 14.1 ms (3.9×)    0.70 / 9.9 ms (4.6×)        0.51/0.70 ms (3.3×)
-    the loop's CPU per act p50              —                        0.56 ms                     0.37 ms
-    the commit in SQLite's thread p50 / p99 —                        ~0.12 / 11.5 ms             0.14 / 0.20 ms
-    100 games, text only                    739 moves/s              785 moves/s                 1,010 moves/s
-    one picture p50 / max (worst game)      2.1 / 116 ms             1.8 / 3.9 ms                1.9 / 8.8 ms
-    100 games, pictures on, 1 / 2 workers   688 / 541 moves/s        814 / 674 moves/s           823 / 832 moves/s
-    100 games, text only, 1 / 2 processes   —                        761 / 1,015 moves/s         959 / 1,108 moves/s
+    figure                                  issue 24 (quiet)      third round (load 2–4)    fourth round (load 0.4–0.9)
+    bare commit floor p50                   0.40 ms               0.15 ms                   0.35 ms
+    quiet overhead p50/p99 (×floor)         2.34 / 3.06 (5.8×)    0.51 / 0.70 ms (3.3×)     0.54 / 1.04 ms (1.6×)
+    the loop's CPU per act p50              —                     0.37 ms                   0.38 ms
+    100 games, text only                    1,787 moves/s         1,010 moves/s             1,068 moves/s
+    one picture p50 / max (worst game)      6.5–18 ms / —         1.9 / 8.8 ms              2.0 / 4.1 ms
+    100 games, pictures on, 1 / 2 workers   30 moves/s            823 / 832 moves/s         1,027 / 1,077 moves/s
+    100 games, text only, 1 / 2 processes   —                     959 / 1,108 moves/s       1,125 / 2,208 moves/s
 
-(At load 5–7, earlier the same day: before 1.36 / 9.9 ms quiet, 541 moves/s text only, 561 / 359 with pictures;
-after 0.53 / 4.9 ms, 569 moves/s, 831 / 707: the p99 then is the machine's, see below.)
+The floor is what a woken thread costs: on a quiet machine each of its four hops to aiosqlite's thread wakes a
+sleeping core (~0.07 ms), at load 2–4 a core is awake and the same floor measured 0.15 ms; the service pays one
+hop, so its ratio to the floor is best on a quiet machine (the issue's table is one) and worst on a busy one.
+The text-only figure counts a move once its ~6 messages are rendered and delivered (0.32 ms of the loop's CPU a
+move); committed moves alone, the messages left in the outbox, make 2,712 moves/s (``python -m bench.service
+--game koenig_artus``). The issue's 1,787 came from its own harness (game and seats not stated).
 
 What changed in the third round: a hand's narration is told when it is rendered (at sending, never for a hand
 superseded first), not on the move's path; the lean write converts a value its rows share once and dumps JSON
@@ -37,25 +39,20 @@ request); and SQLite's WAL is checkpointed in the background (storage/checkpoint
 checkpointed in their commit (11–18 ms) — the whole p99 of the commit (11.5 ms → 0.22 ms in SQLite's thread).
 Skipping the views of seats whose view cannot have changed saves nothing here: bench.view_changes finds a move
 leaves a seat's view unchanged in 0 % of cases (Guyenne teams of 3: 0.3–0.6 %), every view showing the table.
+In the fourth: processes' batch writes queue on an flock (storage/writers.py) instead of SQLite's busy sleeps
+(BEGIN IMMEDIATE waited p90 11–18 ms, max 230 ms, between two processes; two processes now make 1.9–2.0× one).
 
-Why the targets are not met on this host (the p99 ≤ 1.5 ms is, when the machine is not overloaded). The floor
-(0.15 ms) is four hops to aiosqlite's thread (~0.02 ms each
-when the machine is busy, several times that when it is idle: a sleeping core wakes for each) and SQLite's own
-work (~0.05 ms). The service pays one hop and ~0.14 ms of SQLite work (the move, its log row, ~6 outbox rows
-holding the recipes of the board, the hands and the turn line, ~5 KB), plus the event loop's own Python work,
-~0.37 ms of CPU an act: the engine's apply, clone and snapshot (0.04), five views (0.04), the messages' recipes
-(0.07), the outbox rows and their JSON (0.08), and the rest (~0.15: the call's bookkeeping, judging, the group
-commit, the pool's checkout and the hop's own Python).
-≤ 2× the floor (0.30 ms) would need that CPU below ~0.1 ms: no single item is large enough. The p99 is the
-machine's: the commit's own p99 is 0.2 ms and the act's p99 0.7 ms at load 2, but with four or more runnable
-processes on two cores a woken thread waits for a core (p99 4–10 ms at load 4–7, the floor's p99 too).
-Text only, each of the ~6 messages a move is rendered when sent: ~0.8 ms of loop CPU a move (render_view, the
-picker, the delivery queues) bounds one process near 1,250 moves/s on a free core — 5,000 needs four or five
-processes (each its own games, as Discord shards), i.e. more cores than this host has: two processes on its two
-cores made 1,108 moves/s together at load 4 (959 alone), and with other work on both cores a second process only
-competes for them. Pictures drawn in the pool leave the loop: 1 and 2 workers are alike when the machine is quiet
-(823 / 832 moves/s); under load 2 workers take the loop's core in turns (831 / 707 at load 6), so 1 worker (a core
-each but the loop's) is the default on 2 cores.
+Why 5,000 moves/s text only is not met on this host, and how it scales. One process's event loop spends ~0.8 ms
+of CPU a move, the whole process ~0.95 ms (so one core makes ~1,100 moves/s): the move itself ~0.38 ms (the
+engine's apply, clone and snapshot 0.04, five views 0.04, the messages' recipes 0.07, the outbox rows and their
+JSON 0.08, the rest — judging, the group commit, the pool's checkout, the hop's own Python — ~0.15), rendering
+the ~6 messages a move tells (the board, four hands, the turn line) when they are sent 0.32, and the delivery
+queues ~0.1; SQLite's own work, ~0.14 ms a move, runs in its thread. No single item is large enough that
+removing it would make 5,000 on one core: that needs ~4.5 cores of processes, each playing its own games (Discord
+shards, Telegram webhook replicas), and they scale: 1 process 1,125 moves/s on one core, 2 processes 2,208 on two
+(1.96×, the processes' CPU 1.83 cores). Four processes on two cores only take turns on them. Pictures drawn in
+the pool leave the loop: 1 and 2 workers are alike when the machine is quiet; under load 2 workers take the
+loop's core in turns, so 1 worker (a core each but the loop's) is the default on 2 cores.
 """
 from __future__ import annotations
 
