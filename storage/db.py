@@ -51,6 +51,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _read_only(dbapi_connection, _record) -> None:
+    # A reader never writes: a write in a read-only unit of work would upgrade its deferred transaction to
+    # SQLite's one write lock and hold it, unseen, until the session closes; query_only refuses it instead.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
+
+
 def _no_autocheckpoint(dbapi_connection, _record) -> None:
     # The writer's commits never checkpoint: storage/checkpoint.py does it in the background (issue 24).
     cursor = dbapi_connection.cursor()
@@ -148,6 +156,7 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
                                          pool_reset_on_return=None, json_serializer=_dumps,
                                          json_deserializer=_loads)
             event.listen(reader.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(reader.sync_engine, "connect", _read_only)
             event.listen(reader.sync_engine, "begin", _sqlite_begin_read)
             event.listen(reader.pool, "reset", _sqlite_reset)
     db = Database(engine, async_sessionmaker(engine, expire_on_commit=False),
