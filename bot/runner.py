@@ -213,6 +213,7 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     finally:
         for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)  # ended before the clients and the database close
         if client is not None:
             await client.close()
         if app is not None:

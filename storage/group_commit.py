@@ -147,6 +147,11 @@ class GroupCommit:
         self._start()
         await future
 
+    async def wait_idle(self) -> None:
+        """Until every write handed over so far is committed or failed (before the database is closed)."""
+        while self._flusher is not None and not self._flusher.done():
+            await asyncio.gather(self._flusher, return_exceptions=True)
+
     def _start(self) -> None:
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())

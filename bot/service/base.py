@@ -72,6 +72,24 @@ class ServiceBase:
         self.lobby_limits = LOBBY_LIMITS
         self.languages = Languages()  # who reads which language (see languages.py)
         self.flood = None  # a FloodGuard where people command it (the chat platforms); tests and the console play fast
+        self._loops: set[asyncio.Task] = set()  # the timer and outbox loops running, ended by ``close``
+
+    def _running_loop(self) -> None:
+        """Count the calling task among the service's loops, which ``close`` ends before the database closes."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._loops.add(task)
+            task.add_done_callback(self._loops.discard)
+
+    async def _end_loops(self) -> None:
+        """Cancel the loops and wait for them: a loop cancelled inside a transaction rolls back on a connection
+        that is still open. (Closing the database under it left a task that never finished cancelling, and the
+        process never exited.)"""
+        loops = [task for task in self._loops if task is not asyncio.current_task()]
+        for task in loops:
+            task.cancel()
+        if loops:
+            await asyncio.gather(*loops, return_exceptions=True)
 
     # ------------------------------------------------------------------ references
     def _uow(self, readonly: bool = False) -> UnitOfWork:

@@ -46,8 +46,12 @@ class Service(LobbyCommands, PlayCommands, TimerCommands, AITurns, HintCommands,
         self._group = GroupCommit(db)  # concurrent moves share one transaction (see storage/group_commit.py)
 
     async def close(self) -> None:
+        """End what runs in the background before the database closes under it: the loops, the AI jobs, the
+        deliveries, and the group commit's batch in flight (its movers get their answer)."""
+        await self._end_loops()
         await self.close_ai()
         await self.close_delivery()
+        await self._group.wait_idle()
         await self.db.close()
 
 

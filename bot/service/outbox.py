@@ -125,6 +125,7 @@ class DeliveryCommands:
     async def outbox_loop(self, deliver, platforms: list[str], interval: float = 1.0) -> None:
         """Run forever: deliver what this process's platforms are owed (after another process's crash, or what
         a process serving another platform stored for them)."""
+        self._running_loop()
         while True:
             try:
                 messages = await self.claim_outbox(platforms)

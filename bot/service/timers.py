@@ -166,6 +166,7 @@ class TimerCommands:
 
     async def timer_loop(self, deliver, max_sleep: float = 30.0) -> None:
         """Run forever: fire due timers and hand their messages to ``deliver`` (an async callable)."""
+        self._running_loop()
         while True:
             try:
                 messages = await self.run_timers(deliver=deliver)
