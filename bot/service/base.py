@@ -154,6 +154,13 @@ class ServiceBase:
         lifecycle.check(command, row.id, row.status, actor)
         return actor
 
+    async def _game_meant(self, chat: ChatRef | None, user: UserRef, game_id, command: str) -> int:
+        """The number of the game a command means, found outside any write transaction. A command that writes
+        to a game takes the game's lock first and its transaction second, as a move does: a move holds the lock
+        while its write waits for the process's one SQLite writer connection, so the other order deadlocked."""
+        async with self._uow(readonly=True) as uow:
+            return (await self.find_game(uow, chat, user, game_id, command, mine=True)).id
+
     async def find_game(self, uow: UnitOfWork, chat: ChatRef | None, user: UserRef | None, game_id,
                         command: str, *, mine: bool = False) -> GameRow:
         """The game meant: by number (any status — the lifecycle check judges it), else the only game of this

@@ -146,9 +146,10 @@ class LobbyCommands:
 
     @answers_errors
     async def start(self, chat: ChatRef, user: UserRef, game_id: int | None = None) -> list[Message]:
-        async with self._uow() as uow:
-            row = await self._lobby_row(uow, chat, user, game_id, "start")
-            async with self.lock_for(row.id):
+        game_id = await self._game_meant(chat, user, game_id, "start")
+        async with self.lock_for(game_id):
+            async with self._uow() as uow:
+                row = await self._lobby_row(uow, chat, user, game_id, "start")
                 chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
                 game = rules.get_game(row.game)
                 n = len(row.seats)
@@ -179,10 +180,10 @@ class LobbyCommands:
     @answers_errors
     async def abort(self, chat: ChatRef, user: UserRef, game_id: int | None = None,
                     is_admin: bool = False) -> list[Message]:
-        async with self._uow() as uow:
-            row = await self.find_game(uow, chat, user, game_id, "abort", mine=True)
-            async with self.lock_for(row.id):
-                row = await uow.games.lock(row.id)
+        game_id = await self._game_meant(chat, user, game_id, "abort")
+        async with self.lock_for(game_id):
+            async with self._uow() as uow:
+                row = await uow.games.lock(game_id)
                 await self.permitted(uow, "abort", row, user, chat, is_admin)
                 chat_ref = self.chat_ref(await uow.chats.get(row.chat_id))
                 was = row.status

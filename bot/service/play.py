@@ -288,10 +288,11 @@ class PlayCommands(CommitCommands):
                                                       id=game_id))] + out
 
     async def _resign(self, chat: ChatRef | None, user: UserRef, game_id: int | None) -> list[Message]:
-        async with self._uow() as uow:
-            live = await self._active(uow, chat, user, game_id, "resign")
-            async with self.lock_for(live.id):
-                row = await uow.games.lock(live.id)
+        async with self._uow(readonly=True) as uow:
+            game_id = (await self._active(uow, chat, user, game_id, "resign")).id
+        async with self.lock_for(game_id):
+            async with self._uow() as uow:
+                row = await uow.games.lock(game_id)
                 await self.permitted(uow, "resign", row, user, chat)
                 seat_row = self._seat_of(row, user)
                 seat_row.resigned = True
