@@ -36,6 +36,8 @@ class PlayCommands(CommitCommands):
             row = await self.find_game(uow, chat, user, number, command, mine=True)
             await self.permitted(uow, command, row, user, chat)
             live = await self._live(uow, row.id)
+            if live is None:  # it ended since it was found (another process's move or /abort)
+                raise ServiceError(_("Game #{id} is over.", id=row.id))
         if fresh:
             live = await self.fresh_live(uow, live.id)
             if live is None:

@@ -240,3 +240,20 @@ async def test_a_settings_change_in_one_process_reaches_the_others(processes, mo
     _, _, timers = await stored(one, gid)
     due = sorted(t.due_at for t in timers if t.seat != seat)
     assert len(due) == 2 and timedelta(seconds=59) <= due[1] - due[0] <= timedelta(seconds=61)  # half of 120 s
+
+
+async def test_a_game_another_process_ends_while_it_is_being_found_is_over_not_a_failure(processes):
+    """Process two finds the game active; before it loads it, process one aborts it. Process two answers that
+    the game is over (it answered "something went wrong": the game it loaded was None)."""
+    one, two = processes
+    gid = await toy_game(one)
+    permitted = two.permitted
+
+    async def then_aborted_elsewhere(*args, **kwargs):
+        await permitted(*args, **kwargs)
+        aborted = await one.abort(TG_CHAT, ALICE, game_id=gid)
+        assert "aborted" in aborted[0].text
+
+    two.permitted = then_aborted_elsewhere
+    answer = await two.act(TG_CHAT, BOB, "keep 1 2")
+    assert answer[0].kind == "error" and answer[0].text == f"Game #{gid} is over.", answer
