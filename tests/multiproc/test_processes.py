@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -74,16 +75,46 @@ def start_clock(clock: Path, outs: list[Path], workers: list[subprocess.Popen], 
 
 
 def finish(workers: list[subprocess.Popen], timeout: float = 120) -> None:
+    """Wait for every worker, reading all their outputs at once (a worker never blocks on a full pipe). If one
+    is still running at ``timeout``, every running worker prints its threads' stacks (SIGUSR1, faulthandler) and
+    the test fails with them and the file locks each process holds: who waits for whom."""
+    errors: dict[int, str] = {}
+    readers = [threading.Thread(target=lambda i=i, w=w: errors.__setitem__(i, w.communicate()[1]), daemon=True)
+               for i, w in enumerate(workers)]
+    for reader in readers:
+        reader.start()
     deadline = time.monotonic() + timeout
-    for worker in workers:
-        try:
-            _, err = worker.communicate(timeout=max(1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            _, err = worker.communicate()
-            raise AssertionError(f"a worker did not finish in time; its stacks:\n{err[-6000:]}")
+    for reader in readers:
+        reader.join(max(0.0, deadline - time.monotonic()))
+    stuck = [i for i, w in enumerate(workers) if w.poll() is None]
+    if stuck:
+        locks = held_locks(workers)
+        for worker in workers:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGUSR1)
+        time.sleep(2)
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+        for reader in readers:
+            reader.join(10)
+        stacks = "\n".join(f"--- worker {i} (pid {w.pid}){' STUCK' if i in stuck else ''}:\n{errors.get(i, '')[-5000:]}"
+                           for i, w in enumerate(workers))
+        raise AssertionError(f"workers {stuck} did not finish in time; file locks:\n{locks}\n{stacks}")
+    for i, worker in enumerate(workers):
         if worker.returncode not in (0, -signal.SIGKILL):
-            raise AssertionError(f"a worker failed ({worker.returncode}):\n{err[-3000:]}")
+            raise AssertionError(f"a worker failed ({worker.returncode}):\n{errors.get(i, '')[-3000:]}")
+
+
+def held_locks(workers: list[subprocess.Popen]) -> str:
+    """The lines of /proc/locks held or awaited by these workers (SQLite's byte locks, the writers' flock)."""
+    pids = {str(w.pid) for w in workers}
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return "(no /proc/locks)"
+    return "\n".join(line for line in lines if len(line.split()) > 4 and line.split()[4] in pids
+                     or "->" in line and line.split()[5] in pids) or "(none)"
 
 
 def records(paths) -> dict[str, list]:

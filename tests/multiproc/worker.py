@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import random
+import signal
 import sys
 import time
 from datetime import timedelta
@@ -85,6 +86,7 @@ class Worker:
         finally:
             for loop in loops:
                 loop.cancel()
+            await asyncio.gather(*loops, return_exceptions=True)
             pool = self.service.ai_pool
             await self.service.close()
             pool.close()  # set from outside, so the service leaves it open
@@ -145,7 +147,7 @@ class Worker:
 def main() -> None:
     url, index, count, clock, out = sys.argv[1:6]
     logging.basicConfig(filename=out + ".log", level=logging.WARNING)  # what went wrong, for the test to show
-    faulthandler.dump_traceback_later(100)  # a worker still running near the test's limit shows where it is stuck
+    faulthandler.register(signal.SIGUSR1)  # the test asks every worker where it is when one of them is stuck
     asyncio.run(Worker(url, int(index), int(count), clock, out).run())
     logging.shutdown()
     os._exit(0)  # all is written ("done"): no wait at the interpreter's exit (see AIPool.close)

@@ -17,7 +17,7 @@ def _join(items: list[str]) -> str:
 
 
 def _troubadour_run(game: Game, kind: str, group: list[Event]) -> str | None:
-    from rules.troubadour.render import c, seat
+    from rules.troubadour.render import c
 
     who = _seat(group[0])
     n = len(group)
