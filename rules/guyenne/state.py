@@ -6,32 +6,16 @@ armies (index 0/1); hands, turns and choices to seats."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from itertools import combinations, product
 
 from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import N_, _, ngettext, translate
 from rules.guyenne import cards as C
+from rules.guyenne.board import (CASTLES, HAND, LEVELS, MAX_AT_CASTLE, PLACING, castle_leads, castle_points,
+                                 group_points, lines, rival)
+from rules.guyenne.cards import CARD_WORTH
 
-CASTLES = 6
-MAX_AT_CASTLE = 5
-HAND = 6
-LEVELS = ("basic", "advanced", "expert")
-PLACING = ("open1", "respond1", "open2", "respond2")
 SECRET_ACTIONS = frozenset({"open", "respond", "reinforce", "set_aside", "give"})  # cards that go face down
-
-
-def group_points(mine: list[bool]) -> int:
-    """1 per isolated castle, 2 per castle in a run of two or more adjacent ones (5.2)."""
-    points, run = 0, 0
-    for held in mine + [False]:
-        if held:
-            run += 1
-        else:
-            points += run if run == 1 else 2 * run
-            run = 0
-    return points
-
 
 _KIND_SUBSETS: dict[tuple, list[tuple[int, ...]]] = {}  # (kinds of a hand, most) -> positions of subsets
 
@@ -166,12 +150,9 @@ class GuyenneState(State):
     def line(self, a: int) -> list[int]:
         """The castles (1-based) whose control scores for army ``a``, in the order adjacency counts: the six of the
         row, or with two sets [left outer, middle, inner, right inner, middle, outer] (7.2, A34)."""
-        return list(_lines(self.mode == "two_sets", len(self.members))[a])
+        return list(lines(self.mode == "two_sets", len(self.members))[a])
 
-    @staticmethod
-    def rival(fight: dict, a: int) -> int:
-        first, second = fight["pair"]
-        return second if a == first else first
+    rival = staticmethod(rival)
 
     def actor(self, a: int, castle_no: int) -> int:
         """Who plays army ``a``'s castle: the leader the first one, the other member the second (a solo player
@@ -218,7 +199,7 @@ class GuyenneState(State):
                 return 12
             if self.mode != "two_sets":
                 return 0
-        return _castle_points(self.mode == "two_sets", len(self.members), tuple(self.castles))[a]
+        return castle_points(self.mode == "two_sets", len(self.members), tuple(self.castles))[a]
 
     def scores(self) -> list[float]:
         return [float(self.points(a)) for a in self.army_of]
@@ -711,7 +692,7 @@ class GuyenneState(State):
     def total(fight: dict, p: int, cards: list[str] | None = None) -> int:
         defending = fight["roles"][p] == "defend"
         against = fight["controller"] is not None and fight["controller"] != p
-        return sum(map(_CARD_WORTH[defending, against].__getitem__, fight["cards"][p] if cards is None else cards))
+        return sum(map(CARD_WORTH[defending, against].__getitem__, fight["cards"][p] if cards is None else cards))
 
     def _outcome(self, fight: dict) -> list[Event]:
         fight["outcome"] = True
@@ -1099,7 +1080,7 @@ class GuyenneState(State):
         """Army ``a``'s castle points ahead of its best opponent."""
         if self.end == "six":
             return float(self.points(a) - max(self.points(o) for o in self.armies if o != a))
-        return _castle_leads(self.mode == "two_sets", len(self.members), tuple(self.castles))[a]
+        return castle_leads(self.mode == "two_sets", len(self.members), tuple(self.castles))[a]
 
     def _imagined_fight(self, castle: int) -> dict:
         controller = self.castles[castle - 1]
@@ -1247,7 +1228,7 @@ class GuyenneState(State):
         against = f["controller"] is not None and f["controller"] != mine
         tie = 0.4 if defending else (-0.4 if f["roles"][self.rival(f, mine)] == "defend" else 0.0)
         return ("H" in f["cards"][mine], self.total(f, mine), theirs, tie,
-                _CARD_WORTH[defending, against].__getitem__, [None] * 21)  # 21: values by lean and card count
+                CARD_WORTH[defending, against].__getitem__, [None] * 21)  # 21: values by lean and card count
 
     def _quiet_after(self, seat: int, action: dict) -> bool:
         """True when applying ``action`` leaves someone to reinforce (so no fight is fought yet): the same walk
@@ -1291,33 +1272,7 @@ class GuyenneState(State):
         return False
 
 
-@lru_cache(maxsize=None)
-def _lines(two_sets: bool, armies: int) -> tuple[tuple[int, ...], ...]:
-    """Each army's scoring line of castles (see ``GuyenneState.line``), worked out once per table shape."""
-    if not two_sets:
-        return tuple(tuple(range(1, CASTLES + 1)) for _ in range(armies))
-    out = []
-    for a in range(armies):
-        left, right = (a - 1) % armies, a
-        out.append((3 * left + 3, 3 * left + 2, 3 * left + 1, 3 * right + 1, 3 * right + 2, 3 * right + 3))
-    return tuple(out)
-
-
 _UNFOUGHT = ("set_aside", "direction", "place", "open1", "respond1", "open2", "respond2", "reinforce")
-_WORTH = {(defending, against): {k: C.value(k, defending, against) for k in C.KINDS}
-          for defending in (False, True) for against in (False, True)}  # each kind's combat value in each role
-_CARD_WORTH = {role: {card: worth[card[0]] for card in C.ARMY} for role, worth in _WORTH.items()}  # per card id
-@lru_cache(maxsize=100000)
-def _castle_points(two_sets: bool, armies: int, castles: tuple) -> tuple[int, ...]:
-    """Every army's castle score (5.2 on its line) for one control pattern, remembered: it changes rarely."""
-    return tuple(group_points([castles[k - 1] == a for k in line]) for a, line in enumerate(_lines(two_sets, armies)))
-
-
-@lru_cache(maxsize=100000)
-def _castle_leads(two_sets: bool, armies: int, castles: tuple) -> tuple[float, ...]:
-    """Every army's castle score ahead of its best opponent, remembered like ``_castle_points``."""
-    points = _castle_points(two_sets, armies, castles)
-    return tuple(float(p - max(q for o, q in enumerate(points) if o != a)) for a, p in enumerate(points))
 
 
 def _copy(value):
