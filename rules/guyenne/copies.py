@@ -22,8 +22,8 @@ class Copies:
 
     def to_json(self) -> dict:
         data = {key: _copy(getattr(self, key)) for key in self._FIELDS}
-        data["fights"] = [_copy_fight(f) for f in self.fights]
-        data["last_fights"] = [_copy_fight(f) for f in self.last_fights]
+        data["fights"] = [copy_fight(f) for f in self.fights]
+        data["last_fights"] = [copy_fight(f) for f in self.last_fights]
         rng = self._rng.getstate()  # reading it needs no copy of a shared one
         data["rng"] = [rng[0], list(rng[1]), rng[2]]
         return data
@@ -37,8 +37,8 @@ class Copies:
                  "last": None}  # saved before they were kept
         for key in cls._FIELDS:
             setattr(s, key, _copy(data[key] if key in data else known[key]))
-        s.fights = [_copy_fight(f) for f in data["fights"]]
-        s.last_fights = [_copy_fight(f) for f in data["last_fights"]]
+        s.fights = [copy_fight(f) for f in data["fights"]]
+        s.last_fights = [copy_fight(f) for f in data["last_fights"]]
         rng = random.Random.__new__(random.Random)
         version, internal, gauss = data["rng"]
         rng.setstate((version, tuple(internal), gauss))
@@ -160,7 +160,7 @@ def _copy(value):
     return value
 
 
-def _copy_fight(f: dict) -> dict:
+def copy_fight(f: dict) -> dict:
     out = dict(f)
     for key in ("roles", "revealed", "actors", "pair"):
         if key in out:

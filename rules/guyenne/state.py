@@ -14,7 +14,8 @@ from rules.guyenne import cards as C
 from rules.guyenne.board import (CASTLES, HAND, LEVELS, MAX_AT_CASTLE, PLACING, castle_leads, castle_points,
                                  group_points, lines, rival)
 from rules.guyenne.cards import CARD_WORTH
-from rules.guyenne.copies import Copies, _copy_fight
+from rules.guyenne.copies import Copies
+from rules.guyenne.views import Views
 
 SECRET_ACTIONS = frozenset({"open", "respond", "reinforce", "set_aside", "give"})  # cards that go face down
 
@@ -32,7 +33,7 @@ EXPECTED = {"direction": N_("Choose the direction of this round: direction left 
             "reinforce": N_("Reinforce or pass: e.g. reinforce 3 2, or pass."), "defend": N_("Reveal or concede."),
             "losses": N_("Choose your losses: e.g. lose 4.")}
 
-class GuyenneState(Copies, State):
+class GuyenneState(Views, Copies, State):
     """All fields are plain lists/dicts of ints and card ids, so ``to_json``/``clone`` are cheap copies."""
 
     _rng_shared = False
@@ -816,55 +817,6 @@ class GuyenneState(Copies, State):
         if drawn:
             events.append(Event("drawn", {"seat": p, "cards": C.order(drawn)}, (p,)))
         return events
-
-    # ------------------------------------------------------------------ views
-    def view(self, seat: int | None) -> dict:
-        fights = []
-        for f in self.fights:
-            fights.append({"castle": f["castle"], "controller": f["controller"], "roles": list(f["roles"]),
-                           "actors": list(f["actors"]), "pair": list(f["pair"]),
-                           "counts": [len(c) for c in f["cards"]],
-                           "revealed": [list(c) if f["revealed"][a] else None for a, c in enumerate(f["cards"])],
-                           "conceded": f["conceded"]})
-        view = {
-            "viewer": seat, "players": self.num_players, "mode": self.mode, "level": self.level,
-            "round": self.round_no, "phase": self.phase, "to_act": self.to_act(), "first": self.first,
-            "sides": list(self.sides), "armies": list(self.army_of), "members": [list(m) for m in self.members],
-            "leaders": [None if self.phase == "give" and any(g in team for g in self.givers) else self.leader[a]
-                        for a, team in enumerate(self.members)],  # A29: public once named
-            "castles": list(self.castles), "fights": fights,
-            "last_fights": [_copy_fight(f) for f in self.last_fights],
-            "hand_counts": [len(h) for h in self.hands], "deck_counts": [len(d) for d in self.decks],
-            "discard_counts": [len(d) for d in self.discards], "reshuffles_left": list(self.reshuffles),
-            "removed": [list(r) for r in self.removed], "points": [self.points(a) for a in self.armies],
-            "scores": self.scores(), "end": self.end, "ranking": self.ranking() if self.phase == "over" else None,
-            "unspent": [self.unspent(a) for a in self.armies] if self.phase == "over" else None,
-        }
-        if seat is None:  # the table's board highlights the last action (a hand is told it in its narration)
-            view["last"] = dict(self.last) if self.last else None
-        if self.mode == "two_sets":
-            view["lines"] = [self.line(a) for a in self.armies]
-            view["frontiers"] = [list(self.frontier_armies(f)) for f in self.armies]
-            view["direction"] = self.direction if self.phase != "direction" else None
-            if self.phase == "place":
-                kind, _, frontier = self.steps[self.step_index]
-                view["step"] = {"kind": kind, "frontier": frontier}
-        if self.phase == "set_aside":
-            view["aside_counts"] = [len(a) for a in self.aside]
-        if seat is not None:
-            army = self.army_of[seat]
-            view["hand"] = list(self.hands[seat])
-            view["placed"] = {str(f["castle"]): list(f["cards"][army]) for f in self.fights
-                              if f["actors"][army] == seat}
-            if len(self.members[army]) == 1:  # A40: his whole discard; a team member only what he put there
-                view["discard"] = C.order(self.discards[army])  # or saw revealed
-            else:
-                view["discard"] = C.order(self.seen[army] + self.mine[seat])
-            if self.phase == "set_aside" and seat == self.members[army][0]:
-                view["aside"] = list(self.aside[army])
-            if self.phase == "losses" and seat in self.to_act():
-                view["loss_options"] = self._loss_options(army)
-        return view
 
     def ai_values(self, seat: int, actions: list[dict], rng: random.Random) -> list[float] | None:
         """Until a fight is fought, an action's value depends on the hidden cards of the fights of ``seat``'s
