@@ -38,7 +38,8 @@ from __future__ import annotations
 from rules.api import IllegalAction, TextGame, register
 from rules.lang import N_, _
 from rules.guyenne import notation, render
-from rules.guyenne.state import LEVELS, GuyenneState
+from rules.guyenne.board import LEVELS
+from rules.guyenne.state import GuyenneState
 
 SUMMARY = N_("""Guyenne — 2 players fight for a row of six castles (1–6), all neutral at first.
 

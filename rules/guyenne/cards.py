@@ -42,6 +42,11 @@ def value(card: str, defending: bool, against_opponent: bool) -> int:
     return PRINTED[k]
 
 
+_WORTH = {(defending, against): {k: value(k, defending, against) for k in KINDS}
+          for defending in (False, True) for against in (False, True)}  # each kind's combat value in each role
+CARD_WORTH = {role: {card: worth[card[0]] for card in ARMY} for role, worth in _WORTH.items()}  # per card id
+
+
 def strongest_loss(cards) -> str:
     """The card an attacker of an opponent's castle loses (4.3.3, A21): hero first, then by printed value; among
     equal printed values the plain card before the trebuchet/archer."""

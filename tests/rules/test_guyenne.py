@@ -8,7 +8,8 @@ import pytest
 
 from rules import GAMES, IllegalAction
 from rules.guyenne import cards as C
-from rules.guyenne.state import GuyenneState, group_points
+from rules.guyenne.board import group_points
+from rules.guyenne.state import GuyenneState
 
 GAME = GAMES["guyenne"]
 E, F = 0, 1
