@@ -20,6 +20,7 @@ from rules.lang import _
 from rules.troubadour.ai import noble_values, sensible, trio_shortlist
 from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_INDEX, NOBLES, QC, QD, QH, QS,
                                     SPADES_TRIO, SUITS, card_of, fits_on, name, noble_of, trio_key, trio_list)
+from rules.troubadour.seats import seat_name, target_code
 
 UNUSED, STANDARD, HEARTS_QK = 0, 1, 2
 FLIP_NAMES = ["unused", "standard", "hearts_qk"]
@@ -46,14 +47,6 @@ def pile_text(pile: list[int]) -> str:
 
 def pile_of(text: str) -> list[int]:
     return [CODE_INDEX[t] for t in text.split()]
-
-
-def seat_name(s: int) -> str:
-    return f"{{P{s + 1}}}"
-
-
-def target_code(s: int) -> str:
-    return f"P{s + 1}"
 
 
 class TroubadourState(State):
