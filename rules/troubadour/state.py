@@ -23,8 +23,8 @@ from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, 
 from rules.troubadour.flips import UNUSED, FlipMixin
 from rules.troubadour.seats import seat_name, target_code
 from rules.troubadour.snapshot import SnapshotMixin
+from rules.troubadour.views import ViewMixin
 
-FLIP_NAMES = ["unused", "standard", "hearts_qk"]
 RPS_GAMES = 4  # the first rock-paper-scissors game and three repetitions; all drawn: the die decides (A31)
 TIEBREAKS = ("rps", "die")
 
@@ -34,11 +34,7 @@ W_FITS, W_FLIP, W_END = 10, 10, 1
 WIN = 1_000_000
 
 
-SHOWN = [NAMES[x] if x < 40 else None for x in range(FD + 40)]  # a village card as a view shows it
-CASTLE_TOPS = [[None] + [NAMES[s * 10 + r] for r in range(10)] for s in range(4)]
-
-
-class TroubadourState(FlipMixin, SnapshotMixin, State):
+class TroubadourState(FlipMixin, ViewMixin, SnapshotMixin, State):
     def __init__(self, n: int, seed: int, tiebreak: str = "rps", max_rounds: int = 0):
         self.n = n
         self.seed = seed
@@ -739,91 +735,7 @@ class TroubadourState(FlipMixin, SnapshotMixin, State):
         self.round_actions += 1
         return self._end_turn(p)
 
-    # ------------------------------------------------------------------ information
-    def view(self, seat: int | None) -> dict:
-        revealed = self.phase in ("tiebreak", "turn", "over")
-        seats = []
-        shown = SHOWN
-        for p in range(self.n):
-            waste = self.waste[p]
-            villages = [[shown[x] for x in v] for v in self.villages[p]]
-            seats.append({
-                "stock": len(self.stock[p]), "waste": len(waste),
-                "waste_top": NAMES[waste[-1]] if waste else None,
-                "villages": villages,
-                "castles": [CASTLE_TOPS[s][r] for s, r in enumerate(self.castles[p])],
-                "castle_cards": sum(self.castles[p]),
-                "facedown": sum(v.count(None) for v in villages),
-            })
-        view = {
-            "viewer": seat, "players": self.n, "round": self.round_no, "max_rounds": self.max_rounds,
-            "phase": self.phase, "to_act": self.to_act(), "current": self.current,
-            "trio_tiebreak": self.tiebreak,
-            "trio_chosen": [bool(t) for t in self.trios],
-            "trios": [trio_list(t) if revealed and t else None for t in self.trios],
-            "last_trios": [trio_list(t) if t else None for t in self.last_trios],
-            "order": list(self.order) if self.phase == "turn" else None,
-            "order_groups": [list(g) for g in self.groups] if self.phase == "tiebreak" else None,
-            "tiebreak": [{"seats": list(g["seats"]), "chosen": [x is not None for x in g["picks"]],
-                          "games": g["games"]} for g in self.rps],
-            "tiebreak_log": [dict(e) for e in self.tiebreak_log],
-            "seats": seats,
-            "scores": self.scores(), "winner": self.winner, "draw": self.draw,
-        }
-        if self.phase == "turn":
-            p = self.order[self.turn_idx]
-            options = options_of(self._turn_actions(p))
-            view["turn"] = {
-                "seat": p, "flip": FLIP_NAMES[self.flip_slot], "extra_flips_left": self.extra_left,
-                "used_nobles": [NOBLES[x] for x in range(12) if self.used >> x & 1],
-                "nobles": self.noble_status(p, options),
-                "pending_ace": None if self.pending_ace is None else {
-                    "village": self.pending_ace[0] + 1, "position": self.pending_ace[1],
-                    "card": name(self.villages[p][self.pending_ace[0]][self.pending_ace[1]])},
-                "protected": {target_code(o): [NOBLES[x] for x in (JD, QD, KD) if self.has(o, x)]
-                              for o in range(self.n)},
-            }
-            view["options"] = options
-        if self.phase == "over":
-            view["ranking"] = self.ranking()
-        if seat is not None and 0 <= seat < self.n:
-            if self.phase == "select_trios" and self.trios[seat]:
-                view["my_trio"] = trio_list(self.trios[seat])
-            if self.phase == "tiebreak":
-                for g in self.rps:
-                    if seat in g["seats"]:
-                        pick = g["picks"][g["seats"].index(seat)]
-                        view["my_tiebreak"] = NOBLES[pick] if pick is not None else None
-        return view
-
-    def noble_status(self, p: int, options: dict) -> dict:
-        """Each noble of the active trio: ``used``, ``ready`` (usable now), ``later`` (Q♣/K♣ before the flip),
-        ``protects`` (diamonds) or ``idle`` (no use now); ``options`` is ``options_of`` the legal actions."""
-        out = {}
-        stock_or_waste = bool(self.stock[p] or self.waste[p])
-        for x in trio_key(self.trios[p]):
-            if x in (QC, KC):  # their extra flips are shared: usable while any is left
-                grant = 2 if x == QC else (3 if self.extra_grant(p) in (3, 5) else 0)
-                if not grant:
-                    status = "idle"
-                elif self.flip_slot == UNUSED:
-                    status = "later" if stock_or_waste else "idle"
-                elif options["extra_flip"]:
-                    status = "ready"
-                else:
-                    status = "used" if self.used >> x & 1 else "idle"
-            elif self.used >> x & 1:
-                status = "used"
-            elif x in (JD, QD, KD):
-                status = "protects"
-            else:
-                ready = {JC: options["club_jack"], JH: options["hearts_jack"],
-                         QH: options["hearts_queen"] or options["hearts_qk"], KH: options["hearts_qk"],
-                         JS: options["spade_jack"] or options["spade_trio"], QS: options["spade_queen"] or
-                         options["spade_trio"], KS: options["spade_trio"]}[x]
-                status = "ready" if ready else "idle"
-            out[NOBLES[x]] = status
-        return out
+    # ------------------------------------------------------------------ outcome
 
     def is_over(self) -> bool:
         return self.phase == "over"
@@ -1121,38 +1033,6 @@ class Predictor:
         o = self._victim(a)
         top = self.s.castles[o][SUITS.index(a["suit"])]
         return self._attack(o, self.opp[o] + (W_PILE - W_CASTLE) * top)
-
-
-def options_of(actions: list[dict]) -> dict:
-    """The active player's legal actions summarised for views and the text (what can be built where)."""
-    out: dict = {"flip": False, "club_jack": False, "extra_flip": False, "hearts_qk": [], "castle": [],
-                 "village": {}, "hearts_jack": {}, "hearts_queen": [], "spade_jack": {}, "spade_queen": [],
-                 "spade_trio": {}, "ace": False}
-    for a in actions:
-        t = a["type"]
-        if t == "standard_flip":
-            out["club_jack" if a["club_jack"] else "flip"] = True
-        elif t == "extra_flip":
-            out["extra_flip"] = True
-        elif t == "hearts_queen_king_flip":
-            out["hearts_qk"].append(a["named_card"])
-        elif t == "build_castle":
-            out["castle"].append(a["card"])
-        elif t == "build_village":
-            out["village"].setdefault(a["card"], []).append(a["village"])
-        elif t == "hearts_jack_move":
-            out["hearts_jack"].setdefault(a["card"], []).append(a["destination"])
-        elif t == "hearts_queen_reveal":
-            out["hearts_queen"].append([a["village"], a["position"]])
-        elif t == "spade_jack_attack":
-            out["spade_jack"].setdefault(a["target"], []).append(a["village"])
-        elif t == "spade_queen_attack":
-            out["spade_queen"].append(a["target"])
-        elif t == "spade_trio_attack":
-            out["spade_trio"].setdefault(a["target"], []).append(a["suit"])
-        elif t == "hearts_queen_ace":
-            out["ace"] = True
-    return out
 
 
 TURN_HANDLERS = {
