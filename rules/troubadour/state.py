@@ -10,6 +10,12 @@ each suit's castle (0: no castle). Nobles and trios are bitmasks over the noble 
 What the public knows of a stock (for ``determinize``): ``seen`` marks the cards whose identity is public while they lie
 in a stock (recycled from the waste, or face up when an attack took them), and ``cuts`` splits each stock into groups
 whose inner order nobody knows (the dealt rest or one attack's shuffled block; a recycled card is a group of its own).
+
+This module holds the state's fields, the deal, the queries the other modules share, the legal actions and
+``apply``'s checks and dispatch. The rest of the class comes from one mixin per job: ``rounds`` (trios, tie-breaks,
+turns and rounds), ``flips``, ``building`` and ``attacks`` (the turn actions, ``TURN_HANDLERS``), ``views``,
+``evaluation`` and ``ai`` (the AI hooks), ``snapshot`` (``to_json``, ``clone``, ``determinize``). A mixin's method is
+found as fast as the class's own, so the AI's hot paths (``legal_actions``, ``apply``, ``clone``) cost the same.
 """
 from __future__ import annotations
 
@@ -18,10 +24,10 @@ import random
 from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
 from rules.troubadour.ai import ShortlistMixin
-from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLES, QC, QD, QH, QS,
-                                    SPADES_TRIO, SUITS, fits_on)
 from rules.troubadour.attacks import AttackMixin
 from rules.troubadour.building import BuildMixin
+from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLES, QC, QD, QH, QS,
+                                    SPADES_TRIO, SUITS, fits_on)
 from rules.troubadour.evaluation import EvaluationMixin
 from rules.troubadour.flips import UNUSED, FlipMixin
 from rules.troubadour.rounds import RoundMixin
@@ -29,8 +35,11 @@ from rules.troubadour.seats import seat_name, target_code
 from rules.troubadour.snapshot import SnapshotMixin
 from rules.troubadour.views import ViewMixin
 
+
 class TroubadourState(RoundMixin, FlipMixin, BuildMixin, AttackMixin, ViewMixin, EvaluationMixin, ShortlistMixin,
                       SnapshotMixin, State):
+    """One Troubadour game in progress (the engine contract ``rules.api.State``)."""
+
     def __init__(self, n: int, seed: int, tiebreak: str = "rps", max_rounds: int = 0):
         self.n = n
         self.seed = seed
@@ -337,6 +346,7 @@ class TroubadourState(RoundMixin, FlipMixin, BuildMixin, AttackMixin, ViewMixin,
         return [1 + sum(1 for o in cards if o > x) for x in cards]
 
 
+# each turn action's handler (flips.py, building.py, attacks.py; end_turn: rounds.py), looked up once per apply
 TURN_HANDLERS = {
     "standard_flip": TroubadourState._standard_flip,
     "hearts_queen_king_flip": TroubadourState._hearts_qk_flip,
