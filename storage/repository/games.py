@@ -84,13 +84,7 @@ class Games:
     async def save_state(self, game: GameRow, state: dict, *, status: str | None = None,
                          result: dict | None = None) -> int:
         """Write a new snapshot if nobody else did since ``game.version`` was read; returns the new version."""
-        values = {"state": state, "version": game.version + 1, "updated_at": utcnow()}
-        if status is not None:
-            values["status"] = status
-            if status in ("finished", "aborted"):
-                values["finished_at"] = utcnow()
-        if result is not None:
-            values["result"] = result
+        values = _snapshot_values(game.version, state, status, result)
         outcome = await self.session.execute(
             update(GameRow).where(GameRow.id == game.id, GameRow.version == game.version).values(**values)
             .execution_options(synchronize_session=False))
@@ -108,13 +102,7 @@ class Games:
         left out, because nothing in the session holds this row.
         """
         games = GameRow.__table__
-        values = {"state": state, "version": version + 1, "updated_at": utcnow()}
-        if status is not None:
-            values["status"] = status
-            if status in ("finished", "aborted"):
-                values["finished_at"] = utcnow()
-        if result is not None:
-            values["result"] = result
+        values = _snapshot_values(version, state, status, result)
         outcome = await self.session.execute(
             update(games).where(games.c.id == game_id, games.c.version == version).values(**values))
         if outcome.rowcount != 1:
@@ -150,3 +138,15 @@ class Games:
             select(GameRow).where(GameRow.chat_id.in_(chat_ids), GameRow.status == "finished")
             .order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit))
         return list(rows)
+
+
+def _snapshot_values(version: int, state: dict, status: str | None, result: dict | None) -> dict:
+    """The columns a new snapshot writes: the next version, and the end time when the game ends."""
+    values = {"state": state, "version": version + 1, "updated_at": utcnow()}
+    if status is not None:
+        values["status"] = status
+        if status in ("finished", "aborted"):
+            values["finished_at"] = utcnow()
+    if result is not None:
+        values["result"] = result
+    return values
