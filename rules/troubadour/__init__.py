@@ -47,7 +47,8 @@ from __future__ import annotations
 from rules.api import IllegalAction, TextGame, register
 from rules.lang import N_, _
 from rules.troubadour import notation, render
-from rules.troubadour.state import TIEBREAKS, TroubadourState, new_state
+from rules.troubadour.rounds import TIEBREAKS
+from rules.troubadour.state import TroubadourState, new_state
 
 SUMMARY = N_("""Troubadour — 2 to 4 players, each with an own deck: a race to build four castles (A→10 per suit).
 

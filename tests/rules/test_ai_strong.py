@@ -169,7 +169,7 @@ def test_a_games_search_options_hook_sets_the_knobs_and_arguments_win():
 
 def troubadour_turn(villages: list[str]):
     """A Troubadour state in a turn, the active seat's villages replaced (card codes bottom→top, ``*`` face down)."""
-    from rules.troubadour.state import pile_of
+    from rules.troubadour.snapshot import pile_of
 
     state = midgame("troubadour", 2, seed=3, moves=0)
     greedy = GreedyPlayer(3)
@@ -224,7 +224,7 @@ def test_troubadour_trio_shortlist_adds_the_strong_ais_trios_and_greedy_keeps_it
 def troubadour_stuck(seat: int, villages: list[str], castles: list[int], stock: str = "", waste: str = ""):
     """A new two-player Troubadour game in which ``seat`` has the given villages and castles (top ranks S H D C) and
     a stock (bottom→top) that was all seen in public (recycled), so that the seat knows what it can flip."""
-    from rules.troubadour.state import pile_of
+    from rules.troubadour.snapshot import pile_of
 
     state = GAMES["troubadour"].new_game(2, seed=171)
     state.stock[seat], state.waste[seat] = pile_of(stock) if stock else [], pile_of(waste) if waste else []

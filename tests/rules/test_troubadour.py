@@ -10,7 +10,8 @@ import pytest
 import rules
 from rules.api import IllegalAction
 from rules.troubadour.cards import FD, NOBLE_INDEX, card_of, name
-from rules.troubadour.state import HEARTS_QK, STANDARD, UNUSED, TroubadourState
+from rules.troubadour.flips import HEARTS_QK, STANDARD, UNUSED
+from rules.troubadour.state import TroubadourState
 
 GAME = rules.get_game("troubadour")
 A, B, C, D = 0, 1, 2, 3
