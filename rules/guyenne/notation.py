@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.api import IllegalAction
-from rules.lang import N_, _, translate
+from rules.lang import N_, _
 from rules.guyenne import cards as C
 
 VERBS = {"open": "open", "o": "open", "attack": "open", "respond": "respond", "r": "respond", "answer": "respond",
