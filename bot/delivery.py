@@ -206,6 +206,13 @@ class Delivery:
                 await self.sleep(delay)
         return pace
 
+    def _sent_now(self, key: str) -> None:
+        """The chat's last stamp moves to when its request ended: the platform counts a request when it
+        arrives, which a slow one does long after it was paced (its window must not start before then)."""
+        history = self._history.get(key)
+        if history:
+            history[-1] = max(history[-1], self.clock())
+
     async def _ready(self, message: Message) -> None:
         try:
             await self._prepare(message)
@@ -226,7 +233,10 @@ class Delivery:
                 try:
                     if self._prepare is not None:
                         await self._ready(entry.message)
-                    await self._send(entry.message, entry.meta, pace)
+                    try:
+                        await self._send(entry.message, entry.meta, pace)
+                    finally:
+                        self._sent_now(key)
                 except RetryLater as wait:
                     entry.busy = False
                     if entry.attempts < self.max_attempts:

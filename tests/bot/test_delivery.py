@@ -175,3 +175,25 @@ def test_a_stored_message_keeps_its_chats_language():
     old = message_to_json(Message("Hallo", chat=chat))
     old["chat"] = old["chat"][:4]  # stored before the language was kept
     assert message_from_json(old).chat.locale is None
+
+
+async def test_a_slow_request_counts_from_when_it_arrived_so_the_platform_never_sees_too_many():
+    """The budget stamped a message when it was paced, before its request went out: a request that took long to
+    arrive (a slow connection, a busy loop) and the 21st sent a minute after its stamp reached Telegram within
+    one minute of each other, and the group got a 429 (seen once in CI). A send now counts from its end."""
+    clock = FakeClock()
+    arrivals: list[float] = []
+
+    async def slow_first(message: Message, meta: dict, pace) -> None:
+        await pace()
+        await clock.sleep(10.0 if message.text == "line 0" else 0.1)  # on its way
+        arrivals.append(clock.now)
+
+    group_budget = Budget(((20, 60.0), (1, 1.0)))
+    delivery = Delivery(slow_first, budget=lambda key: group_budget, clock=clock, sleep=clock.sleep)
+    for i in range(25):
+        delivery.submit([Message(f"line {i}", chat=GROUP)])
+    await clock.run(delivery)
+    assert len(arrivals) == 25
+    for start in arrivals:
+        assert sum(1 for t in arrivals if start <= t < start + 60.0) <= 20, arrivals
