@@ -20,12 +20,11 @@ from bot.service.live import LOG_KEPT, LiveGame, LiveSeat, load_live
 from bot.service.messages import Button, ChatRef, Message, UserRef
 
 _NUMBERED = re.compile(r"^\s*#?(\d{1,10})\s+(\S.*)$", re.S)
-
-
 # How often a move another process's commit overtook is judged again before the person is asked to retry: in a
 # simultaneous phase every seat may move at once from another process, and three tries lost all three to
 # four processes (seen once in the multi-process test on PostgreSQL); each try reads the game anew.
 JUDGED_AGAIN = 8
+
 
 class PlayCommands(CommitCommands):
     # ------------------------------------------------------------------ which game
