@@ -134,7 +134,7 @@ class BuildMixin:
         del src[idx]
         events = [Event("noble_used", {"seat": p, "noble": "JH"}),
                   Event("hearts_jack_moved", {"seat": p, "card": name(c), "from": i + 1,
-                                              "to": dest if dest == "castle" else dest})]
+                                              "to": dest})]
         self._after_removal(p, i, events)
         if dest == "castle":
             return self._to_castle(p, c, events)

@@ -213,18 +213,22 @@ async def test_a_flooding_person_is_told_to_slow_down_and_nobody_else_is(databas
         await service.close()
 
 
+async def first_move(service, gid):
+    """(the person to move, a legal move of theirs) in a running two-player game."""
+    for user in (ALICE, BOB):
+        choices = await service.choices(user, gid)
+        if choices and isinstance(choices[0], tuple):
+            return user, choices[0][1]
+    raise AssertionError("nobody is to move")
+
+
 async def test_a_move_and_an_abort_of_the_same_game_at_once_do_not_deadlock(service):
     """The move holds the game's lock while its write waits for SQLite's one writer connection; /abort took that
     connection (a read in its write transaction) before waiting for the game's lock: the process froze until the
     pool gave up (two minutes, SQLite's write lock held for all processes). Now every command takes the lock
     first. The same for /resign (confirmed) and /start."""
     gid = await running(service)
-    mover, move = None, None
-    for user in (ALICE, BOB):
-        choices = await service.choices(user, gid)
-        if choices and isinstance(choices[0], tuple):
-            mover, move = user, choices[0][1]
-            break
+    mover, move = await first_move(service, gid)
     moved, aborted = await asyncio.wait_for(asyncio.gather(
         service.act(DCHAT, mover, move, game_id=gid), service.abort(DCHAT, ALICE)), 30)
     assert [m for m in moved if m.kind != "error"], moved  # the move came first and was committed
@@ -234,12 +238,7 @@ async def test_a_move_and_an_abort_of_the_same_game_at_once_do_not_deadlock(serv
 
 async def test_a_move_and_a_resignation_of_the_same_game_at_once_do_not_deadlock(service):
     gid = await running(service)
-    mover, move = None, None
-    for user in (ALICE, BOB):
-        choices = await service.choices(user, gid)
-        if choices and isinstance(choices[0], tuple):
-            mover, move = user, choices[0][1]
-            break
+    mover, move = await first_move(service, gid)
     other = BOB if mover is ALICE else ALICE
     moved, resigned = await asyncio.wait_for(asyncio.gather(
         service.act(DCHAT, mover, move, game_id=gid), service._resign(DCHAT, other, None)), 30)
