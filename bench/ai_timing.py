@@ -118,7 +118,7 @@ async def run(decisions: int, tables: int, ai_time: float, db_dir: str, per_tabl
     service = await build_service(f"sqlite+aiosqlite:///{Path(db_dir) / 'timing.db'}")
     pool = AIPool()
     timed = TimedPool(pool)
-    service.ai_pool = timed
+    service.ctx.thinking.pool = timed
     rng = random.Random(1)
     tables = min(tables, pool.workers)
     lags: list[float] = []
@@ -157,7 +157,7 @@ async def run(decisions: int, tables: int, ai_time: float, db_dir: str, per_tabl
         await person_moves(service, live, rng)
         for i, (gid, _, _) in enumerate(live):
             # a finished game, or one that had its share of decisions, makes room for the next game of TABLES
-            if gid not in service._live_games or service._live_games[gid].state.is_over() or \
+            if gid not in service.ctx.games or service.ctx.games.loaded(gid).state.is_over() or \
                     len(timed.times) - since[i] >= per_table * tables:
                 live[i] = await open_table(service, opened, *TABLES[opened % len(TABLES)], ai_time)
                 since[i] = len(timed.times)

@@ -100,7 +100,7 @@ async def floor(path: Path, game_name: str, rounds: int) -> dict[str, list[float
 
     service = await _service(path, False, None)
     gid, _ = (await open_tables(service, game_name, 1, 90_000))[0]
-    live = service._live_games[gid]
+    live = service.ctx.games.loaded(gid)
     state = live.state
     seat = state.to_act()[0]
     action = state.legal_actions(seat)[0]
@@ -213,7 +213,7 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
     class Submitting:  # play() calls service.act; its messages go to the delivery queues
         def __init__(self, inner):
             self.inner = inner
-            self._live_games = inner._live_games
+            self._live_games = inner.ctx.games
 
         async def act(self, *args, **kwargs):
             out = await self.inner.act(*args, **kwargs)

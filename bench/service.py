@@ -55,7 +55,7 @@ async def play(service, gid: int, chat: ChatRef, moves: int, rng: random.Random,
     the waits for the database's thread)."""
     done = 0
     while done < moves:
-        live = service._live_games.get(gid)  # the bench's people read the state the service holds
+        live = service.ctx.games.loaded(gid)  # the bench's people read the state the service holds
         if live is None or live.state.is_over():
             break
         state = live.state
@@ -88,7 +88,7 @@ async def run(game_name: str, games: int, moves_per_game: int, db_dir: str, pict
         await play(service, gid, chat, moves_per_game, random.Random(gid), quiet_lat, quiet_over)
 
     tables = await open_tables(service, game_name, games, 0)
-    group = service._group
+    group = service.ctx.group
     batches_before, jobs_before = group.batches, group.writes
     latencies: list[float] = []
     overheads: list[float] = []
@@ -100,8 +100,8 @@ async def run(game_name: str, games: int, moves_per_game: int, db_dir: str, pict
 
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
-    active = len(service._live_games)
-    service._live_games.clear()
+    active = len(service.ctx.games)
+    service.ctx.games.clear()
     await service.resume()
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()

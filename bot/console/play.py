@@ -176,7 +176,7 @@ class Console:
         for you, whether it is about you): the events the board holds are narrated for your seat, so a line
         about you is each language's own second-person sentence ("Du deckst 7♠ auf.", not "Du deckt")."""
         from bot.service.narration import narrate
-        from bot.service.views import substitute
+        from bot.service.rendering import substitute
         from rules.api import Event
         import rules
 
@@ -205,7 +205,7 @@ class Console:
         """The table's board (``body``, as the channel reads it) told to you: the same public view, its lines
         about you in each language's own second person ("Du musst bauen.", not "Du muss bauen.")."""
         from bot.service.narration import personal
-        from bot.service.views import substitute
+        from bot.service.rendering import substitute
         from rules.lang import reading
         import rules
 
@@ -445,7 +445,7 @@ async def play(game: str | None, players: int | None, seed: int | None, options:
             if lang:
                 await service.settings(CHAT, YOU, f"language={lang} mylanguage={lang}", is_admin=True)
             else:
-                lang = await service.languages.of_asker(service, YOU, CHAT)
+                lang = await service.language_of(YOU, CHAT)
         except Exception:
             await service.close()
             raise

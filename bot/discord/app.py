@@ -31,6 +31,7 @@ from bot import i18n
 from bot.i18n import _
 from bot.discord.translator import HeraldTranslator
 from bot.service import ChatRef, Message, Service, UserRef
+from bot.service.commands import Command, PressButton, PrivateChatDelivered, PrivateChatFailed
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
@@ -60,9 +61,9 @@ class DiscordAdapter:
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
         self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
-        # pictures are drawn when a message is really sent (a board replaced while waiting is never drawn)
-        service.draw_at_delivery = True
-        self.delivery = Delivery(self._send, on_delivered=service.delivered, prepare=service.draw_picture,
+        # a message is rendered and its picture drawn when it is really sent (``service.finish_one``): a board
+        # replaced while it waited is never drawn
+        self.delivery = Delivery(self._send, on_delivered=service.marks.delivered, prepare=service.finish_one,
                                  name="discord")
 
     async def close(self, drain: float = 5.0) -> None:
@@ -93,9 +94,8 @@ class DiscordAdapter:
         return interaction.guild_id is not None and (permissions.manage_guild or permissions.administrator)
 
     # ------------------------------------------------------------------ incoming
-    async def command(self, interaction: discord.Interaction,
-                      call: Callable[[ChatRef | None, UserRef], Awaitable[list[Message]]],
-                      *, guild_only: bool = True, hand_here: bool = False, fresh: bool = False) -> None:
+    async def command(self, interaction: discord.Interaction, command_for: Callable[[ChatRef | None, UserRef], Command],
+                      *, guild_only: bool = True, hand_here: bool = False) -> None:
         """A slash command: acknowledge at once (only the caller sees the 'thinking'), run, deliver."""
         self.busy += 1
         try:
@@ -109,27 +109,26 @@ class DiscordAdapter:
                 out = [Message(text, user=user, chat=None, kind="error")]
                 await self.deliver(out, interaction, reply_all=True)
                 return
-            out = await call(chat, user)
-            if fresh:
-                for message in out:
-                    message.fresh = True
+            out = await self.service.handle(command_for(chat, user))
             await self.deliver(out, interaction, hand_here=hand_here and chat is not None)
         finally:
             self.busy -= 1
 
     async def on_press(self, interaction: discord.Interaction, data: str) -> None:
-        await self._component(interaction, lambda chat, user: self.service.press(
-            user, data, chat=chat, is_admin=self.is_admin(interaction)), hand_here=data.startswith("h:"))
+        await self._component(interaction, lambda chat, user: PressButton(user, chat, data, None,
+                                                                          self.is_admin(interaction)),
+                              hand_here=data.startswith("h:"))
 
     async def on_menu(self, interaction: discord.Interaction, data: str, values: list[str]) -> None:
-        await self._component(interaction, lambda chat, user: self.service.choose(user, data, values, chat=chat))
+        await self._component(interaction, lambda chat, user: PressButton(user, chat, data, tuple(values)))
 
-    async def _component(self, interaction: discord.Interaction, call, hand_here: bool = False) -> None:
+    async def _component(self, interaction: discord.Interaction, command_for, hand_here: bool = False) -> None:
         self.busy += 1
         try:
             if not await self._acknowledge(interaction):  # the clicked message changes (or not) below
                 return
-            out = await call(self.chat_ref(interaction), self.user_ref(interaction.user, interaction.locale))
+            out = await self.service.handle(command_for(self.chat_ref(interaction),
+                                                        self.user_ref(interaction.user, interaction.locale)))
             await self.deliver(out, interaction, hand_here=hand_here)
         finally:
             self.busy -= 1
@@ -196,7 +195,7 @@ class DiscordAdapter:
         return hand_here
 
     async def _answer(self, message: Message, interaction: discord.Interaction) -> None:
-        await self.service.draw_picture(message)  # answered at once, not through the delivery queues
+        await self.service.finish_one(message)  # answered at once, not through the delivery queues
         view = build_view(message)
         clicked = interaction.message
         payload = _as_payload(message.text)
@@ -228,7 +227,8 @@ class DiscordAdapter:
             raise RetryLater(error.retry_after, str(error)) from None
         except discord.Forbidden as error:
             if error.code == CLOSED_DMS and message.is_private:  # each failure; the service tells once a game
-                self.delivery.submit(await self.service.dm_failed(message.user, message.game_id))
+                self.delivery.submit(await self.service.handle(PrivateChatFailed(message.user, None,
+                                                                                 message.game_id)))
             else:
                 log.warning("not allowed to deliver a %s message: %s", message.kind, error)
         except discord.HTTPException as error:
@@ -257,7 +257,7 @@ class DiscordAdapter:
         renew = message.ping or message.fresh
         known = None
         if slot_key:
-            found = await self.service.message_for_slot(PLATFORM, slot_key)
+            found = await self.service.slots.lookup(PLATFORM, slot_key)
             if found and found[0] == str(channel.id):
                 known = int(found[1])
         if known is not None and not renew and not self._scrolled_away(channel.id, known):
@@ -279,9 +279,9 @@ class DiscordAdapter:
         if retired:
             await self._retire(channel, known)
         if message.is_private and message.kind == "hand":
-            await self.service.dm_delivered(message.user)
+            await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
-            await self.service.remember_message(PLATFORM, slot_key, str(channel.id), str(sent.id))
+            await self.service.slots.remember(PLATFORM, slot_key, str(channel.id), str(sent.id))
         if not message.is_private:
             if not retired:  # a message that replaced (deleted) its predecessor pushes nothing up
                 self.seen[channel.id] += 1

@@ -11,6 +11,7 @@ that claims the timer thinks outside any lock or transaction (``ai_turns.py``).
 """
 from __future__ import annotations
 
+from rules.ai import make_player
 from rules.api import State
 from bot.service.chat_settings import DEFAULT_SETTINGS
 from bot.service.live import LiveGame
@@ -78,3 +79,20 @@ def ai_time(live: LiveGame) -> float:
         return float(live.settings.get("ai_time", DEFAULT_SETTINGS["ai_time"]))
     except (TypeError, ValueError):
         return float(DEFAULT_SETTINGS["ai_time"])
+
+
+AI_STEP_CAP = 5000
+
+
+def inline_moves(live: LiveGame, state: State) -> list[tuple]:
+    """AI seats (and resigned ones) that decide at once act on ``state`` until a human or a thinking AI is to
+    act, or the game ends: ``(seat, action, events, "ai")`` each. Pure: no I/O."""
+    done: list[tuple] = []
+    for _ in range(AI_STEP_CAP):
+        seat = inline_seat(live, state)
+        if seat is None:
+            break
+        ai = make_player(level_of(live, seat), seed=live.seed ^ (live.moves + len(done)))
+        action = ai.choose(state, seat)
+        done.append((seat, action, state.apply(seat, action), "ai"))
+    return done

@@ -1,20 +1,13 @@
-"""Refusals, and the guard that turns every failure into one friendly reply (never a traceback in a chat).
+"""Refusals (``ServiceError``: the bus turns one into a friendly reply), and input from chats made safe.
 
 Input from chats is also made safe here: numbers typed by people (``²``, thirty digits, ``#12``), and text with
 NUL characters (PostgreSQL refuses them) or longer than a column holds.
 """
 from __future__ import annotations
 
-import functools
-import logging
-
-from rules.api import IllegalAction
 from bot import i18n
 from bot.i18n import _
-from storage import StaleVersion
-from bot.service.messages import ChatRef, Message, UserRef
-
-log = logging.getLogger("bot.service")
+from bot.service.messages import ChatRef, UserRef
 
 MAX_GAME_NUMBER = 2 ** 31 - 1  # the games table's Integer key
 NAME_LENGTH = 100  # players.name
@@ -64,49 +57,3 @@ def safe_chat(chat: ChatRef | None) -> ChatRef | None:
         return None
     return ChatRef(chat.platform, clean(chat.id, 64), clean(chat.league, 48) if chat.league else None,
                    clean(chat.title, TITLE_LENGTH) if chat.title else None, i18n.supported(chat.locale))
-
-
-def _reply(args, kwargs, text: str) -> Message:
-    chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
-    user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
-    return Message(text=text, chat=chat, user=user, kind="error")
-
-
-def answers_errors(method):
-    """Turn a refusal into one reply to the caller; never let a traceback reach a chat.
-
-    References are made safe first (names cut to what the database holds, NUL removed), so a strange name
-    is stored whole, never refused with a database error. The method runs in the asker's language (their
-    replies and refusals); it scopes public and others' private texts to their own languages itself.
-    """
-
-    @functools.wraps(method)
-    async def wrapper(self, *args, **kwargs):
-        args = tuple(safe_chat(a) if isinstance(a, ChatRef) else safe_user(a) if isinstance(a, UserRef) else a
-                     for a in args)
-        for key in ("chat", "user"):
-            if key in kwargs:
-                kwargs[key] = safe_chat(kwargs[key]) if key == "chat" else safe_user(kwargs[key])
-        user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
-        chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
-        guard = getattr(self, "flood", None)
-        verdict = guard.allow(chat, user) if guard is not None and user is not None else True
-        if verdict is None:
-            return []
-        languages = getattr(self, "languages", None)
-        lang = await languages.of_asker(self, user, chat) if languages is not None else None
-        with i18n.using(lang):
-            if verdict is False:
-                return [_reply(args, kwargs, _("🐢 Slow down a little, {name} — I will answer again in a few "
-                                               "seconds. Nothing was changed.", name=user.name))]
-            try:
-                return await self.finish_messages(await method(self, *args, **kwargs))
-            except (ServiceError, IllegalAction) as e:
-                return [_reply(args, kwargs, str(e))]
-            except StaleVersion:
-                return [_reply(args, kwargs, _("Someone else moved at the same moment; please try again."))]
-            except Exception:
-                log.exception("service error in %s", method.__name__)
-                return [_reply(args, kwargs, _("Sorry, something went wrong on my side. Nothing was changed."))]
-
-    return wrapper

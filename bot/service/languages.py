@@ -73,38 +73,38 @@ class Languages:
         if chat is not None:
             self._chats.pop((chat.platform, chat.id), None)
 
-    async def of_asker(self, service, user, chat) -> str:
+    async def of_asker(self, source, user, chat) -> str:
         """The language to answer ``user`` in (in ``chat``, or privately when None)."""
         try:
-            chosen, seen = await self._person(service, user) if user is not None else (None, None)
+            chosen, seen = await self._person(source, user) if user is not None else (None, None)
             if chosen:
                 return chosen
             client = i18n.supported(getattr(user, "locale", None)) or seen
             if client:
                 return client
             if chat is not None:
-                return await self.of_chat(service, chat)
+                return await self.of_chat(source, chat)
         except Exception:  # a language is never worth a refused command
             log.exception("could not read the languages of %s in %s", user, chat)
         return i18n.DEFAULT
 
-    async def of_chat(self, service, chat) -> str:
+    async def of_chat(self, source, chat) -> str:
         key = (chat.platform, chat.id)
         cached = self._chats.get(key)
         if cached is not None and time.monotonic() - cached[0] < self.ttl:
             return cached[1]
-        async with service._uow(readonly=True) as uow:
+        async with source.uow(readonly=True) as uow:
             row = await uow.chats.find(chat.platform, chat.id)
             lang = chat_language(row.settings if row is not None else {"language": chat.locale})
         self._chats[key] = (time.monotonic(), lang)
         return lang
 
-    async def _person(self, service, user) -> tuple[str | None, str | None]:
+    async def _person(self, source, user) -> tuple[str | None, str | None]:
         key = (user.platform, user.id)
         cached = self._people.get(key)
         if cached is not None and time.monotonic() - cached[0] < self.ttl:
             return cached[1], cached[2]
-        async with service._uow(readonly=True) as uow:
+        async with source.uow(readonly=True) as uow:
             player = await uow.players.find(user.platform, user.id)
             chosen = i18n.supported(player.language) if player is not None else None
             seen = i18n.supported(player.locale) if player is not None else None

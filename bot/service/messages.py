@@ -29,7 +29,7 @@ class UserRef:
 
 @dataclass(frozen=True)
 class Button:
-    """A button; ``data`` is what comes back in ``Service.press`` (≤ 64 bytes, safe for Telegram)."""
+    """A button; ``data`` is what comes back in a ``PressButton`` command (≤ 64 bytes, safe for Telegram; ``bot.service.buttons``)."""
 
     label: str
     data: str
@@ -39,7 +39,7 @@ class Button:
 @dataclass(frozen=True)
 class Menu:
     """The current choice of a move picker as one menu: Discord shows it as a select menu, Telegram keeps
-    ``Message.buttons``. ``Service.choose(user, data, values)`` takes the chosen option values."""
+    ``Message.buttons``. A ``PressButton`` with ``values`` carries the chosen option values."""
 
     data: str
     options: list[tuple[str, str]]  # (label, value)
@@ -77,28 +77,16 @@ class Message:
     picture: tuple | None = None  # (game, view, names, language) still to be drawn into ``image`` by the service
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
-    outbox_id: str | None = None  # the key of its outbox row: ``Service.delivered([id])`` once sent or superseded
-    # What ``text``, ``buttons`` and ``menu`` are rendered from when first read (``bot/service/views.py``
-    # ``render``): a game's messages are rendered when they are sent, not when the move is committed, so one
+    outbox_id: str | None = None  # the key of its outbox row: reported delivered once sent or superseded
+    # What ``text``, ``buttons`` and ``menu`` are rendered from (``bot/service/rendering.py``): a game's boards
+    # and hands are rendered when they are sent (``rendering.finish``), not when the move is committed, so one
     # superseded before it is sent is never rendered. JSON (stored in the outbox) but for its ``state`` entry.
     recipe: dict | None = field(default=None, repr=False, compare=False)
-
-    def render(self) -> None:
-        """Fill ``text``, ``buttons`` and ``menu`` from the recipe (reading any of them does it)."""
-        recipe = self.__dict__.get("recipe")
-        if recipe is not None and not self.__dict__.get("_rendered"):
-            from bot.service.views import render  # the messages module knows no game
-
-            self.__dict__["_rendered"] = True
-            try:
-                self.__dict__["_text"], self.__dict__["_buttons"], self.__dict__["_menu"] = render(recipe)
-            except BaseException:
-                self.__dict__["_rendered"] = False
-                raise
+    rendered: bool = field(default=False, compare=False)  # ``text``, ``buttons``, ``menu`` were made from the recipe
 
     @property
-    def rendered(self) -> bool:
-        return self.__dict__.get("recipe") is None or bool(self.__dict__.get("_rendered"))
+    def needs_rendering(self) -> bool:
+        return self.recipe is not None and not self.rendered
 
     @property
     def is_private(self) -> bool:
@@ -107,26 +95,6 @@ class Message:
     @property
     def is_reply(self) -> bool:
         return self.user is not None and self.chat is not None
-
-
-def _lazy(name: str) -> property:
-    """``text``, ``buttons``, ``menu``: plain attributes, rendered from the recipe when first read."""
-    private = "_" + name
-
-    def get(self):
-        self.render()
-        return self.__dict__[private]
-
-    def put(self, value):
-        if not self.__dict__.get("_rendered") and self.__dict__.get("recipe") is not None:
-            self.render()  # a change to a lazy message changes its rendered form
-        self.__dict__[private] = value
-
-    return property(get, put)
-
-
-for _name in ("text", "buttons", "menu"):
-    setattr(Message, _name, _lazy(_name))
 
 
 def _ref(ref) -> list | None:
@@ -142,7 +110,7 @@ def message_to_json(message: Message) -> dict:
               "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
               "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
               "ping": message.ping, "mentions": [_ref(u) for u in message.mentions]}
-    if not message.rendered:  # what it is rendered from, not the text: it is rendered when sent
+    if message.needs_rendering:  # what it is rendered from, not the text: it is rendered when sent
         recipe = message.recipe
         picture = message.picture
         if picture is not None and picture[1] is recipe.get("view"):  # the picture shows the recipe's view:

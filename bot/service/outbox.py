@@ -1,28 +1,25 @@
-"""Delivery: what must be said is stored with what it tells (the outbox), then sent — at once by the process
-that made it when it serves that platform, else (or after a crash) by a delivery loop of a process that does.
+"""The outbox: what must be said is stored with what it tells, then sent — at once by the process that made it
+when it serves that platform, else (or after a crash) by a delivery loop of a process that does.
 
 ``outbox_rows`` turns messages into rows written in the same transaction as the move, lobby change or timer
-that they tell. The messages returned to an adapter carry their row's key in ``outbox_id``; the adapter reports
-them ``delivered`` once sent (or superseded by a newer message for the same slot). ``outbox_loop`` claims what
-nobody delivered within the lease and hands it to the process's deliverer. Delivery is at least once: boards and
-hands replace their slot, so a repeat is harmless.
+that they tell. The messages returned carry their row's key in ``outbox_id``; the delivery reports them to
+``DeliveredMarks`` once sent (or superseded by a newer message for the same slot). ``outbox_loop`` claims what
+nobody delivered within the lease and hands it to the process's deliverer. Delivery is at least once: boards
+and hands replace their slot, so a repeat is harmless.
 """
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
-import uuid
 from datetime import timedelta
+from typing import Awaitable, Callable
 
-from bot.render.pool import PicturePool
-from bot.service.base import now
+from storage.group_commit import GroupCommit
+from bot.service.context import Context
 from bot.service.messages import Message, message_from_json, message_to_json
 
 log = logging.getLogger(__name__)
-DELIVERY_LEASE = timedelta(seconds=15)  # a message its process did not mark sent by then is sent by another
 PURGE_AFTER = timedelta(hours=1)
-UNSTORED_PLATFORMS = ("console",)  # a terminal has one process: nothing to hand over
 
 
 def platform_of(message: Message) -> str | None:
@@ -30,144 +27,131 @@ def platform_of(message: Message) -> str | None:
     return ref.platform if ref else None
 
 
-class DeliveryCommands:
-    def _init_delivery(self, picture_workers: int | None = None, warm_pictures: bool = True) -> None:
-        # pictures are drawn in worker processes (a core each but the loop's), never on the event loop; the pool
-        # keeps recently drawn ones (a re-sent board or hand is not drawn again). Its workers start on the
-        # first picture, so a service without pictures never starts them.
-        self.delivery_lease = DELIVERY_LEASE
-        self.pictures_pool = PicturePool(picture_workers, warm=warm_pictures)
-        # True where the adapters draw at delivery (``draw_pictures`` in their Delivery's ``prepare``): the
-        # messages keep their picture request, and a board superseded before it is sent is never drawn
-        self.draw_at_delivery = False
-        self._sent: list[str] = []
-        # outbox keys: a random prefix per service and a counter (uuid4 per message cost a system call each)
-        self._key_prefix = uuid.uuid4().hex[:20]
-        self._key_count = itertools.count()
-        self._sent_flush: asyncio.Task | None = None
+def outbox_rows(ctx: Context, messages: list[Message]) -> list[dict]:
+    """Rows for the messages a write makes (answers to the asker are not stored: they are the reply)."""
+    rows = []
+    moment = ctx.now()
+    for message in messages:
+        platform = platform_of(message)
+        if message.kind == "error" or message.is_reply or platform is None or platform in ctx.own_tables:
+            continue
+        message.outbox_id = ctx.outbox_keys.next()
+        mine = ctx.serves is None or platform in ctx.serves
+        slot = message.slot
+        if slot and message.is_private:
+            slot = f"{slot}:{message.user.id}"
+        rows.append({"key": message.outbox_id, "platform": platform, "game_id": message.game_id, "slot": slot,
+                     "payload": message_to_json(message), "created_at": moment,
+                     "claimed_by": ctx.process_id if mine else None, "claimed_at": moment if mine else None,
+                     "sent_at": None})
+    return rows
 
-    def outbox_rows(self, messages: list[Message]) -> list[dict]:
-        """Rows for the messages a write makes (answers to the asker are not stored: they are the reply)."""
-        rows = []
-        moment = now()
-        for message in messages:
-            platform = platform_of(message)
-            if message.kind == "error" or message.is_reply or platform is None or platform in UNSTORED_PLATFORMS:
+
+async def claim(ctx: Context, platforms: list[str], limit: int = 100) -> list[Message]:
+    """Messages of ``platforms`` nobody delivered in time, claimed for this process; only the newest of each
+    slot is returned (the older ones are marked sent: a board changed twice is shown once)."""
+    moment = ctx.now()
+    async with ctx.uow() as uow:
+        rows = await uow.outbox.claim(platforms, ctx.process_id, moment, moment - ctx.delivery_lease, limit)
+        newest: dict[str, str] = {}
+        for row in rows:
+            if row.slot:
+                newest[f"{row.platform}|{row.slot}"] = row.key
+        superseded = [r.key for r in rows if r.slot and newest[f"{r.platform}|{r.slot}"] != r.key]
+        await uow.outbox.mark_sent(superseded, moment)
+        if rows and rows[0].id % 50 == 0:
+            await uow.outbox.purge_sent(moment - PURGE_AFTER)
+        await uow.commit()
+        keep = [message_from_json(r.payload, r.key) for r in rows if r.key not in superseded]
+    await _picker_states(ctx, keep)
+    return keep
+
+
+async def _picker_states(ctx: Context, messages: list[Message]) -> None:
+    """Hands stored as recipes keep their game's state only in the memory of the process that made them; one
+    delivered from the outbox gets the picker of the game as stored now (and that version on its buttons), or
+    none when the person is no longer to act."""
+    waiting = [m for m in messages if m.recipe is not None and m.recipe.get("render") == "hand"
+               and m.recipe.get("to_act") and m.recipe.get("state") is None]
+    if not waiting:
+        return
+    async with ctx.uow(readonly=True) as uow:
+        for message in waiting:
+            recipe = message.recipe
+            live = await ctx.games.fresh(uow, recipe["id"])
+            if live is None or recipe["seat"] not in live.state.to_act() or live.state.is_over():
+                recipe["to_act"] = False
+            else:
+                recipe["state"], recipe["version"] = live.state, live.version
+
+
+async def outbox_loop(ctx: Context, deliver: Callable[[list[Message]], Awaitable[None]], platforms: list[str],
+                      marks: "DeliveredMarks", interval: float = 1.0) -> None:
+    """Run until cancelled: deliver what this process's platforms are owed (after another process's crash, or
+    what a process serving another platform stored for them)."""
+    while True:
+        try:
+            messages = await claim(ctx, platforms)
+            if messages:
+                await deliver(messages)
+                await marks.flush()
                 continue
-            message.outbox_id = f"{self._key_prefix}{next(self._key_count):x}"
-            mine = self.serves is None or platform in self.serves
-            slot = message.slot
-            if slot and message.is_private:
-                slot = f"{slot}:{message.user.id}"
-            rows.append({"key": message.outbox_id, "platform": platform, "game_id": message.game_id, "slot": slot,
-                         "payload": message_to_json(message), "created_at": moment,
-                         "claimed_by": self.process_id if mine else None, "claimed_at": moment if mine else None,
-                         "sent_at": None})
-        return rows
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("outbox loop")
+        await asyncio.sleep(interval)
+
+
+async def pending(ctx: Context, platform: str | None = None) -> list[Message]:
+    """Unsent messages (tests and the operator's view)."""
+    async with ctx.uow(readonly=True) as uow:
+        return [message_from_json(r.payload, r.key) for r in await uow.outbox.pending(platform)]
+
+
+class DeliveredMarks:
+    """The delivery's report that outbox messages were sent (or superseded): never send them again. Marks are
+    gathered for a moment, then written with the group commit's next batch (one statement), never in a
+    transaction of their own between two batches of moves."""
+
+    def __init__(self, group: GroupCommit):
+        self._group = group
+        self._keys: list[str] = []
+        self._flushing: asyncio.Task | None = None
 
     async def delivered(self, outbox_ids: list[str]) -> None:
-        """Messages of the outbox were sent (or superseded by a newer one for their slot): never resend them.
-        Marks are gathered for a moment, then written with the group commit's next batch (one statement)."""
-        self._sent.extend(str(i) for i in outbox_ids if i)
-        if self._sent and (self._sent_flush is None or self._sent_flush.done()):
-            self._sent_flush = asyncio.create_task(self._flush_sent())
+        self._keys.extend(str(i) for i in outbox_ids if i)
+        if self._keys and (self._flushing is None or self._flushing.done()):
+            self._flushing = asyncio.create_task(self._flush())
 
-    async def _flush_sent(self) -> None:
+    async def _flush(self) -> None:
         await asyncio.sleep(0.05)
-        while self._sent:
-            keys, self._sent = self._sent[:500], self._sent[500:]
-            try:  # with the next group commit of moves: never a transaction of its own between them
+        while self._keys:
+            keys, self._keys = self._keys[:500], self._keys[500:]
+            try:
                 await self._group.mark_sent(keys)
             except Exception:
                 log.exception("could not mark %d messages sent (they may be sent again)", len(keys))
 
-    async def flush_delivered(self) -> None:
-        """Wait until every ``delivered`` mark is written (tests, shutdown)."""
-        while self._sent_flush is not None and not self._sent_flush.done():
-            await self._sent_flush
+    async def flush(self) -> None:
+        """Wait until every mark is written (tests, shutdown)."""
+        while self._flushing is not None and not self._flushing.done():
+            await self._flushing
 
-    async def claim_outbox(self, platforms: list[str], limit: int = 100) -> list[Message]:
-        """Messages of ``platforms`` nobody delivered in time, claimed for this process; only the newest of each
-        slot is returned (the older ones are marked sent: a board changed twice is shown once)."""
-        moment = now()
-        async with self._uow() as uow:
-            rows = await uow.outbox.claim(platforms, self.process_id, moment, moment - self.delivery_lease, limit)
-            newest: dict[str, str] = {}
-            for row in rows:
-                if row.slot:
-                    newest[f"{row.platform}|{row.slot}"] = row.key
-            superseded = [r.key for r in rows if r.slot and newest[f"{r.platform}|{r.slot}"] != r.key]
-            await uow.outbox.mark_sent(superseded, moment)
-            if rows and rows[0].id % 50 == 0:
-                await uow.outbox.purge_sent(moment - PURGE_AFTER)
+
+class SlotStore:
+    """Which platform message shows each slot (``board:12`` in a chat, a person's ``hand:12``): the adapter's
+    outbound half edits it, or posts anew and remembers the new one."""
+
+    def __init__(self, ctx: Context):
+        self._ctx = ctx
+
+    async def remember(self, platform: str, slot: str, chat_id: str, message_id: str) -> None:
+        async with self._ctx.uow() as uow:
+            await uow.slots.put(platform, slot, chat_id, message_id)
             await uow.commit()
-            keep = [message_from_json(r.payload, r.key) for r in rows if r.key not in superseded]
-        await self._picker_states(keep)
-        return await self.finish_messages(keep)
 
-    async def _picker_states(self, messages: list[Message]) -> None:
-        """Hands stored as recipes (rendered when sent) keep their game's state only in the memory of the
-        process that made them; one delivered from the outbox gets the picker of the game as stored now (and
-        that version on its buttons), or none when the person is no longer to act."""
-        waiting = [m for m in messages if m.recipe is not None and m.recipe.get("render") == "hand"
-                   and m.recipe.get("to_act") and m.recipe.get("state") is None]
-        if not waiting:
-            return
-        async with self._uow(readonly=True) as uow:
-            for message in waiting:
-                recipe = message.recipe
-                live = await self.fresh_live(uow, recipe["id"])
-                if live is None or recipe["seat"] not in live.state.to_act() or live.state.is_over():
-                    recipe["to_act"] = False
-                else:
-                    recipe["state"], recipe["version"] = live.state, live.version
-
-    async def outbox_loop(self, deliver, platforms: list[str], interval: float = 1.0) -> None:
-        """Run forever: deliver what this process's platforms are owed (after another process's crash, or what
-        a process serving another platform stored for them)."""
-        self._running_loop()
-        while True:
-            try:
-                messages = await self.claim_outbox(platforms)
-                if messages:
-                    await deliver(messages)
-                    await self.flush_delivered()
-                    continue
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("outbox loop")
-            await asyncio.sleep(interval)
-
-    async def pending_outbox(self, platform: str | None = None) -> list[Message]:
-        """Unsent messages (tests and the operator's view)."""
-        async with self._uow(readonly=True) as uow:
-            return [message_from_json(r.payload, r.key) for r in await uow.outbox.pending(platform)]
-
-    # ------------------------------------------------------------------ pictures
-    async def finish_messages(self, messages):
-        """Draw the pictures the messages ask for (all at once, in the pool) — unless they are drawn at delivery
-        (``draw_at_delivery``), where only what is really sent is drawn."""
-        if not isinstance(messages, list) or self.draw_at_delivery:
-            return messages
-        await self.draw_pictures(messages)
-        return messages
-
-    async def draw_pictures(self, messages: list[Message]) -> None:
-        """Turn each message's picture request into ``image``, drawing several at once; a message without one
-        (or already drawn) is left as it is. A picture that cannot be drawn leaves the text to go alone."""
-        asking = [m for m in messages if isinstance(m, Message) and m.picture is not None]
-        if not asking:
-            return
-        drawn = await asyncio.gather(*(self.pictures_pool.draw(*m.picture) for m in asking))
-        for message, png in zip(asking, drawn):
-            message.picture, message.image = None, png
-
-    async def draw_picture(self, message: Message) -> None:
-        """``draw_pictures`` for one message: the ``prepare`` of a Delivery, just before it sends."""
-        if message.picture is not None:
-            await self.draw_pictures([message])
-
-    async def close_delivery(self) -> None:
-        await self.flush_delivered()
-        await self.pictures_pool.aclose()
+    async def lookup(self, platform: str, slot: str) -> tuple[str, str] | None:
+        async with self._ctx.uow(readonly=True) as uow:
+            row = await uow.slots.get(platform, slot)
+            return (row.chat_external_id, row.message_id) if row else None

@@ -34,13 +34,14 @@ from bot.delivery import Budget, Delivery, default_chat_key
 from bot import i18n
 from bot.i18n import N_, _
 from bot.service import ChatRef, Message, Service, UserRef
+from bot.service import commands as c
+from bot.telegram.incoming import ADMIN_COMMANDS, command_of, late_refusal
 from bot.telegram.outgoing import PLATFORM, Outgoing
 
 log = logging.getLogger(__name__)
 GROUP_BUDGET = Budget(((20, 63.0), (1, 1.05)))  # Telegram: 20 a minute in a group, about one a second
 PRIVATE_BUDGET = Budget(((3, 1.1),))
 OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
-YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 
 COMMANDS = [
     ("new", N_("open a table: /new <game> [options]")), ("join", N_("take a seat")),
@@ -85,11 +86,11 @@ class TelegramAdapter(Outgoing):
         self.busy = 0  # updates being handled (tests and the bench wait for 0)
         self._group_budget = GROUP_BUDGET.scaled(pace_scale)
         self._private_budget = PRIVATE_BUDGET.scaled(pace_scale)
-        # pictures are drawn when a message is really sent (a board replaced while waiting is never drawn)
-        service.draw_at_delivery = True
-        self.delivery = Delivery(self._send, on_delivered=service.delivered, chat_key=default_chat_key,
+        # a message is rendered and its picture drawn when it is really sent (``service.finish_one``): a board
+        # replaced while it waited is never drawn
+        self.delivery = Delivery(self._send, on_delivered=service.marks.delivered, chat_key=default_chat_key,
                                  budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale),
-                                 prepare=service.draw_picture, name="telegram")
+                                 prepare=service.finish_one, name="telegram")
 
     async def close(self, drain: float = 5.0) -> None:
         """Deliver what is queued (up to ``drain`` seconds), then stop; call before ``app.stop()``."""
@@ -156,90 +157,29 @@ class TelegramAdapter(Outgoing):
 
     async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> list[Message]:
         message = update.effective_message
-        command = message.text.split()[0][1:].split("@")[0].lower()
-        args = list(context.args or [])
-        text = " ".join(args)
+        name = message.text.split()[0][1:].split("@")[0].lower()
         chat, user = self.chat_ref(update), self.user_ref(update)
-        number = int(args[0].lstrip("#")) if args and args[0].lstrip("#").isdigit() else None
-        s = self.service
-        if chat is None:  # the private chat
-            if command == "start":
-                with i18n.using(user.locale):
-                    hello = _("Hello! I will send your hands and moves here. Go back to the group to play.")
-                out = [Message(hello, user=user, kind="info")]
-                out += await s.dm_opened(user)
-                out += await self._hands(user)  # pressed Start again (after blocking me): the hands at once
-            elif command == "hand":
-                out = self._asked(await s.show_private(user, game_id=number), ping=False)
-            elif command == "move":
-                out = await s.act(None, user, text)
-            elif command == "rules":
-                out = await s.rules_text(None, text, user=user)
-            elif command == "settings":
-                out = await s.settings(None, user, text)
-            elif command == "hint":
-                out = await s.hint(None, user, number)
-            elif command == "help":
-                out = await s.help(None, user, text)
-            elif command == "log":
-                out = await s.log(None, user, text)
-            else:
-                with i18n.using(user.locale):
-                    here = _("Here I send your hands; the games themselves are played in a group. Type a move here "
-                             "as /move <notation>, or use the buttons; /settings mylanguage=de sets your language.")
-                out = [Message(here, user=user)]
+        if chat is None and name == "start":  # the private chat opened: hello, and the hands at once
+            with i18n.using(user.locale):
+                hello = _("Hello! I will send your hands and moves here. Go back to the group to play.")
+            out = [Message(hello, user=user, kind="info")]
+            out += await self.service.handle(c.PrivateChatOpened(user, None))
+            out += await self._hands(user)  # pressed Start again (after blocking me): the hands at once
             return out
-        handlers = {
-            "new": lambda: s.create_lobby(chat, user, args[0] if args else "", " ".join(args[1:])),
-            "join": lambda: s.join(chat, user, number),
-            "leave": lambda: s.leave(chat, user, number),
-            "addai": lambda: s.add_ai(chat, user, next((a for a in args if not a.isdigit()), "greedy"),
-                                      next((int(a) for a in args if a.isdigit()), None)),
-            "start": lambda: s.start(chat, user, number),
-            "hand": lambda: s.show_private(user, game_id=number, chat=chat),
-            "hint": lambda: s.hint(chat, user, number),
-            "move": lambda: s.act(chat, user, text),
-            "board": lambda: s.show_board(chat, game_id=number, user=user),
-            "log": lambda: s.log(chat, user, text),
-            "resign": lambda: s.resign(chat, user, number, confirmed=any(a.lower() in YES for a in args)),
-            "games": lambda: s.games(chat, user),
-            "rules": lambda: s.rules_text(chat, text, user=user),
-            "leaderboard": lambda: s.leaderboard(chat, user, text),
-            "stats": lambda: s.stats(chat, user, text),
-            "history": lambda: s.history(chat, user, text),
-        }
-        if command in handlers:
-            out = await handlers[command]()
-        elif command == "abort":
-            out = await s.abort(chat, user, number, is_admin=await self.is_admin(update))
-        elif command == "settings":
-            out = await s.settings(chat, user, text, is_admin=await self.is_admin(update))
-        elif command == "newseason":
-            out = await s.new_season(chat, user, text, is_admin=await self.is_admin(update))
-        else:
-            out = await s.help(chat, user, text)
-        if command == "board":
-            for m in out:
-                m.fresh = True
-        if command == "hand":
-            out = self._asked(out, ping=True)
-        return out
-
-    @staticmethod
-    def _asked(out: list[Message], *, ping: bool) -> list[Message]:
-        """A hand asked for explicitly is posted anew at the bottom of the private chat (never an unchanged
-        edit far up that nobody sees); asked from the group, it also notifies."""
-        for m in out:
-            if m.is_private and m.kind == "hand":
-                m.fresh = True
-                m.ping = m.ping or ping
-        return out
+        admin = name in ADMIN_COMMANDS and await self.is_admin(update)
+        command = command_of(name, list(context.args or []), user, chat, admin)
+        if command is None:
+            with i18n.using(user.locale):
+                here = _("Here I send your hands; the games themselves are played in a group. Type a move here "
+                         "as /move <notation>, or use the buttons; /settings mylanguage=de sets your language.")
+            return [Message(here, user=user)]
+        return await self.service.handle(command)
 
     async def _hands(self, user: UserRef) -> list[Message]:
         out: list[Message] = []
         for game_id in await self.service.games_of(user):
-            out += [m for m in await self.service.show_private(user, game_id=game_id) if m.kind == "hand"]
-        return self._asked(out, ping=False)
+            out += [m for m in await self.service.handle(c.ShowHand(user, None, game_id)) if m.kind == "hand"]
+        return out
 
     @_counted
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -247,7 +187,7 @@ class TelegramAdapter(Outgoing):
         self._seen(update)
         if update.effective_chat and update.effective_chat.type == ChatType.PRIVATE and update.effective_message:
             async with self._lock(update):
-                out = await self.service.act(None, self.user_ref(update), update.effective_message.text)
+                out = await self.service.handle(c.MakeMove(self.user_ref(update), None, update.effective_message.text))
             self.submit(out)
 
     @_counted
@@ -267,23 +207,14 @@ class TelegramAdapter(Outgoing):
                 await query.answer(answer[:200] or None, show_alert=len(answer) > 60)
             except TelegramError as error:
                 log.warning("could not answer a callback: %s", error)
-        if out is None:  # the service is still at work: its errors come as messages instead of a toast
-            out = await work
-            for m in out:
-                if m.kind == "error" and m.chat is None and m.user is None:
-                    m.user = user
-                if m.kind == "error" and chat is not None and m.user is not None and m.chat is None:
-                    m.chat = chat
-                    m.text = f"{user.name}: {m.text}"
+        if out is None:  # the service is still at work: its refusal comes as a message instead of a toast
+            out = [late_refusal(m, user, chat) if m.kind == "error" else m for m in await work]
         self.submit(out)
 
     async def _press(self, update: Update, user: UserRef, chat: ChatRef | None, data: str) -> list[Message]:
         async with self._lock(update):
             admin = await self.is_admin(update) if data.startswith(("s:", "x:")) else False
-            out = await self.service.press(user, data, chat=chat, is_admin=admin)
-        if data.startswith("h:"):
-            out = self._asked(out, ping=True)
-        return out
+            return await self.service.handle(c.PressButton(user, chat, data, None, admin))
 
     @staticmethod
     def _verdict(out: list[Message] | None, user: UserRef, data: str) -> tuple[str, list[Message] | None]:

@@ -17,6 +17,7 @@ from bot import i18n
 from bot.delivery import RetryLater, default_slot_key
 from bot.i18n import _
 from bot.service import Message
+from bot.service.commands import ChatMoved, PrivateChatDelivered, PrivateChatFailed
 from bot.telegram.format import CAPTION_LIMIT, TEXT_LIMIT, caption, fit_text, keyboard, to_html, utf16_len
 
 log = logging.getLogger(__name__)
@@ -53,15 +54,9 @@ class Outgoing:
             log.warning("could not deliver a %s message: %s", message.kind, error)
 
     async def _dm_failed(self, message: Message) -> None:
-        """Tell the game's group, in Telegram's own terms: open the private chat and press Start."""
-        user = message.user
-        out = []
-        for m in await self.service.dm_failed(user, message.game_id):
-            if m.chat is not None and m.kind == "dm_failed":
-                # the service said it in the chat's language, in Telegram's terms; this adds the button
-                m = Message(m.text, chat=m.chat, game_id=m.game_id, kind="dm_needed", ping=True, mentions=[user])
-            out.append(m)
-        self.delivery.submit(out)
+        """Tell the game's group, in Telegram's own terms: open the private chat and press Start (the service's
+        ``dm_needed`` message, to which ``_deep_link`` adds the button)."""
+        self.delivery.submit(await self.service.handle(PrivateChatFailed(message.user, None, message.game_id)))
 
     def _resolve(self, chat_id: str) -> str:
         seen = set()
@@ -74,7 +69,7 @@ class Outgoing:
         old, new = str(old_id), str(new_id)
         if self.moved.get(old) != new:
             self.moved[old] = new
-            await self.service.migrate_chat(PLATFORM, old, new)
+            await self.service.handle(ChatMoved(None, None, PLATFORM, old, new))
         return int(new)
 
     @staticmethod
@@ -108,7 +103,7 @@ class Outgoing:
         renew = message.ping or message.fresh
         known = None
         if slot_key:
-            found = await self.service.message_for_slot(PLATFORM, slot_key)
+            found = await self.service.slots.lookup(PLATFORM, slot_key)
             if found and self._resolve(found[0]) == str(chat_id):
                 known = (int(found[0]), int(found[1]))
         if known is not None and not renew and not self._scrolled_away(known[0], known[1]):
@@ -128,9 +123,9 @@ class Outgoing:
             if await self._retire(known[0], known[1], pace) and not message.is_private:
                 self.removed.setdefault(str(known[0]), set()).add(known[1])
         if message.is_private and message.kind == "hand":
-            await self.service.dm_delivered(message.user)
+            await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
-            await self.service.remember_message(PLATFORM, slot_key, str(sent.chat.id), str(sent.message_id))
+            await self.service.slots.remember(PLATFORM, slot_key, str(sent.chat.id), str(sent.message_id))
         if not message.is_private:
             self.latest_message[str(sent.chat.id)] = max(self.latest_message.get(str(sent.chat.id), 0),
                                                           sent.message_id)

@@ -81,6 +81,24 @@ class Games:
     async def touch(self, game: GameRow) -> None:
         game.updated_at = utcnow()
 
+    async def flush(self) -> None:
+        """Send what was changed so far (a read after it sees it), inside the transaction."""
+        await self.session.flush()
+
+    async def add_seat(self, game: GameRow, **values) -> Seat:
+        """A new seat at ``game``'s table (``position`` and ``player_id`` or ``ai_level``)."""
+        seat = Seat(game_id=game.id, **values)
+        self.session.add(seat)
+        return seat
+
+    async def remove_seat(self, seat: Seat) -> None:
+        await self.session.delete(seat)
+
+    async def resign(self, seat: Seat) -> None:
+        """The seat's person left the running game (an AI plays it from now on)."""
+        seat.resigned = True
+        await self.session.flush()
+
     async def save_state(self, game: GameRow, state: dict, *, status: str | None = None,
                          result: dict | None = None) -> int:
         """Write a new snapshot if nobody else did since ``game.version`` was read; returns the new version."""

@@ -61,6 +61,11 @@ class Slots:
         else:
             row.chat_external_id, row.message_id, row.updated_at = chat_external_id, message_id, utcnow()
 
+    async def mark(self, platform: str, slot: str) -> None:
+        """A marker row (something said once, e.g. ``dm-failed:<game>:<person>``); two processes adding the same
+        one at once: one of their commits fails on the unique key."""
+        self.session.add(MessageSlot(platform=platform, slot=slot, chat_external_id="", message_id="-"))
+
     async def drop(self, platform: str, slot: str) -> None:
         await self.session.execute(
             delete(MessageSlot).where(MessageSlot.platform == platform, MessageSlot.slot == slot))

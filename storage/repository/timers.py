@@ -18,6 +18,10 @@ class Timers:
         await self.session.execute(delete(Timer).where(Timer.game_id == game_id))
         self.session.add_all(timers)
 
+    async def add(self, game_id: int, timers: list[dict]) -> None:
+        """New timers of a game: ``seat``, ``kind``, ``version``, ``due_at`` each."""
+        self.session.add_all(Timer(game_id=game_id, **values) for values in timers)
+
     async def drop_seats(self, game_id: int, seats: set[int]) -> None:
         if seats:
             await self.session.execute(delete(Timer).where(Timer.game_id == game_id, Timer.seat.in_(seats)))

@@ -10,8 +10,8 @@ import pytest
 
 from bot.ai_pool import AIPool
 from bot.service import ChatRef, UserRef, build_service
-from bot.service.base import now
-from bot.service.timers import CLAIM_LEASE
+from bot.service.context import utc_now as now
+from bot.service.context import TIMER_LEASE as CLAIM_LEASE
 from storage import UnitOfWork
 from tests.bot.ai_workers import register_toy
 
@@ -66,8 +66,8 @@ class CountingPool:
 
 async def make_service(database_url, pool, **kwargs):
     service = await build_service(database_url)
-    service.ai_pool = CountingPool(pool, **kwargs)
-    service.ai_iterations = 12  # small and repeatable: the tests check behaviour, not strength
+    service.ctx.thinking.pool = CountingPool(pool, **kwargs)
+    service.ctx.ai_iterations = 12  # small and repeatable: the tests check behaviour, not strength
     return service
 
 
@@ -140,7 +140,7 @@ async def test_a_game_with_a_strong_ai_plays_to_the_end(service):
     moves = await moves_of(service, gid)
     ai_seat = next(s.seat for s in row.seats if s.player is None)
     assert [m.by for m in moves if m.seat == ai_seat] == ["ai"] * 3  # keep, then a card in each of two tricks
-    assert service.ai_pool.calls >= 1 and service.ai_pool.failures == 0
+    assert service.ctx.thinking.pool.calls >= 1 and service.ctx.thinking.pool.failures == 0
     assert await timers_of(service, gid) == []
 
 
@@ -153,7 +153,7 @@ async def test_the_ai_thinks_holding_no_lock_and_no_transaction(database_url, po
         await service.start(OTHER_CHAT, BOB, game_id=other)
 
         thinking = asyncio.create_task(service.run_timers())
-        await asyncio.wait_for(service.ai_pool.entered.wait(), GUARD)
+        await asyncio.wait_for(service.ctx.thinking.pool.entered.wait(), GUARD)
         # while the AI thinks: another game's move, and a move in the AI's own game, are committed
         done = await asyncio.wait_for(service.act(OTHER_CHAT, BOB, await my_move(service, BOB, other),
                                                   game_id=other), GUARD)
@@ -162,14 +162,14 @@ async def test_the_ai_thinks_holding_no_lock_and_no_transaction(database_url, po
                                       GUARD)
         assert not [m for m in mine if m.kind == "error"], [m.text for m in mine]
         assert not thinking.done()
-        service.ai_pool.gate.set()
+        service.ctx.thinking.pool.gate.set()
         await asyncio.wait_for(thinking, GUARD)
         # the AI thought about a position that changed (Alice chose meanwhile): its result was dropped ...
         assert [m.by for m in await moves_of(service, gid)] == ["player"]
         # ... and the job is done again from the stored game
         await asyncio.wait_for(service.run_timers(), GUARD)
         assert [m.by for m in await moves_of(service, gid)] == ["player", "ai"]
-        assert service.ai_pool.failures == 0
+        assert service.ctx.thinking.pool.failures == 0
     finally:
         await service.close()
 
@@ -182,8 +182,8 @@ async def test_two_processes_never_both_play_an_ai_turn(database_url, pool):
         await asyncio.wait_for(asyncio.gather(one.run_timers(), two.run_timers(), one.run_timers()), GUARD)
         moves = await moves_of(one, gid)
         assert [m.by for m in moves] == ["ai"]
-        assert one.ai_pool.calls + two.ai_pool.calls == 1
-        assert one.ai_pool.failures + two.ai_pool.failures == 0
+        assert one.ctx.thinking.pool.calls + two.ctx.thinking.pool.calls == 1
+        assert one.ctx.thinking.pool.failures + two.ctx.thinking.pool.failures == 0
         row = await play_out(two, gid)  # the other process plays it on from the database
         assert row.status == "finished"
     finally:
@@ -283,17 +283,17 @@ async def test_ai_time_setting_and_its_bounds(service):
 async def test_the_ai_thinks_for_the_chats_ai_time(service):
     """The job passes the chat's setting to the pool as the budget."""
     seen = []
-    real = service.ai_pool.choose
+    real = service.ctx.thinking.pool.choose
 
     async def spy(name, state, seat, level, seed, budget, iterations=None):
         seen.append((level, budget))
         return await real(name, state, seat, level, seed, budget, iterations)
 
-    service.ai_pool.choose = spy
+    service.ctx.thinking.pool.choose = spy
     await service.settings(CHAT, ALICE, "ai_time=0.3", is_admin=True)
     gid, _ = await strong_game(service)
     await asyncio.wait_for(service.run_timers(), GUARD)
-    assert seen == [("strong", 0.3)] and service.ai_pool.failures == 0
+    assert seen == [("strong", 0.3)] and service.ctx.thinking.pool.failures == 0
 
 
 async def test_switching_the_turn_timer_off_keeps_the_ai_jobs(service):
@@ -321,7 +321,7 @@ async def test_a_resigned_seat_is_played_by_the_strong_ai_where_it_met_its_targe
     await asyncio.wait_for(service.run_timers(), GUARD)
     moves = await moves_of(service, gid)
     assert len(moves) > before and moves[before].by == "ai"
-    assert service.ai_pool.calls == 1 and service.ai_pool.failures == 0
+    assert service.ctx.thinking.pool.calls == 1 and service.ctx.thinking.pool.failures == 0
 
 
 async def kardinal_duel(service, seed=11):
@@ -349,7 +349,7 @@ async def test_a_timed_out_turn_is_played_by_the_strong_ai_one_decision_at_a_tim
     fired = await asyncio.wait_for(service.run_timers(now() + timedelta(seconds=limit + 1)), GUARD)
     told = [m for m in fired if "time ran out" in m.text]
     assert len(told) == 1 and told[0].chat == CHAT
-    assert await moves_of(service, gid) == [] and service.ai_pool.calls == 0  # nothing thought under the lock
+    assert await moves_of(service, gid) == [] and service.ctx.thinking.pool.calls == 0  # nothing thought under the lock
     assert [(t.seat, t.kind) for t in await timers_of(service, gid)] == [(seat, "takeover")]
     played = []
     for _ in range(6):
@@ -361,7 +361,7 @@ async def test_a_timed_out_turn_is_played_by_the_strong_ai_one_decision_at_a_tim
     # the start player's first turn: a building, the bonus stone, the Cardinal placed; each decided once
     assert [m.action["type"] for m in played] == ["build", "bonus_stone", "place_cardinal"]
     assert [m.by for m in played] == ["timer"] * 3 and [m.seq for m in await moves_of(service, gid)] == [0, 1, 2]
-    assert service.ai_pool.calls == 3 and service.ai_pool.failures == 0
+    assert service.ctx.thinking.pool.calls == 3 and service.ctx.thinking.pool.failures == 0
     other = 1 - seat
     assert sorted((t.seat, t.kind) for t in await timers_of(service, gid)) == [(other, "autoplay"),
                                                                               (other, "remind")]
@@ -386,7 +386,7 @@ async def test_ais_thinking_at_once_share_the_time_when_workers_are_fewer(servic
     """Two strong AIs choose at once (the toy game's secret keep) and the pool has one worker: each thinks half
     the chat's ai_time, so the table waits about ai_time, not twice it."""
     seen = []
-    real = service.ai_pool.choose
+    real = service.ctx.thinking.pool.choose
     both_asked = asyncio.Event()
 
     async def spy(name, state, seat, level, seed, budget, iterations=None):
@@ -398,12 +398,12 @@ async def test_ais_thinking_at_once_share_the_time_when_workers_are_fewer(servic
         await asyncio.wait_for(both_asked.wait(), GUARD)
         return await real(name, state, seat, level, seed, budget, iterations)
 
-    service.ai_pool.choose = spy
-    service.ai_pool.workers = 1
+    service.ctx.thinking.pool.choose = spy
+    service.ctx.thinking.pool.workers = 1
     await service.settings(CHAT, ALICE, "ai_time=0.4", is_admin=True)
     gid = (await service.create_lobby(CHAT, ALICE, "toy", seed=3))[0].game_id
     for _ in range(2):
         await service.add_ai(CHAT, ALICE, "strong", game_id=gid)
     await service.start(CHAT, ALICE, game_id=gid)
     await asyncio.wait_for(service.run_timers(), GUARD)
-    assert seen == [0.2, 0.2] and service.ai_pool.failures == 0
+    assert seen == [0.2, 0.2] and service.ctx.thinking.pool.failures == 0

@@ -56,7 +56,7 @@ async def test_a_person_plays_a_whole_game_against_ai(tmp_path, name):
         seen = await service.start(CHAT, ALICE, game_id=gid)
         assert not [m for m in seen if m.kind == "error"], [m.text for m in seen]
         for turn in range(MOVE_CAP):
-            if gid not in service._live_games:
+            if gid not in service.ctx.games:
                 break
             if turn % 2:
                 out = await press_once(service, gid)

@@ -87,7 +87,7 @@ async def test_hints_are_refused_when_off_or_not_ones_turn(service):
     await service.act(CHAT, ALICE, choices[0][1], game_id=gid)  # Alice chose; Bob has not
     waiting = await service.hint(CHAT, ALICE, gid)
     assert waiting[0].kind == "error" and "not your turn" in waiting[0].text
-    assert service.ai_pool.calls == 0
+    assert service.ctx.thinking.pool.calls == 0
     async with UnitOfWork(service.db) as uow:
         assert (await uow.games.get(gid)).hinted is False  # refusals change nothing
 

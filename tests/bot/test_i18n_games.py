@@ -89,7 +89,7 @@ async def play_whole_game(tmp_path, name: str, lang: str, mine: str) -> tuple[li
         seen += await service.rules_text(chat, name, user=ann)
         seen += await service.help(chat, ann, "")
         for step in range(3000):
-            if gid not in service._live_games:
+            if gid not in service.ctx.games:
                 break
             if step == 7:
                 seen += await service.show_board(chat, game_id=gid)
@@ -103,7 +103,7 @@ async def play_whole_game(tmp_path, name: str, lang: str, mine: str) -> tuple[li
         seen += await service.leaderboard(chat, ann)
     finally:
         await service.close()
-    assert gid not in service._live_games, "the game did not end"
+    assert gid not in service.ctx.games, "the game did not end"
     public = [m.text for m in seen if m.user is None]
     answers = [m.text for m in seen if m.user is not None]
     assert public and answers

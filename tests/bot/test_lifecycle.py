@@ -43,7 +43,7 @@ ACTORS = {"c": (ALICE, False, None), "s": (BOB, False, None), "o": (CAROL, False
 @pytest.fixture
 async def service(database_url):
     svc = await build_service(database_url)
-    svc.lobby_limits = (1000, 1000)  # Alice opens a table for every allowed cell
+    svc.ctx.lobby_limits = (1000, 1000)  # Alice opens a table for every allowed cell
     yield svc
     await svc.close()
 

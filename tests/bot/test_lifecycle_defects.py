@@ -184,7 +184,7 @@ async def test_game_locks_are_not_kept_for_every_game(service):
     for _ in range(3):
         gid = await running(service)
         await finish(service, gid)
-    assert len(service._locks) == 0
+    assert service.ctx.games.locks_held() == 0
 
 
 async def test_idle_lobbies_close_and_open_lobbies_are_bounded(service):
@@ -201,7 +201,7 @@ async def test_idle_lobbies_close_and_open_lobbies_are_bounded(service):
 async def test_a_flooding_person_is_told_to_slow_down_and_nobody_else_is(database_url):
     clock = [0.0]
     service = await build_service(database_url)
-    service.flood = FloodGuard(burst=5, rate=1.0, clock=lambda: clock[0])
+    service.ctx.flood = FloodGuard(burst=5, rate=1.0, clock=lambda: clock[0])
     try:
         answers = [await service.games(DCHAT, ALICE) for _ in range(8)]
         assert [a[0].kind for a in answers[:5]] == ["info"] * 5
@@ -241,6 +241,6 @@ async def test_a_move_and_a_resignation_of_the_same_game_at_once_do_not_deadlock
     mover, move = await first_move(service, gid)
     other = BOB if mover is ALICE else ALICE
     moved, resigned = await asyncio.wait_for(asyncio.gather(
-        service.act(DCHAT, mover, move, game_id=gid), service._resign(DCHAT, other, None)), 30)
+        service.act(DCHAT, mover, move, game_id=gid), service.resign(DCHAT, other, None)), 30)
     assert [m for m in moved if m.kind != "error"], moved
     assert any("resigned" in m.text for m in resigned), resigned

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 
 from bot.service import ChatRef, UserRef, build_service
-from bot.service.base import now
+from bot.service.context import utc_now as now
 from storage import UnitOfWork
 
 TG_CHAT = ChatRef("telegram", "-100", "-100", "group")
@@ -161,7 +161,7 @@ async def test_messages_of_a_timer_reach_the_platform_of_the_chat(processes):
     """A process serving only Discord fires a Telegram game's timer: it does not deliver the messages itself,
     and a process serving Telegram finds them in the outbox and delivers them."""
     one, two = processes
-    one.serves, two.serves = {"discord"}, {"telegram"}
+    one.ctx.serves, two.ctx.serves = {"discord"}, {"telegram"}
     await one.settings(TG_CHAT, ALICE, "turn_timer=60", is_admin=True)
     gid = await toy_game(two)
     await keep_both(two, gid)
@@ -194,7 +194,7 @@ async def test_messages_of_a_move_survive_the_process_that_made_it(processes):
     told = {m.outbox_id for m in said if m.outbox_id}
     assert told and {m.outbox_id for m in await two.pending_outbox()} == told
     assert await two.claim_outbox(["telegram"]) == []  # within the lease the maker is trusted to send them
-    two.delivery_lease = timedelta(0)  # ... and the lease has passed
+    two.ctx.delivery_lease = timedelta(0)  # ... and the lease has passed
     recovered = await two.claim_outbox(["telegram"])
     assert {m.text for m in recovered} == {m.text for m in said if m.outbox_id}
     for message in recovered:
@@ -228,12 +228,12 @@ async def test_two_processes_moving_many_games_at_once(processes):
 async def test_a_settings_change_in_one_process_reaches_the_others(processes, monkeypatch):
     """Process two holds the game in memory when an admin changes the turn timer through process one: the next
     turn process two judges gets the new deadlines (its copy re-reads the chat's settings after SETTINGS_TTL)."""
-    from bot.service import base
+    from bot.service import live_games
 
     one, two = processes
     gid = await toy_game(one)
     await keep_both(two, gid)  # process two now holds the game, with the default timer (an hour)
-    monkeypatch.setattr(base, "SETTINGS_TTL", 0.0)
+    monkeypatch.setattr(live_games, "SETTINGS_TTL", 0.0)
     await one.settings(TG_CHAT, ALICE, "turn_timer=120", is_admin=True)
     seat, user, row = await to_act(two, gid)
     await two.act(TG_CHAT, user, f"play {row.state['kept'][seat][0]}", game_id=gid)
@@ -242,18 +242,22 @@ async def test_a_settings_change_in_one_process_reaches_the_others(processes, mo
     assert len(due) == 2 and timedelta(seconds=59) <= due[1] - due[0] <= timedelta(seconds=61)  # half of 120 s
 
 
-async def test_a_game_another_process_ends_while_it_is_being_found_is_over_not_a_failure(processes):
+async def test_a_game_another_process_ends_while_it_is_being_found_is_over_not_a_failure(processes, monkeypatch):
     """Process two finds the game active; before it loads it, process one aborts it. Process two answers that
     the game is over (it answered "something went wrong": the game it loaded was None)."""
     one, two = processes
     gid = await toy_game(one)
-    permitted = two.permitted
+    from bot.service import finding
 
-    async def then_aborted_elsewhere(*args, **kwargs):
+    permitted, calls = finding.permitted, []
+
+    async def then_aborted_elsewhere(*args, **kwargs):  # the check that found the game active, then the abort
         await permitted(*args, **kwargs)
-        aborted = await one.abort(TG_CHAT, ALICE, game_id=gid)
-        assert "aborted" in aborted[0].text
+        calls.append(1)
+        if len(calls) == 1:
+            aborted = await one.abort(TG_CHAT, ALICE, game_id=gid)
+            assert "aborted" in aborted[0].text
 
-    two.permitted = then_aborted_elsewhere
+    monkeypatch.setattr(finding, "permitted", then_aborted_elsewhere)
     answer = await two.act(TG_CHAT, BOB, "keep 1 2")
     assert answer[0].kind == "error" and answer[0].text == f"Game #{gid} is over.", answer

@@ -169,7 +169,7 @@ def test_final_result_sorted_with_shared_places_and_the_tie_rule():
 def test_seat_placeholders_become_names_once():
     """``{P1}`` … become the seats' names; an unknown seat stays as it is; a name that reads like a placeholder
     is never substituted again (a person may call themselves ``{P2}``)."""
-    from bot.service.views import substitute
+    from bot.service.rendering import substitute
 
     assert substitute("{P1} leads, {P2} follows; {P1} wins. {P3}", ["Ann", "Bob"]) == \
         "Ann leads, Bob follows; Ann wins. {P3}"

@@ -11,6 +11,8 @@ from bot import i18n
 from bot.delivery import Delivery
 from bot.i18n import _
 from bot.service import ChatRef, UserRef, build_service
+from bot.service.commands import MakeMove
+from bot.service.rendering import render
 from storage import UnitOfWork
 
 CHAT = ChatRef("discord", "7", "guild", "round-table")
@@ -25,10 +27,10 @@ async def _game(service) -> int:
 
 
 async def _move(service, gid):
-    live = service._live_games[gid]
+    live = service.ctx.games.loaded(gid)
     seat = live.state.to_act()[0]
     who = ALICE if live.seats[seat].user == ALICE else BOB
-    out = await service.act(CHAT, who, live.state.legal_actions(seat)[0], game_id=gid)
+    out = await service.handle(MakeMove(who, CHAT, live.state.legal_actions(seat)[0], gid))  # as an adapter gets it
     assert out[0].kind != "error", out[0].text
     return out
 
@@ -42,7 +44,7 @@ async def test_the_outbox_stores_recipes_and_a_superseded_board_is_never_rendere
         if message.kind == "board" and not gate.is_set():
             at_gate.set()
             await gate.wait()  # the first board is on its way: the next ones wait behind it
-        message.render()  # as an adapter does, reading the text
+        render(message)  # as an adapter's delivery does, just before sending
         sent.append(message)
 
     delivery = Delivery(send)
@@ -79,8 +81,8 @@ async def test_texts_speak_their_readers_language_whenever_they_are_rendered(tmp
         gid = await _game(service)
         out = await _move(service, gid)
         with i18n.using("fr"):  # whatever the language where the delivery runs
-            texts = {(m.kind, m.user.id if m.user else None): m.text for m in out if m.kind in ("board", "hand")}
-        live = service._live_games[gid]
+            texts = {(m.kind, m.user.id if m.user else None): render(m).text for m in out if m.kind in ("board", "hand")}
+        live = service.ctx.games.loaded(gid)
         bob_seat = next(s.seat for s in live.seats if s.user == BOB)
         with i18n.using("de"):
             bob_head = _("#{id} {game} — your view (seat {seat})", id=gid, game=live.game.title, seat=bob_seat + 1)
@@ -101,16 +103,16 @@ async def test_a_hand_delivered_from_the_outbox_gets_the_picker_of_the_stored_ga
             await one.delivered([message.outbox_id])
         await one.flush_delivered()
         said = await _move(one, gid)  # ... and "one" dies before sending
-        two.delivery_lease = timedelta(0)
+        two.ctx.delivery_lease = timedelta(0)
         recovered = {m.outbox_id: m for m in await two.claim_outbox(["discord"])}
-        live = one._live_games[gid]
+        live = one.ctx.games.loaded(gid)
         for message in said:
             if message.kind == "hand" and message.outbox_id in recovered:
-                again = recovered[message.outbox_id]
+                again, message = render(recovered[message.outbox_id]), render(message)
                 assert again.text == message.text and again.buttons == message.buttons
                 assert again.menu == message.menu
         to_act = next(s.user for s in live.seats if s.seat in live.state.to_act())
-        hands = [m for m in recovered.values() if m.kind == "hand" and m.user == to_act]
+        hands = [render(m) for m in recovered.values() if m.kind == "hand" and m.user == to_act]
         assert hands and all(b.data.startswith(f"p:{gid}:{live.version}:") for m in hands for row in m.buttons
                              for b in row)
         assert any(m.buttons for m in hands)

@@ -225,7 +225,7 @@ async def test_two_writers_cannot_both_apply(database_url):
     try:
         gid, _ = await two_player_game(one)
         await two.show_board(CHAT, game_id=gid)  # the second process now holds its own picture of the game
-        assert gid in two._live_games
+        assert gid in two.ctx.games
         # a move through the second process after the first one moved: its picture is stale, the
         # version check refuses the write, it re-reads and judges the move again: applied once
         hand = await hand_of(one, gid, ALICE)

@@ -15,6 +15,7 @@ import pytest
 
 import rules
 from bot.service import ChatRef, UserRef, build_service
+from bot.service.commands import MakeMove, Start
 from storage import UnitOfWork
 
 CHAT = ChatRef("discord", "chan24", "guild24", "table")
@@ -31,14 +32,14 @@ async def _stored_state(service, gid: int):
 @pytest.mark.parametrize("name,people,options", GAMES)
 async def test_every_changed_view_is_told_to_its_seat_and_to_nobody_else(tmp_path, name, people, options):
     service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/views.db", pictures=True)
-    service.draw_at_delivery = True  # picture requests stay on the messages (nothing drawn): they are checked too
     try:
         users = [UserRef("discord", str(100 + i), f"P{i}") for i in range(people)]
         gid = (await service.create_lobby(CHAT, users[0], name, options, seed=24))[0].game_id
         for user in users[1:]:
             await service.join(CHAT, user, game_id=gid)
-        out = await service.start(CHAT, users[0], game_id=gid)
-        live = service._live_games[gid]
+        # as the adapters do: the messages as the bus returns them, picture requests not drawn (checked too)
+        out = await service.handle(Start(users[0], CHAT, gid))
+        live = service.ctx.games.loaded(gid)
         seat_of = {(s.user.platform, s.user.id): s.seat for s in live.seats}
         user_at = {s.seat: s.user for s in live.seats}  # seats are not in join order
         shown: dict[int | None, dict] = {}
@@ -67,7 +68,7 @@ async def test_every_changed_view_is_told_to_its_seat_and_to_nobody_else(tmp_pat
             if status != "active":
                 break
             seat = rng.choice(state.to_act())
-            out = await service.act(CHAT, user_at[seat], rng.choice(state.legal_actions(seat)), game_id=gid)
+            out = await service.handle(MakeMove(user_at[seat], CHAT, rng.choice(state.legal_actions(seat)), gid))
             assert out[0].kind != "error", out[0].text
     finally:
         await service.close()
@@ -81,12 +82,11 @@ async def test_a_stored_picture_request_keeps_its_view_once_and_reads_back_the_s
     from bot.service.messages import message_from_json, message_to_json
 
     service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/stored.db", pictures=True)
-    service.draw_at_delivery = True
     try:
         users = [UserRef("discord", "1", "Ann"), UserRef("discord", "2", "Ben")]
         gid = (await service.create_lobby(CHAT, users[0], "koenig_artus", seed=5))[0].game_id
         await service.join(CHAT, users[1], game_id=gid)
-        out = await service.start(CHAT, users[0], game_id=gid)
+        out = await service.handle(Start(users[0], CHAT, gid))  # as the adapters get it: nothing drawn yet
         shown = [m for m in out if m.kind in ("board", "hand")]
         assert shown and all(m.picture is not None for m in shown)
         for message in shown:

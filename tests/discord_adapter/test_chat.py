@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from bot.service import Button, ChatRef, Message, UserRef
+from bot.service.commands import PrivateChatFailed
 from storage.models import GameRow
 from tests.discord_adapter.fake_discord import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, FakeDiscord
 from tests.discord_adapter.test_discord import act, board, components, latest_picker, open_table, pick
@@ -101,12 +102,13 @@ async def test_every_closed_dm_is_reported_to_the_service_with_its_game(dc):
     api = dc.api
     api.closed_dms.add(int(dc.bob["id"]))
     calls = []
-    original = dc.service.dm_failed
+    original = dc.service.handle
 
-    async def spy(user, game_id):
-        calls.append((user.id, game_id))
-        return await original(user, game_id)
-    dc.service.dm_failed = spy
+    async def spy(command):
+        if isinstance(command, PrivateChatFailed):
+            calls.append((command.user.id, command.game_id))
+        return await original(command)
+    dc.service.handle = spy
     await deliver(dc, [hand(dc.bob, "one")])
     await deliver(dc, [Message("#9 other", user=ref(dc.bob), game_id=9, kind="info")])
     assert calls == [(dc.bob["id"], 9), (dc.bob["id"], 9)]
@@ -156,7 +158,7 @@ async def test_exactly_one_notification_per_turn_change_to_the_person_to_act(dc)
         rings = {p["id"]: len(api.notifying(int(p["id"]))) for p in (dc.alice, dc.bob)}
         await act(dc, mover, message)
         other = dc.bob if mover is dc.alice else dc.alice
-        async with dc.service._uow() as uow:
+        async with dc.service.ctx.uow() as uow:
             row = await uow.session.get(GameRow, 1)
         if board(dc) and other["global_name"] in text(board(dc)).split("To act:")[-1]:
             assert len(api.notifying(int(other["id"]))) == rings[other["id"]] + 1

@@ -109,7 +109,7 @@ async def test_koenig_artus_between_two_people_with_lobby_buttons_and_dm_pickers
     assert "Hand 1" in text(first_board) and "```" in text(first_board)
     assert latest_picker(dc, dc.alice) or latest_picker(dc, dc.bob)
     # the board carries the picture of the public view; each DM the picture of its own seat's view
-    live = dc.service._live_games[1]
+    live = dc.service.ctx.games.loaded(1)
     assert [a["filename"] for a in first_board["attachments"]] == ["board-1.png"]
     assert first_board["attachments"][0]["data"] == boards.draw("koenig_artus", live.state.view(None),
                                                                 live.names).png()
@@ -173,7 +173,7 @@ async def test_list_und_tuecke_against_ai_with_multi_select_picks(dc):
 
     await alice_moves()
     assert saw_multi, "the high-trump pick was never offered as a multi-select"
-    async with dc.service._uow() as uow:
+    async with dc.service.ctx.uow() as uow:
         row = await uow.session.get(GameRow, 1)
         assert row.status == "finished" and len(row.result["ranking"]) == 4
 
@@ -236,14 +236,14 @@ async def test_double_click_applies_once_and_the_second_is_out_of_date(dc):
     kind, custom_id, values = pick(message)
     while kind == "button" and "." not in custom_id.split(":")[-1] and not message["content"].count("Chosen"):
         break
-    async with dc.service._uow() as uow:
+    async with dc.service.ctx.uow() as uow:
         version = (await uow.session.get(GameRow, 1)).version
     send = dc.api.select if kind == "select" else dc.api.click
     args = (mover, message, custom_id, values) if kind == "select" else (mover, message, custom_id)
     first, second = await asyncio.gather(send(*args), send(*args))
     await dc.settle(first)
     await dc.settle(second)
-    async with dc.service._uow() as uow:
+    async with dc.service.ctx.uow() as uow:
         row = await uow.session.get(GameRow, 1)
         moves = await uow.games.last_moves(1, 50)
     assert row.version == version + 1 and len(moves) == 1
@@ -258,7 +258,7 @@ async def test_forged_foreign_and_unknown_components_change_nothing(dc):
     mover, other = (dc.alice, dc.bob) if latest_picker(dc, dc.alice) else (dc.bob, dc.alice)
     message = latest_picker(dc, mover)
     _, custom_id, values = pick(message)
-    async with dc.service._uow() as uow:
+    async with dc.service.ctx.uow() as uow:
         version = (await uow.session.get(GameRow, 1)).version
     # Carol (not seated) and the other player press the mover's picker; forged and unknown ids
     carol = await (dc.select(dc.carol, message, custom_id, values) if values is not None
@@ -283,7 +283,7 @@ async def test_forged_foreign_and_unknown_components_change_nothing(dc):
     assert dc.answers(absent) == dc.answers(unknown) == ["That button is not one of mine."]
     bad_menu = await dc.select(mover, forged_message, "hs:p:1:0:|m", ["77"])
     assert any("not one of mine" in a for a in dc.answers(bad_menu))
-    async with dc.service._uow() as uow:
+    async with dc.service.ctx.uow() as uow:
         assert (await uow.session.get(GameRow, 1)).version == version
 
 
@@ -345,7 +345,7 @@ async def test_abort_and_settings_need_the_creator_or_manage_server(dc):
     assert "600" in dc.answers(allowed)[0]
     assert (await dc.service.chat_settings(dc.bot.adapter.chat_ref_for(CHANNEL_ID)))["turn_timer"] == 600
     await dc.slash(dc.mod, "abort")
-    async with dc.service._uow() as uow:
+    async with dc.service.ctx.uow() as uow:
         assert (await uow.session.get(GameRow, 1)).status == "aborted"
     assert any("abort" in text(m).lower() for m in api.channel_messages())
 

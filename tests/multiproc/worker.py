@@ -30,7 +30,7 @@ from datetime import timedelta
 import rules
 from bot.ai_pool import AIPool
 from bot.service import ChatRef, UserRef, build_service
-from bot.service.base import now
+from bot.service.context import utc_now as now
 from storage import UnitOfWork
 
 PLATFORMS = ("discord", "telegram")
@@ -57,10 +57,10 @@ class Worker:
 
     async def run(self) -> None:
         self.service = await build_service(self.url)
-        self.service.serves = {self.platform}
-        self.service.delivery_lease = timedelta(seconds=1)
-        self.service.timer_lease = timedelta(seconds=1)
-        self.service.ai_pool = AIPool(workers=1)  # four workers share two cores: one thinking process each
+        self.service.ctx.serves = {self.platform}
+        self.service.ctx.delivery_lease = timedelta(seconds=1)
+        self.service.ctx.timer_lease = timedelta(seconds=1)
+        self.service.ctx.thinking.pool = AIPool(workers=1)  # four workers share two cores: one thinking process each
         self.write({"ready": self.index})
         while not os.path.exists(self.clock):
             await asyncio.sleep(0.05)
@@ -87,7 +87,7 @@ class Worker:
             for loop in loops:
                 loop.cancel()
             await asyncio.gather(*loops, return_exceptions=True)
-            pool = self.service.ai_pool
+            pool = self.service.ctx.thinking.pool
             await self.service.close()
             pool.close()  # set from outside, so the service leaves it open
             self.write({"done": self.index})

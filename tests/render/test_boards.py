@@ -189,7 +189,7 @@ async def test_service_sends_board_and_hand_pictures_unless_the_chat_turns_them_
         await service.create_lobby(chat, alice, "koenig_artus", seed=3)
         await service.join(chat, bob)
         out = await service.start(chat, alice)
-        live = service._live_games[out[0].game_id]
+        live = service.ctx.games.loaded(out[0].game_id)
         board = next(m for m in out if m.kind == "board")
         assert board.image == boards.draw("koenig_artus", live.state.view(None), live.names).png()
         hands = [m for m in out if m.kind == "hand"]

@@ -6,6 +6,7 @@ import asyncio
 
 from bot.delivery import Delivery
 from bot.service import ChatRef, UserRef, build_service
+from bot.service.commands import MakeMove, Start
 
 CHAT = ChatRef("discord", "7", "guild", "round-table")
 ALICE, BOB = UserRef("discord", "1", "Alice"), UserRef("discord", "2", "Bob")
@@ -14,7 +15,6 @@ ALICE, BOB = UserRef("discord", "1", "Alice"), UserRef("discord", "2", "Bob")
 async def test_a_board_superseded_before_it_is_sent_is_never_drawn(tmp_path):
     service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/lazy.db", pictures=True, picture_workers=1,
                                   warm_pictures=False)
-    service.draw_at_delivery = True
     requested: list[tuple[str, dict]] = []  # what the pool was asked to draw
     draw = service.pictures_pool.draw
 
@@ -32,21 +32,21 @@ async def test_a_board_superseded_before_it_is_sent_is_never_drawn(tmp_path):
             await gate.wait()  # the first board is on its way: the next ones wait behind it
         sent.append(message)
 
-    delivery = Delivery(send, prepare=service.draw_picture)
+    delivery = Delivery(send, prepare=service.finish_one)
     try:
         await service.create_lobby(CHAT, ALICE, "koenig_artus", seed=3)
         await service.join(CHAT, BOB)
-        out = await service.start(CHAT, ALICE)
+        out = await service.handle(Start(ALICE, CHAT))  # as the adapters get it
         assert all(m.image is None for m in out)  # nothing drawn before delivery
         gid = next(m.game_id for m in out if m.game_id)
         delivery.submit(out)
         await asyncio.wait_for(at_gate.wait(), 60)
         boards_submitted = []
         for _ in range(3):  # three moves while the first board is still being sent
-            live = service._live_games[gid]
+            live = service.ctx.games.loaded(gid)
             seat = live.state.to_act()[0]
             who = ALICE if live.seats[seat].user == ALICE else BOB
-            moved = await service.act(CHAT, who, live.state.legal_actions(seat)[0], game_id=gid)
+            moved = await service.handle(MakeMove(who, CHAT, live.state.legal_actions(seat)[0], gid))
             assert moved[0].kind != "error", moved[0].text
             boards_submitted += [m for m in moved if m.kind == "board"]
             delivery.submit(moved)

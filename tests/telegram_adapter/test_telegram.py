@@ -89,7 +89,7 @@ async def test_full_game_of_koenig_artus_between_two_people(tg):
     assert "<pre>" in board["text"] and "```" not in board["text"]
     assert api.commands and {c["command"] for c in api.commands} >= {"new", "move", "hand", "leaderboard"}
     # the board is a picture of the public view with the text as caption; each hand a picture of its own view
-    live = tg.service._live_games[1]
+    live = tg.service.ctx.games.loaded(1)
     await api.wait_for(lambda: all(any("photo" in m for m in api.bot_messages(u["id"])) for u in (ALICE, BOB)))
     assert "photo" in board and api.pictures[(GROUP, board["message_id"])] == \
         boards.draw("koenig_artus", live.state.view(None), live.names).png()

@@ -1,24 +1,22 @@
-"""The messages that show a game: the lobby, the public board, a person's own view with the move picker.
+"""Rendering: a message's recipe becomes its text, buttons and menu, in its reader's language — by a named call,
+``render``, made by the delivery step just before the message is sent (``finish``), so a board superseded
+before it is sent is never rendered, and its picture never drawn.
 
-Pure: built from a ``LiveGame`` and a state, no I/O. Public text comes only from ``view(None)`` and public
-events; a person's text only from ``view(seat)`` and the events whose audience holds that seat.
+Public text comes only from ``view(None)`` and public events; a person's text only from ``view(seat)`` and
+the events whose audience holds that seat (the recipe holds nothing else).
 """
 from __future__ import annotations
 
+import asyncio
 import re
 
 import rules
-from rules.api import Event, Game, State
+from rules.api import Event, Game
 from rules.lang import reading
 from bot import i18n
-from bot.render import boards
-from bot.service import languages, narration, picker
-from bot.service.ai_seats import thinking_seats
 from bot.i18n import N_, _, translate
-from bot.service.languages import in_chat_language
-from bot.service.live import LiveGame, LiveSeat
-from bot.service.messages import Button, ChatRef, Menu, Message
-
+from bot.service import buttons as codes, narration, picker
+from bot.service.messages import Button, Menu, Message
 
 _PLAYER = re.compile(r"\{P(\d+)\}")
 
@@ -40,85 +38,32 @@ def substitute(text: str, names: list[str]) -> str:
     return _PLAYER.sub(name, text)
 
 
-def waiting(live: LiveGame, state: State) -> str:
-    return ", ".join(live.names[s] for s in state.to_act())
-
-
-def lobby_message(row, chat: ChatRef, seat_names: list[tuple[str, bool]], note: str = "") -> Message:
-    """``seat_names``: (name, must open a private chat first) per seat in join order."""
-    game = rules.get_game(row.game)
-    lines = [_("🏰 {game} — table #{id}", game=game.title, id=row.id)]
-    if row.options and row.options != game.default_options():
-        lines.append(_("Options: {options}", options=", ".join(f"{k}={v}" for k, v in row.options.items())))
-    lines.append(_("Seats ({seated}/{most}, needs {least}):", seated=len(seat_names), most=game.max_players,
-                   least=game.min_players))
-    for i, (name, needs_dm) in enumerate(seat_names):
-        warning = "  " + _("⚠ must open a private chat with me first") if needs_dm else ""
-        lines.append(f"  {i + 1}. {name}{warning}")
-    if note:
-        lines += ["", note]
-    lines.append(_("Join with the buttons or /join, add an AI with /addai, then /start."))
-    gid = row.id
-    buttons = [[Button(_("Join"), f"j:{gid}", "success"), Button(_("Leave"), f"l:{gid}"),
-                Button(_("Add AI"), f"a:{gid}"), Button(_("Start"), f"s:{gid}", "primary")]]
-    return Message("\n".join(lines), chat=chat, buttons=buttons, slot=f"lobby:{gid}", game_id=gid, kind="lobby")
-
-
-def picture(live: LiveGame, view: dict, pictures: bool, lang: str) -> tuple | None:
-    """What to draw for ``view`` when the chat wants pictures (drawn at delivery, its labels in ``lang``, the
-    language of its message), else None."""
-    if not pictures or live.settings.get("pictures", "on") != "on" or not boards.wants_picture(live.game.name, view):
-        return None
-    return live.game.name, view, list(live.names), lang
-
-
-def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False,
-                  view: dict | None = None) -> Message:
-    """The public board (from ``view(None)`` only), rendered when sent. ``view``: ``state.view(None)`` when the
-    caller built it already (a view is built once per move)."""
-    view = state.view(None) if view is None else view
-    over = state.is_over()
-    lang = languages.of_live_chat(live)
-    recipe = {"render": "board", "lang": lang, "game": live.game.name, "id": live.id,
-              "view": view, "names": list(live.names), "recent": [event.to_json() for event in live.recent],
-              "over": over, "waiting": "" if over else waiting(live, state),
-              "thinking": [live.names[s] for s in thinking_seats(live, state)]}
-    return Message("", chat=live.chat, slot=f"board:{live.id}", game_id=live.id, kind="board", fresh=fresh,
-                   picture=picture(live, view, pictures, lang), image_name=f"board-{live.id}.png", recipe=recipe)
-
-
-def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, lines: list[str],
-                    pictures: bool, path: str = "", note: str = "", view: dict | None = None,
-                    told: dict | None = None) -> Message:
-    """A person's own view (from ``view(seat)`` only) with the move picker when they are to act, rendered when
-    sent; the picker's buttons carry ``version``, the version of the game this view shows. The picker is
-    derived from the state then (kept in memory with the recipe, not stored: a hand delivered from the outbox
-    by another process gets the picker of the game as stored then, see ``Service.claim_outbox``). ``told``: events
-    narrated under the view when it is rendered (``told_lines``), beside the ready ``lines``."""
-    seat = seat_row.seat
-    view = state.view(seat) if view is None else view  # ``view``: built by the caller already
-    to_act = seat in state.to_act() and not state.is_over()
-    lang = languages.of_live_seat(live, seat_row)
-    recipe = {"render": "hand", "lang": lang, "game": live.game.name,
-              "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": list(lines),
-              "note": note, "version": version, "path": path, "to_act": to_act, "state": state,
-              "told": told}
-    message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
-                      picture=picture(live, view, pictures, lang), image_name=f"hand-{live.id}.png", recipe=recipe)
-    if path:
-        message.render()  # a picker path from a button: a path that does not fit is refused now, not when sent
+def render(message: Message) -> Message:
+    """Fill ``text``, ``buttons`` and ``menu`` from the message's recipe (once; a message without one is left)."""
+    if message.needs_rendering:
+        recipe = message.recipe
+        build = {"board": _board, "hand": _hand}[recipe["render"]]
+        with i18n.using(recipe["lang"]):
+            message.text, message.buttons, message.menu = build(rules.get_game(recipe["game"]), recipe)
+        message.rendered = True
     return message
 
 
-def render(recipe: dict) -> tuple[str, list[list[Button]], Menu | None]:
-    """The text, buttons and menu of a message from its recipe (``board_message``, ``private_message``), in the
-    language of its reader."""
-    build = {"board": _render_board, "hand": _render_hand}[recipe["render"]]
-    with i18n.using(recipe["lang"]):
-        return build(rules.get_game(recipe["game"]), recipe)
+async def finish(messages: list[Message], pictures) -> list[Message]:
+    """Render the messages and draw the pictures they ask for (several at once, in ``pictures``, a
+    ``PicturePool``): what a message needs just before it is sent. A picture that cannot be drawn leaves the
+    text to go alone."""
+    for message in messages:
+        render(message)
+    asking = [m for m in messages if m.picture is not None]
+    if asking:
+        drawn = await asyncio.gather(*(pictures.draw(*m.picture) for m in asking))
+        for message, png in zip(asking, drawn):
+            message.picture, message.image = None, png
+    return messages
 
 
-def _render_board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
+def _board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
     names = r["names"]
     text = substitute(game.render_view(r["view"]), names)
     header = f"#{r['id']} {game.title}"
@@ -131,11 +76,11 @@ def _render_board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | 
         text += "\n\n" + _("⏳ To act: {names}", names=r["waiting"])
         for name in r["thinking"]:
             text += "\n" + _("{name} is thinking…", name=name)
-    buttons = [] if r["over"] else [[Button(_("🂠 My hand"), f"h:{r['id']}", "primary")]]
-    return text, buttons, None
+    rows = [] if r["over"] else [[Button(_("🂠 My hand"), codes.my_hand(r["id"]), "primary")]]
+    return text, rows, None
 
 
-def _render_hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
+def _hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
     seat, path, version = r["seat"], r["path"], r["version"]
     text = substitute(game.render_view(r["view"]), r["names"])
     head = [_("#{id} {game} — your view (seat {seat})", id=r["id"], game=game.title, seat=seat + 1)]
@@ -144,16 +89,16 @@ def _render_hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | N
     head.extend(r["lines"])
     if r.get("told"):
         head.extend(told_lines(game, r["told"], seat, r["names"]))
-    buttons: list[list[Button]] = []
+    rows: list[list[Button]] = []
     menu = None
     state = r.get("state")
     if r["to_act"] and state is not None:
         level = picker.resolve(game, state.legal_actions(seat), path)
-        buttons = picker_buttons(game, r["id"], version, level, path)
+        rows = picker_buttons(game, r["id"], version, level, path)
         menu = picker_menu(game, r["id"], version, level, path)
         if level.chosen:
             head.append(_("Chosen so far: ") + " → ".join(level.chosen))
-    return "\n".join(head) + "\n\n" + text, buttons, menu
+    return "\n".join(head) + "\n\n" + text, rows, menu
 
 
 def told_lines(game: Game, told: dict, seat: int, names: list[str]) -> list[str]:
@@ -168,20 +113,9 @@ def told_lines(game: Game, told: dict, seat: int, names: list[str]) -> list[str]
         return [substitute(line, names) for line in described if line]
 
 
-@in_chat_language
-def turn_message(live: LiveGame, state: State) -> Message:
-    """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
-    and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
-    people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
-    text = _("🔔 #{id} {game}: your turn, {names}.", id=live.id, game=live.game.title,
-             names=", ".join(p.name for p in people))
-    return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
-                   mentions=[p.user for p in people if p.dm_ok is False])
-
-
 def picker_buttons(game: Game, game_id: int, version: int, level: picker.PickerLevel,
                    path: str) -> list[list[Button]]:
-    prefix = f"p:{game_id}:{version}:"
+    prefix = codes.picker_prefix(game_id, version)
     if level.action is not None:  # one action left: a single button confirms it
         return [[Button(game.describe_action(level.action)[:40], prefix + path, "primary")]]
     flat = [Button(label[:40], prefix + level.data_for(path, token)) for label, token in level.shown()]
@@ -225,7 +159,7 @@ def picker_menu(game: Game, game_id: int, version: int, level: picker.PickerLeve
     """The same choice as one menu (Discord's select): option values are picker tokens or item numbers."""
     if level.action is not None:
         return None
-    prefix = f"p:{game_id}:{version}:"
+    prefix = codes.picker_prefix(game_id, version)
     base = picker.parent(path) if level.has_token else path
     controls = []
     placeholder = translate(PLACEHOLDERS.get(str(level.key or "type"), N_("Choose …")))

@@ -1,0 +1,91 @@
+"""Recording a change of a game: one version-checked write of snapshot, log rows, timers and the messages that
+tell it (the outbox), committed before any message is returned.
+
+Every way a game moves (a person's move, a timed-out turn, a thinking AI's answer, a resignation, the start)
+ends here. The batch of moves was applied to a clone (``work``); ``telling`` makes its messages; the write
+joins the group commit (shared with other games' concurrent moves), or completes the caller's unit of work
+when the caller already wrote in it. A game that ends is rated in the same transaction (``leagues.rate``),
+so two games ending at once both count exactly once.
+"""
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy.exc import DBAPIError
+
+from rules.api import State
+from storage import StaleVersion, UnitOfWork
+from storage.group_commit import BUSY_RETRIES, MoveWrite, is_busy, write_one
+from bot.service import leagues, telling
+from bot.service.context import Context
+from bot.service.deadlines import timer_changes
+from bot.service.live import LiveGame
+from bot.service.messages import Message
+from bot.service.outbox import outbox_rows
+
+
+async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], *, uow: UnitOfWork | None = None,
+                 actor: int | None = None, notes: list[Message] | None = None, started: bool = False,
+                 takeover: int | None = None) -> list[Message]:
+    """Write ``batch`` (``(seat, action, events, by)`` each, already applied to ``work``) and return what it
+    makes the bot say. ``uow``: a unit of work holding the caller's uncommitted writes, which this commit
+    completes; without it the write joins the group commit. ``actor``: the seat that moved (its view is
+    sent even if unchanged); ``takeover``: the seat whose timed-out turn a thinking AI plays."""
+    over = work.is_over()
+    before = [] if started else live.state.to_act()
+    for i, (seat, _action, events, _by) in enumerate(batch):
+        live.remember(live.moves + i, seat, events)
+    messages = (notes or []) + telling.change_messages(live, work, live.version + 1, batch, actor, before,
+                                                         ctx.pictures, started)
+    write = MoveWrite(
+        live.id, live.version, work.to_json(),
+        [{"seq": live.moves + i, "seat": s, "action": a, "events": [e.to_json() for e in ev], "by": by}
+         for i, (s, a, ev, by) in enumerate(batch)],
+        status="finished" if over else "active", outbox=outbox_rows(ctx, messages))
+    ended: list[Message] = []
+    if not over:
+        write.drop_timer_seats, write.new_timers = timer_changes(live, work, ctx.now(), takeover)
+    try:
+        if over:
+            ended = await _record_end(ctx, live, work, write, uow)
+            new_version = write.new_version
+        elif uow is None:
+            new_version, _result = await ctx.group.run(write)
+        else:
+            new_version, _result = await write_one(uow, write)
+            await uow.commit()
+    except BaseException as error:
+        ctx.games.forget(live.id)  # the picture may be ahead of the database: reload next time
+        if isinstance(error, StaleVersion):
+            ctx.games.shared.note(live.id)  # other processes write this game: read its version first
+        raise
+    live.version, live.state, live.moves = new_version, work, live.moves + len(batch)
+    if over:
+        live.status = "finished"
+        ctx.games.forget(live.id)
+    ctx.wake_timers()
+    return messages + ended
+
+
+async def _record_end(ctx: Context, live: LiveGame, work: State, write: MoveWrite,
+                      uow: UnitOfWork | None) -> list[Message]:
+    """The last move, the result and the ratings in one transaction (the caller's, or one of its own)."""
+    if uow is None:  # another process's transaction in the way (a rating row both add) is waited out
+        for attempt in range(BUSY_RETRIES):
+            try:
+                async with ctx.uow() as own:
+                    return await _record_end(ctx, live, work, write, own)
+            except DBAPIError as error:
+                if not is_busy(error) or attempt == BUSY_RETRIES - 1:
+                    raise
+                await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
+    await write_one(uow, write)
+    await uow.timers.clear(live.id)
+    row = await uow.games.get(live.id)
+    row.result = {"ranking": work.ranking(), "scores": work.scores(), "names": live.names,
+                  "resigned": sorted(s.seat for s in live.seats if s.resigned)}
+    ended = [telling.result_message(live, work)]
+    ended += await leagues.rate_finished(uow, row, work, live.chat)
+    await uow.outbox.add(outbox_rows(ctx, ended))
+    await uow.commit()
+    return ended

@@ -1,0 +1,165 @@
+"""Telling: what a change of a game makes the bot say, as messages — most of them recipes that the delivery
+step renders just before sending (``rendering``).
+
+One place turns a move's events into messages (``change_messages``): the public board (from ``view(None)``
+only), each person's own view where it changed or where they learnt something privately (from ``view(seat)``
+only; sent anew, with a ping, to whoever's turn has just come), and the group's turn line. The lobby, the
+result and the last word in a hand are told here too. Pure: no I/O.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import rules
+from rules.api import State
+from bot.i18n import _
+from bot.render import boards
+from bot.service import buttons as codes, languages, narration, rendering
+from bot.service.ai_seats import thinking_seats
+from bot.service.languages import in_chat_language
+from bot.service.live import LiveGame, LiveSeat
+from bot.service.messages import Button, ChatRef, Message, UserRef
+from bot.service.rows import user_ref
+
+
+def waiting(live: LiveGame, state: State) -> str:
+    return ", ".join(live.names[s] for s in state.to_act())
+
+
+def lobby_message(row, chat: ChatRef, seat_names: list[tuple[str, bool]], note: str = "") -> Message:
+    """The table before it starts. ``seat_names``: (name, must open a private chat first) per seat in join order."""
+    game = rules.get_game(row.game)
+    lines = [_("🏰 {game} — table #{id}", game=game.title, id=row.id)]
+    if row.options and row.options != game.default_options():
+        lines.append(_("Options: {options}", options=", ".join(f"{k}={v}" for k, v in row.options.items())))
+    lines.append(_("Seats ({seated}/{most}, needs {least}):", seated=len(seat_names), most=game.max_players,
+                   least=game.min_players))
+    for i, (name, needs_dm) in enumerate(seat_names):
+        warning = "  " + _("⚠ must open a private chat with me first") if needs_dm else ""
+        lines.append(f"  {i + 1}. {name}{warning}")
+    if note:
+        lines += ["", note]
+    lines.append(_("Join with the buttons or /join, add an AI with /addai, then /start."))
+    gid = row.id
+    rows = [[Button(_("Join"), codes.join(gid), "success"), Button(_("Leave"), codes.leave(gid)),
+             Button(_("Add AI"), codes.add_ai(gid)), Button(_("Start"), codes.start(gid), "primary")]]
+    return Message("\n".join(lines), chat=chat, buttons=rows, slot=f"lobby:{gid}", game_id=gid, kind="lobby")
+
+
+def picture(live: LiveGame, view: dict, pictures: bool, lang: str) -> tuple | None:
+    """What to draw for ``view`` when the chat wants pictures (drawn at delivery, its labels in ``lang``, the
+    language of its message), else None."""
+    if not pictures or live.settings.get("pictures", "on") != "on" or not boards.wants_picture(live.game.name, view):
+        return None
+    return live.game.name, view, list(live.names), lang
+
+
+def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = False,
+                  view: dict | None = None) -> Message:
+    """The public board (from ``view(None)`` only), as a recipe. ``view``: ``state.view(None)`` when the caller
+    built it already (a view is built once per move)."""
+    view = state.view(None) if view is None else view
+    over = state.is_over()
+    lang = languages.of_live_chat(live)
+    recipe = {"render": "board", "lang": lang, "game": live.game.name, "id": live.id,
+              "view": view, "names": list(live.names), "recent": [event.to_json() for event in live.recent],
+              "over": over, "waiting": "" if over else waiting(live, state),
+              "thinking": [live.names[s] for s in thinking_seats(live, state)]}
+    return Message("", chat=live.chat, slot=f"board:{live.id}", game_id=live.id, kind="board", fresh=fresh,
+                   picture=picture(live, view, pictures, lang), image_name=f"board-{live.id}.png", recipe=recipe)
+
+
+def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, pictures: bool,
+                    path: str = "", view: dict | None = None, told: dict | None = None) -> Message:
+    """A person's own view (from ``view(seat)`` only) with the move picker when they are to act, as a recipe;
+    the picker's buttons carry ``version``, the version of the game this view shows. The picker is derived from
+    the state when rendered (kept in memory with the recipe, not stored: a hand delivered from the outbox by
+    another process gets the picker of the game as stored then, see ``outbox.claim``). ``told``: events
+    narrated under the view (``rendering.told_lines``)."""
+    seat = seat_row.seat
+    view = state.view(seat) if view is None else view  # ``view``: built by the caller already
+    to_act = seat in state.to_act() and not state.is_over()
+    lang = languages.of_live_seat(live, seat_row)
+    recipe = {"render": "hand", "lang": lang, "game": live.game.name,
+              "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": [],
+              "note": "", "version": version, "path": path, "to_act": to_act, "state": state,
+              "told": told}
+    message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
+                      picture=picture(live, view, pictures, lang), image_name=f"hand-{live.id}.png", recipe=recipe)
+    if path:
+        rendering.render(message)  # a picker path from a button: a path that does not fit is refused now
+    return message
+
+
+@in_chat_language
+def turn_message(live: LiveGame, state: State) -> Message:
+    """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
+    and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
+    people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
+    text = _("🔔 #{id} {game}: your turn, {names}.", id=live.id, game=live.game.title,
+             names=", ".join(p.name for p in people))
+    return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
+                   mentions=[p.user for p in people if p.dm_ok is False])
+
+
+def change_messages(live: LiveGame, state: State, version: int, batch: list[tuple], actor: int | None,
+                    before: list[int], pictures: bool, started: bool = False) -> list[Message]:
+    """What a batch of moves makes the bot say: the board; each person's view where it changed (or where they
+    learnt something privately), sent anew with a ping to whoever's turn has just come; and the group's turn
+    line when the people to act changed. Each view is built once: compared with the one last shown (kept in
+    ``live.shown_views``), stored as the message's recipe, drawn from."""
+    out = [board_message(live, state, pictures, fresh=started, view=state.view(None))]
+    private_events: dict[int, list] = defaultdict(list)  # told in each reader's language, when rendered
+    for _seat, _action, events, _by in batch:
+        for event in events:
+            if event.audience is not None:
+                for s in event.audience:
+                    private_events[s].append(event)
+    to_act = [] if state.is_over() else state.to_act()
+    turn_came = {s for s in to_act if s not in before or s == actor}
+    for s in live.humans():
+        view = state.view(s.seat)  # built once: compared, rendered and drawn
+        if view == live.shown_views.get(s.seat) and not private_events.get(s.seat) and s.seat != actor \
+                and s.seat not in turn_came:
+            continue
+        live.shown_views[s.seat] = view
+        if s.seat in turn_came or not to_act:  # their turn, or the end: all they know since their last one
+            told = {"since": since_last_turn(live.log, s.seat), "ended": not to_act}
+        else:  # what they learnt privately
+            mine = private_events.get(s.seat)
+            told = {"events": [event.to_json() for event in mine]} if mine else None
+        message = private_message(live, s, state, version, pictures, view=view, told=told)
+        message.ping = s.seat in turn_came
+        out.append(message)
+    humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
+    if humans_to_act and set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}:
+        out.append(turn_message(live, state))
+    return out
+
+
+def since_last_turn(log, seat: int) -> list[list]:
+    """The moves of ``log`` (``(seq, seat, events)``, oldest first) from ``seat``'s last own move on (all of them
+    when it has none), as JSON: what ``narration.since_last_turn`` reads to tell the seat what it has not seen."""
+    moves = list(log)
+    start = next((k for k in range(len(moves) - 1, -1, -1) if moves[k][1] == seat), 0)
+    return [[seq, mover, [event.to_json() for event in events]] for seq, mover, events in moves[start:]]
+
+
+@in_chat_language
+def result_message(live: LiveGame, state: State) -> Message:
+    """The final result, sorted by place (resigned seats last), in the chat's language."""
+    scores, ranking = state.scores(), state.ranking()
+    resigned = sorted(s.seat for s in live.seats if s.resigned)
+    lines = [_("🏆 Game #{id} is over.", id=live.id)]
+    lines += narration.final_result_lines(live.game, scores, ranking, live.names, resigned=resigned)
+    return Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")
+
+
+def closed_hands(row, text: str, only: UserRef | None = None) -> list[Message]:
+    """The last word in each person's private slot of a game they no longer play: no buttons left."""
+    out = []
+    for seat in row.seats:
+        user = user_ref(seat)
+        if user is not None and (only is None or (user.platform, user.id) == (only.platform, only.id)):
+            out.append(Message(text, user=user, slot=f"hand:{row.id}", game_id=row.id, kind="hand"))
+    return out
