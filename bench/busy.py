@@ -83,7 +83,6 @@ async def _service(path: Path, pictures: bool, workers: int | None):
         service = await build_service(f"sqlite+aiosqlite:///{path}", **kwargs)
     except TypeError:  # a service without a picture pool (before issue 24)
         service = await build_service(f"sqlite+aiosqlite:///{path}", pictures=pictures)
-    service.draw_at_delivery = True  # as the platform adapters do: pictures are drawn when sent
     for i in range(10):  # no turn timers: moves, not timer bookkeeping
         await service.settings(ChatRef("bench", f"chat{i}", "bench"), UserRef("bench", "admin", "admin"),
                                "turn_timer=0", is_admin=True)
@@ -197,26 +196,27 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
     rendering = [0.0]  # the loop's CPU spent rendering messages at delivery
 
     async def send(message, meta, pace):
-        started = time.thread_time()
-        message.render()  # as an adapter reading its text, buttons and menu: rendered only when really sent
-        rendering[0] += time.thread_time() - started
         await pace()
 
-    delivery = Delivery(send, on_delivered=service.delivered, name="bench",
-                        prepare=getattr(service, "draw_picture", None))  # as the platform adapters do
+    async def finish(message):  # as the platform adapters' deliveries do: rendered and drawn only when really sent
+        started = time.thread_time()
+        await service.finish_one(message)
+        rendering[0] += time.thread_time() - started
+
+    delivery = Delivery(send, on_delivered=service.delivered, name="bench", prepare=finish)
     drawn_before = getattr(pool, "drawn", 0)
     tables = await open_tables(service, game_name, games, first)
     if before_clock is not None:
         await before_clock()
     latencies: list[float] = []
 
-    class Submitting:  # play() calls service.act; its messages go to the delivery queues
+    class Submitting:  # as an adapter: play() hands a command to the bus, its messages go to the delivery queues
         def __init__(self, inner):
             self.inner = inner
-            self._live_games = inner.ctx.games
+            self.ctx = inner.ctx
 
-        async def act(self, *args, **kwargs):
-            out = await self.inner.act(*args, **kwargs)
+        async def handle(self, command):
+            out = await self.inner.handle(command)
             delivery.submit([m for m in out if m.kind != "error"])
             return out
 

@@ -50,6 +50,7 @@ async def work(url: str, index: int, count: int, go: Path, shared: bool) -> dict
     """One process: once every process is ready (``go`` names the end time), act for its seats until then."""
     import rules
     from bot.service import ChatRef, UserRef, build_service
+    from bot.service.commands import MakeMove
     from storage import UnitOfWork
 
     service = await build_service(url)
@@ -60,7 +61,7 @@ async def work(url: str, index: int, count: int, go: Path, shared: bool) -> dict
     async def act(chat, user, gid, action):
         nonlocal refused
         start = time.perf_counter()
-        answer = await service.act(chat, user, action, game_id=gid)
+        answer = await service.handle(MakeMove(user, chat, action, gid))  # as an adapter hands it over
         times.append(time.perf_counter() - start)
         refused += any(m.kind == "error" for m in answer)
 

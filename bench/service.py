@@ -1,8 +1,8 @@
-"""Service throughput and latency on a SQLite file: each move a committed ``Service.act``.
+"""Service throughput and latency on a SQLite file: each move a committed ``MakeMove`` through the bus.
 
-Every seat is a bench "person" who picks a random legal action and sends it through
-``Service.act``, so each call is exactly one move: moves logged, snapshot written
-(version-checked), committed, messages rendered. Tables are set up before the clock
+Every seat is a bench "person" who picks a random legal action and sends it as an adapter does
+(``Service.handle(MakeMove(...))``), so each call is exactly one move: moves logged, snapshot written
+(version-checked), committed, messages made (rendered only when delivered). Tables are set up before the clock
 starts. Prints:
 
 * quiet: one game at a time — the service's own overhead per move (act minus the
@@ -23,6 +23,8 @@ from pathlib import Path
 
 import rules
 from bot.service import ChatRef, UserRef, build_service
+from bot.service.commands import MakeMove
+from bot.service.core import resume
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -65,7 +67,7 @@ async def play(service, gid: int, chat: ChatRef, moves: int, rng: random.Random,
         state.clone().apply(seat, action)
         engine = time.perf_counter() - t0
         t0, c0 = time.perf_counter(), time.thread_time()
-        out = await service.act(chat, live.seats[seat].user, action, game_id=gid)
+        out = await service.handle(MakeMove(live.seats[seat].user, chat, action, gid))  # an adapter's way in
         elapsed = time.perf_counter() - t0
         if cpu is not None:
             cpu.append(time.thread_time() - c0)
@@ -102,7 +104,7 @@ async def run(game_name: str, games: int, moves_per_game: int, db_dir: str, pict
     before = tracemalloc.take_snapshot()
     active = len(service.ctx.games)
     service.ctx.games.clear()
-    await service.resume()
+    await resume(service.ctx)
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))

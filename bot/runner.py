@@ -15,9 +15,8 @@ from urllib.parse import urlsplit
 
 from sqlalchemy.engine import make_url
 
-from bot.service import Message, build_service
+from bot.service import DatabaseUnavailable, Message, build_service
 from bot.settings import Settings
-from storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -161,14 +160,14 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     if problem:
         log.error("Herald cannot start: %s", problem)
         return 2
+    platforms = [p for p, on in (("discord", discord), ("telegram", telegram)) if on]
     try:
-        service = await build_service(settings.database_url, pictures=True, flood_guard=True)
+        # messages for other platforms wait in the outbox for their processes
+        service = await build_service(settings.database_url, pictures=True, flood_guard=True, serves=set(platforms))
     except DatabaseUnavailable as e:
         log.error("Herald cannot start: %s", e)
         return 2
-    platforms = [p for p, on in (("discord", discord), ("telegram", telegram)) if on]
-    service.serves = set(platforms)  # messages for other platforms wait in the outbox for their processes
-    log.info("%s (process %s)", describe(settings, discord=discord, telegram=telegram), service.process_id)
+    log.info("%s (process %s)", describe(settings, discord=discord, telegram=telegram), service.ctx.process_id)
     deliverers = {}
     tasks: list[asyncio.Task] = []
     app = client = None

@@ -11,8 +11,9 @@ import sys
 
 from bot import i18n
 from bot.i18n import N_, _
-from bot.service import ChatRef, Message, Service, UserRef, build_service
-from storage import DatabaseUnavailable
+from bot.service import ChatRef, DatabaseUnavailable, Message, Service, UserRef, build_service, catalog
+from bot.service.narration import personal
+from bot.service.rendering import board_news_for, view_for
 
 CHAT = ChatRef("console", "local", "local", "console")
 YOU = UserRef("console", "you", "You")  # the console person; named in the table's language when a game starts
@@ -49,8 +50,6 @@ def addressed(line: str, name: str) -> str:
     """A line the service wrote with your name in it, spoken to you: "You plays" → "You play", "You's" → "your".
     English only: another language's verb cannot be turned by a rule, and there your name is a word of that
     language ("Du"), left as it is (the lines about you are narrated for you instead, ``Console.board_news``)."""
-    from bot.service.narration import personal
-
     if i18n.language() != "en":
         return line
     return personal(re.sub(rf"(?<![\w{{])(?<!P\d ){re.escape(name)}(?=\W|$)", "{P1}", line), 0, [name])
@@ -171,63 +170,34 @@ class Console:
                 self.say("📢 " + text)
             self.say()
 
+    def _seat_for(self, recipe: dict) -> int | None:
+        names = recipe.get("names") or []
+        return self.seat if self.seat is not None else (names.index(self.you.name) if self.you.name in names else None)
+
     def board_news(self, m: Message, lines: list[str]) -> list[tuple[str, str, bool]]:
         """The board's lines of recent events (``lines``, as the channel reads them) as (that line, the line
-        for you, whether it is about you): the events the board holds are narrated for your seat, so a line
-        about you is each language's own second-person sentence ("Du deckst 7♠ auf.", not "Du deckt")."""
-        from bot.service.narration import narrate
-        from bot.service.rendering import substitute
-        from rules.api import Event
-        import rules
-
+        for you, whether it is about you), narrated for your seat by the service (``rendering.board_news_for``)."""
         recipe = m.recipe or {}
-        names = recipe.get("names") or []
-        seat = self.seat if self.seat is not None else (
-            names.index(self.you.name) if self.you.name in names else None)
-        if seat is None or "recent" not in recipe:
-            return [(line, addressed(line, self.you.name), line.startswith(self.you.name + " ")) for line in lines]
-        game = rules.get_game(recipe["game"])
-        out = []
-        with i18n.using(recipe.get("lang")):
-            for data in recipe["recent"]:
-                event = Event.from_json(data)
-                text = game.describe_event(event)
-                if not text:
-                    continue
-                mine = narrate(game, [event], seat, names, condense=False)
-                about_you = event.data.get("seat") == seat and event.kind != "turn_started"  # (the prompt says it)
-                out.append((substitute(text, names), mine[0] if mine else substitute(text, names), about_you))
-        if [raw for raw, _line, _me in out] != lines:  # (not the board's lines: told as the board says them)
+        seat = self._seat_for(recipe)
+        out = board_news_for(recipe, seat) if seat is not None else None
+        if out is None or [raw for raw, _line, _me in out] != lines:  # (told as the board says them)
             return [(line, addressed(line, self.you.name), line.startswith(self.you.name + " ")) for line in lines]
         return out
 
     def board_for_you(self, m: Message, body: str) -> str:
         """The table's board (``body``, as the channel reads it) told to you: the same public view, its lines
         about you in each language's own second person ("Du musst bauen.", not "Du muss bauen.")."""
-        from bot.service.narration import personal
-        from bot.service.rendering import substitute
-        from rules.lang import reading
-        import rules
-
         recipe = m.recipe or {}
-        names = recipe.get("names") or []
-        seat = self.seat if self.seat is not None else (
-            names.index(self.you.name) if self.you.name in names else None)
-        game = rules.get_game(recipe["game"]) if "game" in recipe else None
-        render = getattr(getattr(game, "render", None), "render", None)
-        if seat is None or render is None or "view" not in recipe:
+        seat = self._seat_for(recipe)
+        text = view_for(recipe, seat) if seat is not None else None
+        if text is None:
             return "\n".join(addressed(line, self.you.name) for line in body.splitlines())
-        with i18n.using(recipe.get("lang")), reading(seat):
-            text = _plain(render(recipe["view"]))
-            # English turns what is left ("start player You"); elsewhere your name is a word of the language
-            return personal(text, seat, names) if i18n.language() == "en" else substitute(text, names)
+        return _plain(text)
 
     def _board_not_in_view(self) -> bool:
         """A game that hides nothing (Kardinal) keeps a person's own view short: the console then prints the
         table's board at the person's turn instead."""
-        import rules
-
-        return bool(self.game_name) and not rules.get_game(self.game_name).has_hidden_information
+        return bool(self.game_name) and not catalog.game(self.game_name).hides
 
     async def read(self, prompt: str) -> str | None:
         self.out.write(prompt)
@@ -237,10 +207,8 @@ class Console:
 
     # ------------------------------------------------------------------ starting
     async def new_game(self, game: str, players: int | None, seed: int | None, options: str) -> bool:
-        import rules
-
         try:
-            g = rules.get_game(game)
+            g = catalog.game(game)
         except ValueError as e:
             self.say(str(e))
             return False
@@ -399,21 +367,17 @@ class Console:
         self.say(i18n.translate(HELP))
         name = self.game_name or await self._game_name()
         if name:
-            import rules
-
             self.say("")
-            self.say(console_rules(rules.get_game(name).help_text()))
+            self.say(console_rules(catalog.game(name).help_text()))
 
     async def _game_name(self) -> str:
         for m in await self.service.games(CHAT, self.you):
             for line in m.text.splitlines():
                 if line.startswith(f"#{self.game_id} "):
-                    import rules
-
-                    for name, g in rules.GAMES.items():
-                        if g.title in line:
-                            self.game_name = name
-                            return name
+                    for info in catalog.games():
+                        if info.title in line:
+                            self.game_name = info.name
+                            return info.name
         return ""
 
     def menu(self, options: list[tuple[str, str]]) -> None:

@@ -1,51 +1,48 @@
 """The slash commands: each one hands its interaction to the adapter with the service command it stands for.
 
 Descriptions are marked for translation (``N_``); discord.py asks ``HeraldTranslator`` for each locale's text.
-Game names and options autocomplete from ``rules.GAMES``, moves from the person's legal moves.
+Game names and options autocomplete from the service's ``catalog``, moves from the person's legal moves.
 """
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
+from discord.ext.commands import Bot
 
-import rules
 from bot import i18n
 from bot.i18n import N_, _
-from bot.service import commands as cmd
+from bot.service import catalog, commands as cmd
 
-if TYPE_CHECKING:
-    from bot.discord.app import HeraldBot
 
 log = logging.getLogger(__name__)
 
 
 async def _game_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     current = current.lower()
-    return [app_commands.Choice(name=f"{game.title} ({game.min_players}–{game.max_players})", value=name)
-            for name, game in sorted(rules.GAMES.items())
-            if current in name or current in game.title.lower()][:25]
+    return [app_commands.Choice(name=f"{game.title} ({game.min_players}–{game.max_players})", value=game.name)
+            for game in catalog.games() if current in game.name or current in game.title.lower()][:25]
 
 
 async def _option_texts(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Suggest the chosen game's options as ``key=value`` with their defaults."""
-    game = rules.GAMES.get(str(getattr(interaction.namespace, "game", "") or "").lower())
-    if game is None:
+    try:
+        game = catalog.game(str(getattr(interaction.namespace, "game", "") or "").lower())
+    except ValueError:
         return []
 
     def shown(value) -> str:
         return ",".join(map(str, value)) if isinstance(value, list) else str(value).lower()
 
-    defaults = game.default_options()
+    defaults = game.default_options
     texts = [" ".join(f"{k}={shown(v)}" for k, v in defaults.items())] if defaults else []
     texts += [f"{k}={shown(v)}" for k, v in defaults.items()]
     return [app_commands.Choice(name=t[:100], value=t[:100]) for t in dict.fromkeys(texts)
             if t and current.lower() in t.lower()][:25]
 
 
-def register_commands(bot: HeraldBot) -> None:
+def register_commands(bot: Bot) -> None:
+    """The slash commands on ``bot`` (a ``HeraldBot``: its ``adapter`` runs them)."""
     tree, a, s = bot.tree, bot.adapter, bot.adapter.service
     table = N_("the table number, when several games run here")
 

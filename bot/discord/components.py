@@ -5,14 +5,10 @@ version, picker path), so a click after a restart is routed by pattern, with no 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot.service import Button, Menu, Message
 
-if TYPE_CHECKING:
-    from bot.discord.app import HeraldBot
 
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
@@ -31,7 +27,7 @@ class HeraldButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hb:(?P<
         return cls(match["data"], item.label or "…", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: HeraldBot = interaction.client  # type: ignore[assignment]
+        bot = interaction.client  # the HeraldBot: it has the adapter
         await bot.adapter.on_press(interaction, self.data)
 
 
@@ -48,7 +44,7 @@ class HeraldMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"hs:(?P<da
         return cls(match["data"], list(item.options), item.min_values, item.max_values, item.placeholder)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: HeraldBot = interaction.client  # type: ignore[assignment]
+        bot = interaction.client  # the HeraldBot: it has the adapter
         values = list((interaction.data or {}).get("values", []))
         await bot.adapter.on_menu(interaction, self.data, values)
 

@@ -205,15 +205,16 @@ class Service:
 
 async def build_service(database_url: str | None = None, *, pictures: bool = False,
                         flood_guard: bool = False, picture_workers: int | None = None,
-                        warm_pictures: bool = True) -> Service:
+                        warm_pictures: bool = True, serves: set[str] | None = None) -> Service:
     """Open (and migrate) the database; the fixed entry point for all adapters. ``pictures``: send board and
     hand pictures with the text (chat platforms); ``flood_guard``: answer a person who floods a chat with "slow
     down" (the chat platforms); ``picture_workers``: processes drawing pictures (default a core each but the
     event loop's; they start on the first picture), ``warm_pictures``: each first draws a few pictures of every
-    game so its caches are warm (tests pass ``picture_workers=1, warm_pictures=False``)."""
+    game so its caches are warm (tests pass ``picture_workers=1, warm_pictures=False``); ``serves``: the
+    platforms this process sends to itself (None: all; the others' messages wait in the outbox)."""
     db = await open_database(database_url or DEFAULT_DATABASE_URL)
     ctx = Context(db=db, group=GroupCommit(db), games=LiveGames(), pictures=pictures,
-                  flood=FloodGuard() if flood_guard else None)
+                  flood=FloodGuard() if flood_guard else None, serves=serves)
     service = Service(ctx, picture_workers=picture_workers, warm_pictures=warm_pictures)
     await resume(ctx)
     return service

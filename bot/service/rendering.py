@@ -175,3 +175,37 @@ def picker_menu(game: Game, game_id: int, version: int, level: picker.PickerLeve
     low, high = level.sizes if level.multi else (1, 1)
     return Menu(data, [(label[:100], value) for label, value in options][:25], level.multi, low,
                 min(high, len(options), 25), placeholder[:150], controls)
+
+
+# ---------------------------------------------------------------- a board read by one seat (the console)
+def board_news_for(recipe: dict, seat: int) -> list[tuple[str, str, bool]] | None:
+    """The recent public events a board recipe tells, as (the channel's line, the line for ``seat``, whether
+    it is about ``seat``): the same public events narrated for that reader, so a line about them is their own
+    language's second person ("Du deckst 7♠ auf.", not "Du deckt"). None when the recipe holds no events."""
+    if "recent" not in recipe or "game" not in recipe:
+        return None
+    game, names = rules.get_game(recipe["game"]), recipe.get("names") or []
+    out = []
+    with i18n.using(recipe.get("lang")):
+        for data in recipe["recent"]:
+            event = Event.from_json(data)
+            text = game.describe_event(event)
+            if not text:
+                continue
+            mine = narration.narrate(game, [event], seat, names, condense=False)
+            about = event.data.get("seat") == seat and event.kind != "turn_started"
+            out.append((substitute(text, names), mine[0] if mine else substitute(text, names), about))
+    return out
+
+
+def view_for(recipe: dict, seat: int) -> str | None:
+    """The public view of a board recipe as ``seat`` reads it: its lines about them in their own language's
+    second person ("Du musst bauen."); English turns what is left ("start player You"). None without a view."""
+    game = rules.get_game(recipe["game"]) if "game" in recipe else None
+    board = getattr(getattr(game, "render", None), "render", None)  # the game's text of a view, for any reader
+    if board is None or "view" not in recipe:
+        return None
+    names = recipe.get("names") or []
+    with i18n.using(recipe.get("lang")), reading(seat):
+        text = board(recipe["view"])
+        return narration.personal(text, seat, names) if i18n.language() == "en" else substitute(text, names)
