@@ -13,6 +13,7 @@ from discord import app_commands
 
 import rules
 from bot import i18n
+from bot.discord.format import to_markdown
 from bot.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -178,7 +179,7 @@ def register_commands(bot: HeraldBot) -> None:
         log.error("slash command failed: %s", error, exc_info=error)
         try:
             with i18n.using(i18n.supported(interaction.locale)):
-                text = _("Sorry, something went wrong with that. Nothing was changed.")
+                text = to_markdown(_("Sorry, something went wrong with that. Nothing was changed."))
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:
