@@ -11,7 +11,8 @@ once, and everything else is queued in ``bot.delivery`` (one ordered queue per c
 slot): a 429 makes only its own channel wait (discord.py's own retries, then the queue's, as often as needed),
 never a handler and never another guild. A ``ping`` message is posted anew (a new DM notifies; a channel
 message pings only the users in ``mentions``, by ``allowed_mentions``) and the previous one of its slot is
-deleted; every other message mentions nobody.
+deleted; every other message mentions nobody. Every text is shown as plain text (``format``): what people call
+themselves or type is never Markdown, a link or a mention; the pings are added after it.
 """
 from __future__ import annotations
 
