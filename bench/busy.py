@@ -202,7 +202,7 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
         rendering[0] += time.thread_time() - started
         await pace()
 
-    delivery = Delivery(send, on_delivered=service.delivered, name="bench",
+    delivery = Delivery(send, on_delivered=service.delivered, on_queued=service.holding, name="bench",
                         prepare=getattr(service, "draw_picture", None))  # as the platform adapters do
     drawn_before = getattr(pool, "drawn", 0)
     tables = await open_tables(service, game_name, games, first)

@@ -57,7 +57,7 @@ class DiscordAdapter:
         # pictures are drawn when a message is really sent (a board replaced while waiting is never drawn)
         service.draw_at_delivery = True
         self.delivery = Delivery(self._send, on_delivered=service.delivered, prepare=service.draw_picture,
-                                 name="discord")
+                                 on_queued=service.holding, name="discord")
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)

@@ -2,10 +2,13 @@
 that made it when it serves that platform, else (or after a crash) by a delivery loop of a process that does.
 
 ``outbox_rows`` turns messages into rows written in the same transaction as the move, lobby change or timer
-that they tell. The messages returned to an adapter carry their row's key in ``outbox_id``; the adapter reports
-them ``delivered`` once sent (or superseded by a newer message for the same slot). ``outbox_loop`` claims what
-nobody delivered within the lease and hands it to the process's deliverer. Delivery is at least once: boards and
-hands replace their slot, so a repeat is harmless.
+that they tell. The messages returned to an adapter carry their row's key in ``outbox_id``; the adapter's
+Delivery reports them ``holding`` when queued and ``delivered`` once sent (or superseded by a newer message for the
+same slot). ``outbox_loop`` claims what nobody delivered within the lease and hands it to the process's deliverer.
+A process renews the claims of what it holds until the sent mark is written, however long a chat's queue, a 429
+or a slow request takes (the lease ran out before and another process sent a reminder again); a process that dies
+stops renewing, and its messages are taken over after the lease. Delivery is at least once: boards and hands
+replace their slot, so a repeat is harmless.
 """
 from __future__ import annotations
 
@@ -20,7 +23,8 @@ from bot.service.base import now
 from bot.service.messages import Message, message_from_json, message_to_json
 
 log = logging.getLogger(__name__)
-DELIVERY_LEASE = timedelta(seconds=15)  # a message its process did not mark sent by then is sent by another
+DELIVERY_LEASE = timedelta(seconds=15)  # a message whose claim nobody renewed for that long is sent by another
+RENEWALS_PER_LEASE = 3  # claims held are renewed this often within a lease: one late renewal loses nothing
 PURGE_AFTER = timedelta(hours=1)
 UNSTORED_PLATFORMS = ("console",)  # a terminal has one process: nothing to hand over
 
@@ -45,6 +49,10 @@ class DeliveryCommands:
         self._key_prefix = uuid.uuid4().hex[:20]
         self._key_count = itertools.count()
         self._sent_flush: asyncio.Task | None = None
+        # outbox keys a Delivery of this process holds (queued, being sent, or sent and not yet marked): their
+        # claims are renewed until the sent mark is written
+        self._held: set[str] = set()
+        self._renewer: asyncio.Task | None = None
 
     def outbox_rows(self, messages: list[Message]) -> list[dict]:
         """Rows for the messages a write makes (answers to the asker are not stored: they are the reply)."""
@@ -80,6 +88,38 @@ class DeliveryCommands:
                 await self._group.mark_sent(keys)
             except Exception:
                 log.exception("could not mark %d messages sent (they may be sent again)", len(keys))
+            for key in keys:  # marked (or given up): the claim need not be renewed any more
+                self._held.discard(key)
+
+    def holding(self, outbox_ids: list[str]) -> None:
+        """A Delivery of this process queued these messages: renew their claims until they are marked sent, so
+        no other process claims a message still waiting in a chat's queue or being sent."""
+        self._held.update(str(key) for key in outbox_ids if key)
+        if self._held and (self._renewer is None or self._renewer.done()):
+            self._renewer = asyncio.create_task(self._renew_claims())
+
+    async def _renew_claims(self) -> None:
+        """While this process holds messages, stamp their claims several times a lease (in a short transaction
+        of its own). A message no longer claimed by this process (sent, superseded, or taken over after a stall
+        longer than the lease) is dropped from the held ones."""
+        while self._held:
+            await asyncio.sleep(self.delivery_lease.total_seconds() / RENEWALS_PER_LEASE)
+            keys = list(self._held)
+            try:
+                async with self._uow() as uow:
+                    renewed = await uow.outbox.renew(keys, self.process_id, now())
+                    await uow.commit()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("could not renew the claims of %d messages (tried again shortly)", len(keys),
+                            exc_info=True)
+                continue
+            lost = [key for key in keys if key not in renewed and key in self._held]
+            self._held.difference_update(lost)
+            if lost:
+                log.info("%d messages held here are no longer claimed by this process (marked sent, or taken "
+                         "over after a stall longer than the lease)", len(lost))
 
     async def flush_delivered(self) -> None:
         """Wait until every ``delivered`` mark is written (tests, shutdown)."""
@@ -170,4 +210,7 @@ class DeliveryCommands:
 
     async def close_delivery(self) -> None:
         await self.flush_delivered()
+        if self._renewer is not None:  # what is still held is taken over by another process after the lease
+            self._renewer.cancel()
+            await asyncio.gather(self._renewer, return_exceptions=True)
         await self.pictures_pool.aclose()

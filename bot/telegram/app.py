@@ -89,7 +89,7 @@ class TelegramAdapter(Outgoing):
         service.draw_at_delivery = True
         self.delivery = Delivery(self._send, on_delivered=service.delivered, chat_key=default_chat_key,
                                  budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale),
-                                 prepare=service.draw_picture, name="telegram")
+                                 prepare=service.draw_picture, on_queued=service.holding, name="telegram")
 
     async def close(self, drain: float = 5.0) -> None:
         """Deliver what is queued (up to ``drain`` seconds), then stop; call before ``app.stop()``."""
