@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 
 try:
     import fcntl
@@ -52,6 +53,15 @@ def open_queue(database: str | None) -> "Queue | None":
         return Queue(os.open(path, os.O_RDWR | os.O_CREAT, 0o644))
     except OSError:
         return None
+
+
+_gave_up = float("-inf")  # when a writer of this process last stopped waiting for the queue (monotonic)
+
+
+def stuck(within: float = 30.0) -> bool:
+    """A writer of this process stopped waiting for the queue in the last ``within`` seconds: another process
+    holds it beyond any batch (frozen), so a long wait for a write is no mere load."""
+    return time.monotonic() - _gave_up < within
 
 
 class Queue:
@@ -93,6 +103,8 @@ class Queue:
                 self._granted = None
                 return True
             self._stuck = True
+            global _gave_up
+            _gave_up = time.monotonic()
             return False
 
     def _wait(self, granted: threading.Event) -> None:

@@ -13,7 +13,7 @@ import logging
 from rules.api import IllegalAction
 from bot import i18n
 from bot.i18n import _
-from storage import StaleVersion, StorageUnavailable, health
+from storage import StaleVersion, StorageUnavailable, health, writers
 from storage.group_commit import watch as watch_writes
 from bot.service.messages import ChatRef, Message, UserRef
 
@@ -95,9 +95,10 @@ class StillPending(Exception):
 
 
 async def _in_time(self, coroutine):
-    """Run a command; if its write still waits for the database after ``PENDING_AFTER`` seconds (another
-    process frozen while it holds SQLite's writers, issue 34), raise StillPending and let it finish alone: the
-    messages of a move are stored with it (the outbox) and told by the outbox loop once it is stored."""
+    """Run a command; if its write still waits for the database after ``PENDING_AFTER`` seconds while the
+    writers' queue is stuck (another process frozen while it holds SQLite's writers, issue 34), raise
+    StillPending and let it finish alone: the messages of a move are stored with it (the outbox) and told by
+    the outbox loop once it is stored. Under mere load the person waits for the real answer, as before."""
     context = contextvars.copy_context()
     waiting = context.run(watch_writes)
     task = asyncio.get_running_loop().create_task(coroutine, context=context)
@@ -107,7 +108,7 @@ async def _in_time(self, coroutine):
             done, _pending = await asyncio.wait((task,), timeout=after)
             if done:
                 return task.result()
-            if waiting.writes:
+            if waiting.writes and writers.stuck():  # a frozen process, not mere load: it may wait long
                 _late.add(task)
                 task.add_done_callback(_finished_late)
                 raise StillPending

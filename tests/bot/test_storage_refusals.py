@@ -92,18 +92,19 @@ async def test_a_move_waiting_for_a_frozen_process_is_answered_pending_then_stor
     path = tmp_path / "frozen.db"
     service = await _service(tmp_path, "frozen.db")
     service.pending_after = 0.5
-    # another process frozen inside its transaction: it holds the writers' queue and SQLite's write lock
-    frozen = subprocess.Popen(
-        [sys.executable, "-c", "import fcntl, os, sqlite3, sys\n"
-         f"fd = os.open({str(path) + writers.SUFFIX!r}, os.O_RDWR | os.O_CREAT)\n"
-         "fcntl.flock(fd, fcntl.LOCK_EX)\n"
-         f"c = sqlite3.connect({str(path)!r}, isolation_level=None); c.execute('BEGIN IMMEDIATE')\n"
-         "print('held', flush=True); sys.stdin.readline()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    frozen = None
     try:
         gid, _ = await two_player_game(service)
         move = await _keep(service, gid, ALICE)
         before = await _version(service, gid)
+        # another process frozen inside its transaction: it holds the writers' queue and SQLite's write lock
+        frozen = subprocess.Popen(
+            [sys.executable, "-c", "import fcntl, os, sqlite3, sys\n"
+             f"fd = os.open({str(path) + writers.SUFFIX!r}, os.O_RDWR | os.O_CREAT)\n"
+             "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+             f"c = sqlite3.connect({str(path)!r}, isolation_level=None); c.execute('BEGIN IMMEDIATE')\n"
+             "print('held', flush=True); sys.stdin.readline()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert (await asyncio.to_thread(frozen.stdout.readline)).strip() == "held"
         reply = await service.act(None, ALICE, move)
         assert [m.kind for m in reply] == ["notice"] and "still pending" in reply[0].text
@@ -116,8 +117,9 @@ async def test_a_move_waiting_for_a_frozen_process_is_answered_pending_then_stor
             await asyncio.sleep(0.05)
         assert await _version(service, gid) == (before[0] + 1, before[1] + 1)  # stored once it could be
     finally:
-        frozen.kill()
-        frozen.wait()
+        if frozen is not None:
+            frozen.kill()
+            frozen.wait()
         await service.close()
 
 
