@@ -5,16 +5,21 @@ NUL characters (PostgreSQL refuses them) or longer than a column holds.
 """
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import functools
 import logging
 
 from rules.api import IllegalAction
 from bot import i18n
 from bot.i18n import _
-from storage import StaleVersion
+from storage import StaleVersion, StorageUnavailable, health, writers
+from storage.group_commit import watch as watch_writes
 from bot.service.messages import ChatRef, Message, UserRef
 
 log = logging.getLogger("bot.service")
+PENDING_AFTER = 5.0  # seconds a command's write may wait for the database before its asker hears it is pending
+_late: set[asyncio.Task] = set()  # commands answered "pending" that still run
 
 MAX_GAME_NUMBER = 2 ** 31 - 1  # the games table's Integer key
 NAME_LENGTH = 100  # players.name
@@ -66,10 +71,59 @@ def safe_chat(chat: ChatRef | None) -> ChatRef | None:
                    clean(chat.title, TITLE_LENGTH) if chat.title else None, i18n.supported(chat.locale))
 
 
-def _reply(args, kwargs, text: str) -> Message:
+def _reply(args, kwargs, text: str, kind: str = "error") -> Message:
     chat = kwargs.get("chat") or next((a for a in args if isinstance(a, ChatRef)), None)
     user = kwargs.get("user") or next((a for a in args if isinstance(a, UserRef)), None)
-    return Message(text=text, chat=chat, user=user, kind="error")
+    return Message(text=text, chat=chat, user=user, kind=kind)
+
+
+def unavailable_text(error: StorageUnavailable) -> str:
+    """What people are told when nothing can be stored (the cause is logged once a minute by storage)."""
+    if error.reason == health.FULL:
+        return _("The bot cannot store moves right now (the disk is full); nothing was changed.")
+    if error.reason == health.READ_ONLY:
+        return _("The bot cannot store moves right now (the database is read-only); nothing was changed.")
+    if error.reason == health.GONE:
+        return _("The bot cannot store moves right now (its database file was deleted or replaced); nothing was "
+                 "changed.")
+    return _("The bot cannot store moves right now (the database is busy); nothing was changed. Please try "
+             "again in a minute.")
+
+
+class StillPending(Exception):
+    """The command's write waits for the database longer than ``PENDING_AFTER``; it goes on in the background."""
+
+
+async def _in_time(self, coroutine):
+    """Run a command; if its write still waits for the database after ``PENDING_AFTER`` seconds while the
+    writers' queue is stuck (another process frozen while it holds SQLite's writers, issue 34), raise
+    StillPending and let it finish alone: the messages of a move are stored with it (the outbox) and told by
+    the outbox loop once it is stored. Under mere load the person waits for the real answer, as before."""
+    context = contextvars.copy_context()
+    waiting = context.run(watch_writes)
+    task = asyncio.get_running_loop().create_task(coroutine, context=context)
+    after = getattr(self, "pending_after", PENDING_AFTER)
+    try:
+        while True:
+            done, _pending = await asyncio.wait((task,), timeout=after)
+            if done:
+                return task.result()
+            if waiting.writes and writers.stuck():  # a frozen process, not mere load: it may wait long
+                _late.add(task)
+                task.add_done_callback(_finished_late)
+                raise StillPending
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+
+
+def _finished_late(task: asyncio.Task) -> None:
+    _late.discard(task)
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None and not isinstance(error, (ServiceError, IllegalAction, StaleVersion, StorageUnavailable)):
+        log.error("a command answered as pending failed: %r", error)
 
 
 def answers_errors(method):
@@ -100,12 +154,21 @@ def answers_errors(method):
                 return [_reply(args, kwargs, _("🐢 Slow down a little, {name} — I will answer again in a few "
                                                "seconds. Nothing was changed.", name=user.name))]
             try:
-                return await self.finish_messages(await method(self, *args, **kwargs))
+                return await self.finish_messages(await _in_time(self, method(self, *args, **kwargs)))
             except (ServiceError, IllegalAction) as e:
                 return [_reply(args, kwargs, str(e))]
             except StaleVersion:
                 return [_reply(args, kwargs, _("Someone else moved at the same moment; please try again."))]
-            except Exception:
+            except StillPending:
+                return [_reply(args, kwargs, _("⏳ The database is slow to answer (another bot process holds it); "
+                                               "your move is still pending and the table will be told once it "
+                                               "is stored."), kind="notice")]
+            except StorageUnavailable as e:  # its cause is logged by storage, once a minute
+                return [_reply(args, kwargs, unavailable_text(e))]
+            except Exception as e:
+                found = health.unavailable(e)  # a driver's error the storage layer did not translate
+                if found is not None:
+                    return [_reply(args, kwargs, unavailable_text(found))]
                 log.exception("service error in %s", method.__name__)
                 return [_reply(args, kwargs, _("Sorry, something went wrong on my side. Nothing was changed."))]
 
