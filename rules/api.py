@@ -249,12 +249,12 @@ def ranking_from_scores(scores: Iterable[float], higher_is_better: bool = True) 
 
 class TextGame(Game):
     """A game whose chat text lives in two modules of its package, as every engine here does: ``notation``
-    (``parse``, ``format_action``) and ``render`` (``render``, ``describe_event``, ``describe_action``). A game
+    (``parse``, ``format_action``) and ``text`` (``board``, ``describe_event``, ``describe_action``). A game
     sets them, its ``summary`` and ``move_examples`` (said when a move is not text at all), and overrides only
     what differs."""
 
     notation: Any
-    render: Any
+    text: Any
     summary: str = ""
     move_examples: str = ""
 
@@ -270,38 +270,38 @@ class TextGame(Game):
         return _(self.summary) if self.summary else self.summary
 
     def render_view(self, view: dict) -> str:
-        """The render module's text, built for the view's seat (``mine`` speaks to it); English lines not yet
+        """The text module's board, built for the view's seat (``mine`` speaks to it); English lines not yet
         written with ``mine`` are turned to the second person by ``speak_to``."""
         viewer = view.get("viewer") if isinstance(view, dict) else None
         own = isinstance(viewer, int) and not isinstance(viewer, bool)
         with reading(viewer if own else None):
-            text = self.render.render(view)
+            text = self.text.board(view)
         return speak_to(text, viewer) if own and language() == "en" else text
 
     def describe_event(self, event: Event) -> str | None:
-        return self.render.describe_event(event)
+        return self.text.describe_event(event)
 
     def describe_action(self, action: dict) -> str:
-        return self.render.describe_action(action)
+        return self.text.describe_action(action)
 
     def describe_choice(self, key: str, value: Any) -> str:
-        describe = getattr(self.render, "describe_choice", None)
+        describe = getattr(self.text, "describe_choice", None)
         label = describe(key, value) if describe is not None else None
         return label if label is not None else super().describe_choice(key, value)
 
     def help_text(self) -> str:
-        """A short how-to-play for /help in a game (the render module's ``HELP``), else the rules summary."""
-        text = getattr(self.render, "HELP", "")
+        """A short how-to-play for /help in a game (the text module's ``HELP``), else the rules summary."""
+        text = getattr(self.text, "HELP", "")
         return _(text) if text else self.rules_summary()
 
     def tie_rule(self) -> str | None:
-        """The render module's ``TIE_RULE``, if it has one."""
-        rule = getattr(self.render, "TIE_RULE", None)
+        """The text module's ``TIE_RULE``, if it has one."""
+        rule = getattr(self.text, "TIE_RULE", None)
         return _(rule) if rule else rule
 
     def score_unit(self) -> str:
-        """The render module's ``SCORE_UNIT``, else ``point``."""
-        return getattr(self.render, "SCORE_UNIT", "point")
+        """The text module's ``SCORE_UNIT``, else ``point``."""
+        return getattr(self.text, "SCORE_UNIT", "point")
 
 
 _IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}

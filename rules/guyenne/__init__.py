@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
 from rules.lang import N_, _
-from rules.guyenne import notation, render
+from rules.guyenne import notation, text
 from rules.guyenne.board import LEVELS
 from rules.guyenne.state import GuyenneState
 
@@ -85,7 +85,7 @@ class Guyenne(TextGame):
     min_players = 2
     max_players = 4
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
 
     def default_options(self) -> dict:
         return {"level": "basic", "mode": "duel"}

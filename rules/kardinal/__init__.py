@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
 from rules.lang import N_, _
-from rules.kardinal import notation, render
+from rules.kardinal import notation, text
 from rules.kardinal.state import KardinalState, new_state
 
 SUMMARY = N_("""Kardinal — 2 to 4 players build one town around the Dom (DT tower at M13, DN nave at N13).
@@ -72,7 +72,7 @@ class Kardinal(TextGame):
     min_players = 2
     max_players = 4
     has_hidden_information = False
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`M14 red house`, `cardinal N12` or `stay`")
 
     def default_options(self) -> dict:

@@ -31,7 +31,7 @@ _CELL = re.compile(r"^[a-z]+-?\d+$")
 def _example(state, seat: int) -> str:
     if state is not None and getattr(state, "phase", None) == "build" and seat == state.current:
         return state._example()
-    from rules.kardinal.render import local_move
+    from rules.kardinal.text import local_move
 
     return f"`{local_move('M14 red house')}`"
 

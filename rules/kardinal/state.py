@@ -13,7 +13,7 @@ from rules.lang import N_, _
 from rules.kardinal.geometry import (COLOURS, COURT, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
                                      NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key,
                                      xy)
-from rules.kardinal.render import COLOUR_NAMES, building, local_move
+from rules.kardinal.text import COLOUR_NAMES, building, local_move
 
 STONES = 12
 PER_KIND = 2

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
 from rules.lang import N_, _
-from rules.koenig_artus import notation, render
+from rules.koenig_artus import notation, text
 from rules.koenig_artus.state import DEFAULT_SWORDS, DEFAULT_TRACK, ArtusState
 
 SUMMARY = N_("""König Artus Tafelrunde — 2 to 6 players, a trick-taking race along a track to King Arthur.
@@ -53,7 +53,7 @@ class KoenigArtus(TextGame):
     min_players = 2
     max_players = 6
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`R7`, `trump green` or `swap 1 6`")
 
     def default_options(self) -> dict:

@@ -12,7 +12,7 @@ from itertools import combinations
 
 from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
-from rules.koenig_artus.render import colour_name
+from rules.koenig_artus.text import colour_name
 from rules.koenig_artus.cards import COLOURS, KNIGHT, SHIELD, card_of, full_deck, kind_of, name
 
 HAND = 8

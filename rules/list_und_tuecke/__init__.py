@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
 from rules.lang import N_, _
-from rules.list_und_tuecke import notation, render
+from rules.list_und_tuecke import notation, text
 from rules.list_und_tuecke.state import LuTState
 
 SUMMARY = N_("""Mit List und Tücke — 4 to 6 players, as many rounds as players.
@@ -49,7 +49,7 @@ class ListUndTuecke(TextGame):
     min_players = 4
     max_players = 6
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`R14`, `pick R14 R10` or `hide B Y`")
 
     def default_options(self) -> dict:

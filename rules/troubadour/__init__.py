@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from rules.api import IllegalAction, TextGame, register
 from rules.lang import N_, _
-from rules.troubadour import notation, render
+from rules.troubadour import notation, text
 from rules.troubadour.rounds import TIEBREAKS
 from rules.troubadour.state import TroubadourState, new_state
 
@@ -89,7 +89,7 @@ class Troubadour(TextGame):
     min_players = 2
     max_players = 4
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
 
     def default_options(self) -> dict:
         return {"trio_tiebreak": "rps", "max_rounds": 0}

@@ -116,7 +116,7 @@ def _ex(view: dict, default: str) -> str:
     return (view.get("examples") or [default])[0]
 
 
-def render(view: dict) -> str:
+def board(view: dict) -> str:
     """The table's board (``viewer`` None); a player's own view is short (``_private``): Kardinal hides nothing,
     so repeating the board there would only double it."""
     if view.get("viewer") is not None:
