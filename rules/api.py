@@ -10,7 +10,8 @@ defaults here (``rules_summary``, ``render_view``, ``describe_event``,
 ``configurations``, ``has_hidden_information``, ``tie_rule``, ``score_unit``, ``State.evaluate``,
 ``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.ai_rewards``, ``State.teams``,
 ``State.is_secret``): the bot
-and the AI use them, and they never change what is legal.
+and the AI use them, and they never change what is legal. A game declares its player counts and options as data
+(``Players``, ``Option``); ``Game.check_setup`` checks them for every game.
 """
 from __future__ import annotations
 
