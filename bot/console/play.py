@@ -214,7 +214,7 @@ class Console:
         seat = self.seat if self.seat is not None else (
             names.index(self.you.name) if self.you.name in names else None)
         game = rules.get_game(recipe["game"]) if "game" in recipe else None
-        render = getattr(getattr(game, "render", None), "render", None)
+        render = getattr(getattr(game, "text", None), "board", None)
         if seat is None or render is None or "view" not in recipe:
             return "\n".join(addressed(line, self.you.name) for line in body.splitlines())
         with i18n.using(recipe.get("lang")), reading(seat):
