@@ -203,7 +203,8 @@ async def loaded(path: Path, game_name: str, games: int, moves: int, pictures: b
         await service.finish_one(message)
         rendering[0] += time.thread_time() - started
 
-    delivery = Delivery(send, on_delivered=service.delivered, name="bench", prepare=finish)
+    delivery = Delivery(send, on_delivered=service.marks.delivered, on_queued=service.marks.holding, name="bench",
+                        prepare=finish)
     drawn_before = getattr(pool, "drawn", 0)
     tables = await open_tables(service, game_name, games, first)
     if before_clock is not None:

@@ -17,6 +17,8 @@ command finished); one worker task per chat sends that chat's messages in order 
 - **Drawn when sent**: ``prepare(message)``, when given, is awaited just before each send (the service's
   ``draw_picture``): what a message shows is made only for the form that is really sent, never for one that a
   newer message replaced while it waited. A ``prepare`` that fails is logged; the message goes as it is.
+- **Held**: the outbox ids of the messages queued are reported to ``on_queued(outbox_ids)`` (``Service.holding``,
+  which keeps their claims alive however long they wait: no other process sends them meanwhile).
 - **Done**: when a message was sent, superseded or given up on, ``on_delivered(outbox_ids)`` is awaited
   (``Service.delivered``).
 """
@@ -104,8 +106,10 @@ class Delivery:
                  overall: Budget = UNLIMITED, max_attempts: int = 50,
                  clock: Callable[[], float] = time.monotonic,
                  prepare: Callable[[Message], Awaitable[None]] | None = None,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, name: str = "delivery"):
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, name: str = "delivery",
+                 on_queued: Callable[[list], None] | None = None):
         self._send = send
+        self._on_queued = on_queued
         self._prepare = prepare
         self._on_delivered = on_delivered
         self._chat_key = chat_key
@@ -136,7 +140,10 @@ class Delivery:
         if self._closed:
             log.warning("%s is closed: %d messages not queued", self.name, len(list(messages)))
             return
+        queued = []
         for message in messages:
+            if message.outbox_id is not None:
+                queued.append(message.outbox_id)
             key = self._chat_key(message)
             slot = self._slot_key(message)
             queue = self._queues.setdefault(key, deque())
@@ -162,6 +169,8 @@ class Delivery:
             if key not in self._workers:
                 self._idle.clear()
                 self._workers[key] = asyncio.create_task(self._work(key), name=f"{self.name}:{key}")
+        if queued and self._on_queued is not None:
+            self._on_queued(queued)
 
     def pending(self, key: str | None = None) -> int:
         if key is not None:

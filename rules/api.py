@@ -10,16 +10,18 @@ defaults here (``rules_summary``, ``render_view``, ``describe_event``,
 ``configurations``, ``has_hidden_information``, ``tie_rule``, ``score_unit``, ``State.evaluate``,
 ``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.ai_rewards``, ``State.teams``,
 ``State.is_secret``): the bot
-and the AI use them, and they never change what is legal.
+and the AI use them, and they never change what is legal. A game declares its player counts and options as data
+(``Players``, ``Option``); ``Game.check_setup`` checks them for every game.
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from rules.lang import _, language, reading
+from rules.lang import N_, _, language, reading, speak_to, translate
 
 
 class IllegalAction(ValueError):
@@ -145,21 +147,101 @@ class State:
         return len(self.scores())
 
 
+@dataclass(frozen=True)
+class Players:
+    """The player counts a game (or one value of an option, e.g. a mode) is for, and the sentence that refuses any
+    other count: an ``N_`` text, translated when said, which may name ``{game}``, ``{least}`` and ``{most}``."""
+
+    counts: range
+    refusal: str = N_("{game} is for {least}–{most} players.")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game: its default, the values it accepts and the sentence (an ``N_`` text) that refuses any
+    other. ``players``: when the chosen value decides the player counts, the counts of each value."""
+
+    default: Any
+    accepts: Callable[[Any], bool]
+    refusal: str
+    players: dict[Any, Players] | None = None
+
+
+def one_of(*values: Any) -> Callable[[Any], bool]:
+    """An option that takes one of these values."""
+    return lambda value: value in values
+
+
+def whole_number(least: int, most: int) -> Callable[[Any], bool]:
+    """An option that takes a whole number from ``least`` to ``most`` (never a bool)."""
+    return lambda value: isinstance(value, int) and not isinstance(value, bool) and least <= value <= most
+
+
 class Game:
-    """A game's static description and factory; one instance per game, registered in GAMES."""
+    """A game's static description and factory; one instance per game, registered in GAMES.
+
+    A game declares its player counts (``players``) and options (``options``, by name, in the order they are
+    checked) as data; ``check_setup`` checks both for every game, and ``min_players``, ``max_players`` and
+    ``default_options`` read them."""
 
     name: str = ""
     title: str = ""
-    min_players: int = 2
-    max_players: int = 2
+    players: Players = Players(range(2, 3))
+    options: dict[str, Option] = {}
+    # the sentence that refuses option names the game does not have ({unknown}, or {key}; {known} its options)
+    unknown_options: str = N_("{game} has no option “{key}”. Options: {known}.")
     has_hidden_information: bool = True
 
+    @property
+    def min_players(self) -> int:
+        return self.players.counts[0]
+
+    @property
+    def max_players(self) -> int:
+        return self.players.counts[-1]
+
     def default_options(self) -> dict:
-        return {}
+        return {key: copy.deepcopy(option.default) for key, option in self.options.items()}
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> State:
-        """A new game; IllegalAction if the player count or options are not valid."""
+        """A new game; IllegalAction if the player count or options are not valid (see ``check_setup``)."""
         raise NotImplementedError
+
+    def check_setup(self, num_players: Any, options: Any) -> dict:
+        """The options a new game starts with (the defaults, overridden by ``options``), once the player count and
+        every option are checked; IllegalAction, with the game's own sentence, for the first that is not valid. The
+        count comes first, but after the options where an option decides the counts (Guyenne's ``mode``)."""
+        deciding = next((key for key, option in self.options.items() if option.players), None)
+        if deciding is None:
+            self._check_players(num_players, self.players)
+        chosen = self._checked_options(options)
+        if deciding is not None:
+            self._check_players(num_players, self.options[deciding].players[chosen[deciding]])
+        return chosen
+
+    def _check_players(self, num_players: Any, players: Players) -> None:
+        counts = players.counts
+        if not isinstance(num_players, int) or isinstance(num_players, bool) or num_players not in counts:
+            raise IllegalAction(translate(players.refusal, game=self.title, least=counts[0], most=counts[-1]))
+
+    def _checked_options(self, options: Any) -> dict:
+        if options is not None and not isinstance(options, dict):
+            raise IllegalAction(_("Options are a dict like {example}.", example=repr(self.default_options())))
+        chosen = {**self.default_options(), **(options or {})}
+        unknown = set(chosen) - set(self.options)
+        if unknown:
+            names = ", ".join(sorted(map(str, unknown)))
+            raise IllegalAction(translate(self.unknown_options, game=self.title, unknown=names, key=names,
+                                          known=", ".join(self.options)))
+        for key, option in self.options.items():
+            if not option.accepts(chosen[key]):
+                raise IllegalAction(translate(option.refusal))
+        self.check_together(chosen)
+        return chosen
+
+    def check_together(self, options: dict) -> None:
+        """IllegalAction where options that each are valid do not fit each other (e.g. sword fields beyond the
+        track); default: any mix fits."""
 
     def from_json(self, data: dict) -> State:
         raise NotImplementedError
@@ -249,12 +331,12 @@ def ranking_from_scores(scores: Iterable[float], higher_is_better: bool = True) 
 
 class TextGame(Game):
     """A game whose chat text lives in two modules of its package, as every engine here does: ``notation``
-    (``parse``, ``format_action``) and ``render`` (``render``, ``describe_event``, ``describe_action``). A game
+    (``parse``, ``format_action``) and ``text`` (``board``, ``describe_event``, ``describe_action``). A game
     sets them, its ``summary`` and ``move_examples`` (said when a move is not text at all), and overrides only
     what differs."""
 
     notation: Any
-    render: Any
+    text: Any
     summary: str = ""
     move_examples: str = ""
 
@@ -270,69 +352,38 @@ class TextGame(Game):
         return _(self.summary) if self.summary else self.summary
 
     def render_view(self, view: dict) -> str:
-        """The render module's text, built for the view's seat (``mine`` speaks to it); English lines not yet
+        """The text module's board, built for the view's seat (``mine`` speaks to it); English lines not yet
         written with ``mine`` are turned to the second person by ``speak_to``."""
         viewer = view.get("viewer") if isinstance(view, dict) else None
         own = isinstance(viewer, int) and not isinstance(viewer, bool)
         with reading(viewer if own else None):
-            text = self.render.render(view)
+            text = self.text.board(view)
         return speak_to(text, viewer) if own and language() == "en" else text
 
     def describe_event(self, event: Event) -> str | None:
-        return self.render.describe_event(event)
+        return self.text.describe_event(event)
 
     def describe_action(self, action: dict) -> str:
-        return self.render.describe_action(action)
+        return self.text.describe_action(action)
 
     def describe_choice(self, key: str, value: Any) -> str:
-        describe = getattr(self.render, "describe_choice", None)
+        describe = getattr(self.text, "describe_choice", None)
         label = describe(key, value) if describe is not None else None
         return label if label is not None else super().describe_choice(key, value)
 
     def help_text(self) -> str:
-        """A short how-to-play for /help in a game (the render module's ``HELP``), else the rules summary."""
-        text = getattr(self.render, "HELP", "")
+        """A short how-to-play for /help in a game (the text module's ``HELP``), else the rules summary."""
+        text = getattr(self.text, "HELP", "")
         return _(text) if text else self.rules_summary()
 
     def tie_rule(self) -> str | None:
-        """The render module's ``TIE_RULE``, if it has one."""
-        rule = getattr(self.render, "TIE_RULE", None)
+        """The text module's ``TIE_RULE``, if it has one."""
+        rule = getattr(self.text, "TIE_RULE", None)
         return _(rule) if rule else rule
 
     def score_unit(self) -> str:
-        """The render module's ``SCORE_UNIT``, else ``point``."""
-        return getattr(self.render, "SCORE_UNIT", "point")
-
-
-_IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
-
-
-def speak_to(text: str, seat: int) -> str:
-    """``{P2} answers there.`` → ``You answer there.`` in seat 1's own view (0-based ``seat`` 1): the seat's
-    placeholder followed by a verb becomes "you" with the verb's base form; other uses of it (``P2 {P2} (you)``)
-    stay, to be filled in with the name."""
-    import re
-
-    def base(verb: str) -> str | None:
-        if verb in _IRREGULAR:
-            return _IRREGULAR[verb]
-        if len(verb) < 4 or not verb.endswith("s") or verb.endswith("ss") or verb in ("cards", "points"):
-            return None
-        for end in ("sses", "ches", "shes", "xes"):
-            if verb.endswith(end):
-                return verb[:-2]
-        return verb[:-1]
-
-    def fill(match) -> str:
-        verb = base(match.group(1))
-        if verb is None:
-            return match.group(0)
-        head = text[:match.start()].rstrip(" ")
-        before = head.rstrip()
-        word = "You" if not before or head.endswith("\n") or before[-1] in ".:!?·—" else "you"
-        return f"{word} {verb}"
-
-    return re.sub(r"\{P" + str(seat + 1) + r"\} ([a-z]+)\b", fill, text)
+        """The text module's ``SCORE_UNIT``, else ``point``."""
+        return getattr(self.text, "SCORE_UNIT", "point")
 
 
 def check_action_shape(action: Any) -> dict:

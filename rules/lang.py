@@ -18,6 +18,7 @@ the third person.
 from __future__ import annotations
 
 import contextlib
+import re
 from contextvars import ContextVar
 from typing import Callable, Sequence
 
@@ -91,6 +92,36 @@ def ours(seats: Sequence[int], other: str, own: str, **values) -> str:
     if reader in seats:
         return _translate(own, who=_(" and ").join(who(s) for s in seats if s != reader), **values)
     return _translate(other, who=_(" and ").join(who(s) for s in seats), **values)
+
+
+_IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
+
+
+def speak_to(text: str, seat: int) -> str:
+    """``{P2} answers there.`` → ``You answer there.`` in seat 1's own view (0-based ``seat`` 1): the seat's
+    placeholder followed by a verb becomes "you" with the verb's base form; other uses of it (``P2 {P2} (you)``)
+    stay, to be filled in with the name. English only: other languages write the reader's own lines (``mine``)."""
+
+    def base(verb: str) -> str | None:
+        if verb in _IRREGULAR:
+            return _IRREGULAR[verb]
+        if len(verb) < 4 or not verb.endswith("s") or verb.endswith("ss") or verb in ("cards", "points"):
+            return None
+        for end in ("sses", "ches", "shes", "xes"):
+            if verb.endswith(end):
+                return verb[:-2]
+        return verb[:-1]
+
+    def fill(match) -> str:
+        verb = base(match.group(1))
+        if verb is None:
+            return match.group(0)
+        head = text[:match.start()].rstrip(" ")
+        before = head.rstrip()
+        word = "You" if not before or head.endswith("\n") or before[-1] in ".:!?·—" else "you"
+        return f"{word} {verb}"
+
+    return re.sub(r"\{P" + str(seat + 1) + r"\} ([a-z]+)\b", fill, text)
 
 
 def _(message: str, **values) -> str:

@@ -10,6 +10,9 @@ nobody and blocks no writer) from a connection of its own, in a thread, a moment
 Several processes on one file each run one; a checkpoint that meets another process's is simply skipped. If
 none ran (a process killed), the log is checkpointed by the next one, or by SQLite when the last connection
 closes; a process of an older version checkpoints in its commits as before.
+
+Each round also checks that the file at the path is still the one opened (``health.FileWatch``): a database
+deleted or replaced under the running bot is noticed within a round even when nobody moves.
 """
 from __future__ import annotations
 
@@ -18,6 +21,8 @@ import logging
 import os
 import sqlite3
 import threading
+
+from storage.health import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +39,7 @@ class WalCheckpointer:
         self._connection: sqlite3.Connection | None = None
         self._lock = threading.Lock()  # one checkpoint at a time; closing waits for a running one
         self._task: asyncio.Task | None = None
+        self.watch = None  # health.FileWatch: the file is checked to be the one opened on every round
 
     def start(self) -> None:
         if self._task is None:
@@ -50,6 +56,11 @@ class WalCheckpointer:
                 log.exception("WAL checkpoint of %s", self.path)
 
     async def checkpoint_if_grown(self) -> None:
+        if self.watch is not None:
+            try:
+                self.watch.verify()  # logs once when the file is deleted or replaced; every write refuses then
+            except StorageUnavailable:
+                return  # nothing to copy into a file no one reads
         try:
             stat = os.stat(self.wal)
         except FileNotFoundError:

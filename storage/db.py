@@ -6,12 +6,14 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from storage import health
 from storage.checkpoint import WalCheckpointer
+from storage.health import FileWatch
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -100,6 +102,7 @@ class Database:
     read_sessions: async_sessionmaker | None = None  # transactions that only read (SQLite: no write lock)
     read_engine: AsyncEngine | None = None
     checkpointer: WalCheckpointer | None = None  # SQLite files: the WAL is checkpointed in the background
+    watch: FileWatch | None = None  # SQLite files: is the path's file still the one opened (health.py)
 
     @property
     def dialect(self) -> str:
@@ -115,6 +118,28 @@ class Database:
 
         async with self.engine.begin() as conn:
             await conn.run_sync(upgrade)
+
+    async def probe_write(self) -> None:
+        """A write that is undone: a read-only database (file, mount, server) refuses it here, at start,
+        rather than at the first move (reads and the migrations at head write nothing)."""
+        async with self.engine.connect() as conn:
+            try:
+                await conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            finally:
+                await conn.rollback()
+
+    def _watch(self) -> None:
+        """Writes on SQLite check the file first (a flag) and commits verify it (one stat), see health.py."""
+        watch = self.watch
+
+        def check(_connection) -> None:
+            watch.check()
+
+        def verify(_connection) -> None:
+            watch.verify()
+
+        event.listen(self.engine.sync_engine, "begin", check, insert=True)  # before BEGIN IMMEDIATE
+        event.listen(self.engine.sync_engine, "commit", verify)
 
     async def close(self) -> None:
         if self.checkpointer is not None:
@@ -164,11 +189,19 @@ async def open_database(url: str, *, migrate: bool = True) -> Database:
     if migrate:
         try:
             await db.migrate()
+            await db.probe_write()
         except (OSError, DBAPIError) as e:  # the first connection: the server or file is not there
             await engine.dispose()
+            if reader is not engine:
+                await reader.dispose()
             reason = getattr(e, "orig", None) or e
             where = parsed.render_as_string(hide_password=True)
+            if health.reason_of(e) == health.READ_ONLY:
+                raise DatabaseUnavailable(f"the database {where} is read-only ({reason}): the bot must store "
+                                          "every move; make it writable") from e
             raise DatabaseUnavailable(f"cannot open the database {where}: {reason}") from e
     if checkpointer is not None:
+        db.watch = checkpointer.watch = FileWatch(parsed.database)
+        db._watch()
         checkpointer.start()
     return db

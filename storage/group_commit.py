@@ -23,6 +23,7 @@ its own SAVEPOINT, so only the writes at fault fail.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sqlite3
 from collections import deque
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from typing import Any, Awaitable, Callable
 from sqlalchemy import and_, bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError
 
-from storage import lean
+from storage import health, lean
 from storage.db import Database
 from storage.models import GameRow, Move, OutboxMessage, Timer, utcnow
 from storage.repository import StaleVersion
@@ -55,6 +56,23 @@ def is_busy(error: Exception) -> bool:
         return True
     text = str(orig).lower()
     return "locked" in text or "busy" in text or "deadlock detected" in text
+
+class Waiting:
+    """How many writes of one command (its task and the tasks it starts) wait for the group commit now: the
+    service tells a person whose move waits long that it is still pending (``watch``)."""
+
+    writes = 0
+
+
+_WAITING: contextvars.ContextVar[Waiting | None] = contextvars.ContextVar("group_commit_waiting", default=None)
+
+
+def watch() -> Waiting:
+    """Count the writes the current context (and tasks created from it) hands to any group commit."""
+    waiting = Waiting()
+    _WAITING.set(waiting)
+    return waiting
+
 
 GAMES = GameRow.__table__
 MOVES = Move.__table__
@@ -135,7 +153,14 @@ class GroupCommit:
         future = asyncio.get_running_loop().create_future()
         self._pending.append((write, future))
         self._start()
-        return await future
+        waiting = _WAITING.get()
+        if waiting is None:
+            return await future
+        waiting.writes += 1
+        try:
+            return await future
+        finally:
+            waiting.writes -= 1
 
     async def mark_sent(self, keys: list[str]) -> None:
         """Stamp ``sent_at`` on these outbox rows, with the next batch of moves (or alone if none waits);
@@ -180,16 +205,21 @@ class GroupCommit:
 
     async def _write_batch(self, batch: list[tuple[MoveWrite, asyncio.Future]], keys: list[str]) -> None:
         """Write the batch (and the sent marks ``keys``); a database busy with another process is waited for,
-        never reported as a failure."""
+        and reported only after every retry. A database that cannot store (disk full, read-only, file gone,
+        busy beyond the retries) raises StorageUnavailable, its cause logged once a minute (health.py)."""
         for attempt in range(BUSY_RETRIES):
             try:
                 if not await self._all_at_once(batch, keys):
                     await self._one_by_one(batch, keys)
                 return
-            except (DBAPIError, sqlite3.OperationalError) as error:
-                if not is_busy(error) or attempt == BUSY_RETRIES - 1:
+            except (DBAPIError, sqlite3.Error, OSError) as error:
+                if is_busy(error) and attempt < BUSY_RETRIES - 1:
+                    await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
+                    continue
+                found = health.unavailable(error)
+                if found is None:
                     raise
-                await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
+                raise found from error
 
     async def _all_at_once(self, batch: list[tuple[MoveWrite, asyncio.Future]], keys: list[str]) -> bool:
         """The common case: a handful of statements for the whole batch. False if it must be redone."""

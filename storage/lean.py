@@ -13,7 +13,6 @@ work: a finished game is rated in its transaction); the caller then takes the ge
 """
 from __future__ import annotations
 
-import os
 import sqlite3
 from typing import Any, Sequence
 
@@ -22,6 +21,7 @@ from sqlalchemy.util import greenlet_spawn
 
 from storage import writers
 from storage.db import Database
+from storage.health import FileWatch
 
 _SQL: dict[tuple, tuple[str, list]] = {}  # (dialect, table, columns) → (SQL, bind processors)
 
@@ -120,12 +120,19 @@ class Statements:
 
 
 def _transaction(connection: sqlite3.Connection, steps: list[tuple[str, list[tuple], int | None]],
-                 queue: int | None = None) -> bool:
+                 queue: writers.Queue | None = None, watch: FileWatch | None = None) -> bool:
     """The whole transaction, run in the connection's own thread: it ends (committed or rolled back) before
     the caller hears of it, so nothing — not even a cancelled caller — leaves it open. ``queue``: the writers'
-    queue (``storage/writers.py``) it waits in for its turn, so other processes' batches wake it, not a timer."""
+    queue (``storage/writers.py``) it waits in for its turn (a bounded wait), so other processes' batches wake
+    it, not a timer. ``watch``: the file is checked to be the one opened before and after: a commit into a
+    file deleted or replaced meanwhile is not reported done (StorageUnavailable)."""
+    if watch is not None:
+        watch.check()
     with writers.turn(queue):
-        return _statements(connection, steps)
+        done = _statements(connection, steps)
+    if watch is not None:
+        watch.verify()
+    return done
 
 
 def _statements(connection: sqlite3.Connection, steps: list[tuple[str, list[tuple], int | None]]) -> bool:
@@ -144,7 +151,7 @@ def _statements(connection: sqlite3.Connection, steps: list[tuple[str, list[tupl
         raise
 
 
-def _queue(db: Database, pooled) -> int | None:
+def _queue(db: Database, pooled) -> writers.Queue | None:
     """This pooled connection's descriptor of the writers' queue, opened on its first lean write and closed with
     the connection (``_close_queue``)."""
     info = pooled.info
@@ -157,9 +164,9 @@ def _queue(db: Database, pooled) -> int | None:
 
 
 def _close_queue(_dbapi_connection, record) -> None:
-    descriptor = record.info.pop("writers", None)
-    if descriptor is not None:
-        os.close(descriptor)
+    queue = record.info.pop("writers", None)
+    if queue is not None:
+        queue.close()
 
 
 async def run(db: Database, statements: Statements) -> bool:
@@ -177,7 +184,9 @@ async def run(db: Database, statements: Statements) -> bool:
         in_thread = getattr(raw, "_execute", None)
         connection = getattr(raw, "_connection", None)
         if in_thread is not None and isinstance(connection, sqlite3.Connection):
-            return await in_thread(_transaction, connection, statements.steps, _queue(db, pooled))
+            return await in_thread(_transaction, connection, statements.steps, _queue(db, pooled), db.watch)
+        if db.watch is not None:
+            db.watch.check()
         try:
             await raw.execute("BEGIN IMMEDIATE")
             for sql, rows, expect in statements.steps:
@@ -186,6 +195,8 @@ async def run(db: Database, statements: Statements) -> bool:
                     await raw.execute("ROLLBACK")
                     return False
             await raw.execute("COMMIT")
+            if db.watch is not None:
+                db.watch.verify()
             return True
         except BaseException:
             if raw.in_transaction:

@@ -1,8 +1,12 @@
 """The unit of work: one session, one transaction, the repositories bound to it."""
 from __future__ import annotations
 
+import sqlite3
 from functools import cached_property
 
+from sqlalchemy.exc import DBAPIError
+
+from storage import health
 from storage.db import Database
 from storage.repository import Chats, Games, Leagues, Outbox, Players, Slots, StaleVersion, Timers
 
@@ -24,9 +28,14 @@ class UnitOfWork:
     async def __aenter__(self) -> "UnitOfWork":
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, kind, error, _traceback) -> None:
         if self._session is not None:
             await self._session.close()  # rolls back what was not committed; loaded objects stay readable
+        if isinstance(error, (DBAPIError, sqlite3.Error, OSError)):
+            # disk full, read-only, file gone: said precisely (health.py); a busy database is the caller's to retry
+            found = health.unavailable(error, busy=False)
+            if found is not None:
+                raise found from error
 
     @property
     def session(self):

@@ -11,7 +11,8 @@ once, and everything else is queued in ``bot.delivery`` (one ordered queue per c
 slot): a 429 makes only its own channel wait (discord.py's own retries, then the queue's, as often as needed),
 never a handler and never another guild. A ``ping`` message is posted anew (a new DM notifies; a channel
 message pings only the users in ``mentions``, by ``allowed_mentions``) and the previous one of its slot is
-deleted; every other message mentions nobody.
+deleted; every other message mentions nobody. Every text is shown as plain text (``format``): what people call
+themselves or type is never Markdown, a link or a mention; the pings are added after it.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from discord.ext import commands
 from bot.delivery import Delivery, RetryLater, default_slot_key
 from bot.discord.commands import register_commands
 from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
+from bot.discord.format import payload, to_markdown
 from bot import i18n
 from bot.i18n import _
 from bot.discord.translator import HeraldTranslator
@@ -37,15 +39,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 REPOST_AFTER = 15  # a board this many messages back in its channel has scrolled away: post a new one
 CLOSED_DMS = 50007
-MAX_CONTENT = 2000
 RETIRED = "↓ ⋯"  # the cut-down old message of a slot: an arrow to the newer one, in no language
-
-
-def _as_payload(text: str) -> dict:
-    """Short texts as content; longer ones (up to 4096) in an embed, which Discord allows to be longer."""
-    if len(text) <= MAX_CONTENT:
-        return {"content": text, "embed": None}
-    return {"content": None, "embed": discord.Embed(description=text[:4096])}
 
 
 def _files(message: Message) -> list[discord.File]:
@@ -64,7 +58,7 @@ class DiscordAdapter:
         # a message is rendered and its picture drawn when it is really sent (``service.finish_one``): a board
         # replaced while it waited is never drawn
         self.delivery = Delivery(self._send, on_delivered=service.marks.delivered, prepare=service.finish_one,
-                                 name="discord")
+                                 on_queued=service.marks.holding, name="discord")
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
@@ -150,7 +144,7 @@ class DiscordAdapter:
         try:
             with i18n.using(i18n.supported(interaction.locale)):
                 text = _("That button is not one of mine.")
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(to_markdown(text), ephemeral=True)
         finally:
             self.busy -= 1
 
@@ -198,20 +192,20 @@ class DiscordAdapter:
         await self.service.finish_one(message)  # answered at once, not through the delivery queues
         view = build_view(message)
         clicked = interaction.message
-        payload = _as_payload(message.text)
+        answer = payload(message.text)
         if message.is_private and clicked is not None and clicked.flags.ephemeral and message.kind == "hand":
-            await interaction.edit_original_response(**payload, view=view, attachments=_files(message))
+            await interaction.edit_original_response(**answer, view=view, attachments=_files(message))
             return
         if message.kind == "confirm" and clicked is not None:  # a question answered: its buttons go with it
-            await interaction.edit_original_response(**payload, view=view)
+            await interaction.edit_original_response(**answer, view=view)
             return
         kwargs = {"ephemeral": True, "view": view} if view is not None else {"ephemeral": True}
         if message.image is not None:
             kwargs["files"] = _files(message)
-        if payload["embed"] is None:
-            await interaction.followup.send(payload["content"], **kwargs)
+        if answer["embed"] is None:
+            await interaction.followup.send(answer["content"], **kwargs)
         else:
-            await interaction.followup.send(embed=payload["embed"], **kwargs)
+            await interaction.followup.send(answer["content"], embed=answer["embed"], **kwargs)
 
     async def _channel_of(self, message: Message) -> discord.abc.Messageable:
         if message.chat is not None:
@@ -240,20 +234,20 @@ class DiscordAdapter:
 
     @staticmethod
     def _mentions(message: Message) -> tuple[str, discord.AllowedMentions]:
-        """A public ping names its people, and pings them only: allowed_mentions lists exactly those users."""
+        """A public ping names its people, and pings them only: allowed_mentions lists exactly those users. The
+        names are added after the text is escaped (``payload``), so they stay mentions."""
         if not message.ping or message.is_private or not message.mentions:
-            return message.text, discord.AllowedMentions.none()
+            return "", discord.AllowedMentions.none()
         people = [discord.Object(int(u.id)) for u in message.mentions]
         named = " ".join(f"<@{u.id}>" for u in message.mentions)
-        return f"{message.text} {named}", discord.AllowedMentions(everyone=False, roles=False, users=people,
-                                                                  replied_user=False)
+        return f" {named}", discord.AllowedMentions(everyone=False, roles=False, users=people, replied_user=False)
 
     async def _deliver_one(self, message: Message) -> None:
         channel = await self._channel_of(message)
         slot_key = default_slot_key(message)
         view = build_view(message)
-        text, allowed = self._mentions(message)
-        payload = _as_payload(text)
+        pings, allowed = self._mentions(message)
+        content = payload(message.text, pings)
         renew = message.ping or message.fresh
         known = None
         if slot_key:
@@ -264,17 +258,13 @@ class DiscordAdapter:
             try:
                 # attachments replace the old picture (or remove it when this one has none); view=None removes
                 # the buttons of a message that has none any more (a finished game's picker)
-                await channel.get_partial_message(known).edit(**payload, view=view, attachments=_files(message),
+                await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
                                                               allowed_mentions=allowed)
                 return
             except discord.NotFound:
                 known = None  # deleted meanwhile: post a new one
-        if payload["embed"] is None:
-            sent = await channel.send(payload["content"], view=view, files=_files(message),
-                                      allowed_mentions=allowed)
-        else:
-            sent = await channel.send(embed=payload["embed"], view=view, files=_files(message),
-                                      allowed_mentions=allowed)
+        sent = await channel.send(content["content"], embed=content["embed"], view=view, files=_files(message),
+                                  allowed_mentions=allowed)
         retired = known is not None and (message.ping or message.is_private)
         if retired:
             await self._retire(channel, known)

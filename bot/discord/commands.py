@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext.commands import Bot
 
 from bot import i18n
+from bot.discord.format import to_markdown
 from bot.i18n import N_, _
 from bot.service import catalog, commands as cmd
 
@@ -176,7 +177,7 @@ def register_commands(bot: Bot) -> None:
         log.error("slash command failed: %s", error, exc_info=error)
         try:
             with i18n.using(i18n.supported(interaction.locale)):
-                text = _("Sorry, something went wrong with that. Nothing was changed.")
+                text = to_markdown(_("Sorry, something went wrong with that. Nothing was changed."))
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:

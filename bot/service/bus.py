@@ -6,8 +6,9 @@ handled — each handler just does its job and raises ``ServiceError`` to refuse
 - A person who floods a chat gets one "slow down" and then silence (``FloodGuard``), and changes nothing.
 - The handler runs in the asker's language (their replies and refusals); it scopes public and others'
   private texts to their own languages itself.
-- A refusal becomes one reply to the asker; anything unexpected is logged and answered "something went
-  wrong": never a traceback in a chat.
+- A refusal becomes one reply to the asker; storage that cannot store says why (disk full, read-only, file
+  gone); a write stuck behind a frozen process is answered "still pending" (``pending``); anything unexpected
+  is logged and answered "something went wrong": never a traceback in a chat.
 """
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ import logging
 from typing import Awaitable, Callable
 
 from rules.api import IllegalAction
-from storage import StaleVersion
+from storage import StaleVersion, StorageUnavailable, health
 from bot import i18n
 from bot.i18n import _
 from bot.service import buttons, commands as c
 from bot.service.context import Context
-from bot.service.errors import ServiceError, safe_chat, safe_user
+from bot.service.errors import ServiceError, safe_chat, safe_user, unavailable_text
 from bot.service.handlers import chat, leagues, lobby, looking, moves, people, resign, settings, hints
 from bot.service.messages import Message
+from bot.service.pending import StillPending, in_time
 
 log = logging.getLogger("bot.service")
 
@@ -69,16 +71,24 @@ async def handle(ctx: Context, command: c.Command) -> list[Message]:
         try:
             if isinstance(command, c.PressButton):
                 command = buttons.parse(command)
-            return await HANDLERS[type(command)](ctx, command)
+            return await in_time(HANDLERS[type(command)](ctx, command), ctx.pending_after)
         except (ServiceError, IllegalAction) as error:
             return [refusal(command, str(error))]
         except StaleVersion:
             return [refusal(command, _("Someone else moved at the same moment; please try again."))]
-        except Exception:
+        except StillPending:
+            return [refusal(command, _("⏳ The database is slow to answer (another bot process holds it); your move "
+                                       "is still pending and the table will be told once it is stored."), "notice")]
+        except StorageUnavailable as error:  # its cause is logged by storage, once a minute
+            return [refusal(command, unavailable_text(error))]
+        except Exception as error:
+            found = health.unavailable(error)  # a driver's error the storage layer did not translate
+            if found is not None:
+                return [refusal(command, unavailable_text(found))]
             log.exception("service error in %s", type(command).__name__)
             return [refusal(command, _("Sorry, something went wrong on my side. Nothing was changed."))]
 
 
-def refusal(command: c.Command, text: str) -> Message:
+def refusal(command: c.Command, text: str, kind: str = "error") -> Message:
     """The one reply to a refused command: to the asker, where they asked."""
-    return Message(text=text, chat=command.chat, user=command.user, kind="error")
+    return Message(text=text, chat=command.chat, user=command.user, kind=kind)

@@ -68,6 +68,7 @@ class Context:
     lobby_limits: tuple[int, int] = LOBBY_LIMITS
     delivery_lease: timedelta = DELIVERY_LEASE
     timer_lease: timedelta = TIMER_LEASE
+    pending_after: float = 5.0  # seconds a write may wait behind a stuck database before "still pending"
     ai_iterations: int | None = None  # a cap on the strong AI's search (tests: small and repeatable)
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}")
     thinking: Thinking = field(default_factory=Thinking)

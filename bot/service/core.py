@@ -5,7 +5,7 @@
 - ``finish(messages)`` is the delivery step: render and draw just before sending (``Delivery``'s prepare).
 - ``ask(command)`` is both at once: a reply finished when it leaves (the console, tests and benches); the
   named calls below (``act``, ``join``, …) each build one command and ``ask`` it.
-- ``marks`` (delivered outbox rows) and ``slots`` (which platform message shows a slot) are the stores an
+- ``marks`` (outbox rows held and delivered) and ``slots`` (which platform message shows a slot) are the stores an
   adapter's outbound half reports to.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Service:
         # pictures are drawn in worker processes (a core each but the loop's), never on the event loop; they
         # start on the first picture, so a service without pictures never starts them
         self.pictures_pool = PicturePool(picture_workers, warm=warm_pictures)
-        self.marks = outbox.DeliveredMarks(ctx.group)
+        self.marks = outbox.DeliveryMarks(ctx)
         self.slots = outbox.SlotStore(ctx)
         self._loops: set[asyncio.Task] = set()
 
@@ -58,6 +58,9 @@ class Service:
 
     async def delivered(self, outbox_ids: list[str]) -> None:
         await self.marks.delivered(outbox_ids)
+
+    def holding(self, outbox_ids: list[str]) -> None:
+        self.marks.holding(outbox_ids)
 
     async def flush_delivered(self) -> None:
         await self.marks.flush()
@@ -101,7 +104,7 @@ class Service:
         if loops:  # a loop cancelled inside a transaction rolls back on a connection that is still open
             await asyncio.gather(*loops, return_exceptions=True)
         await self.ctx.thinking.close()
-        await self.marks.flush()
+        await self.marks.close()
         await self.pictures_pool.aclose()
         await self.ctx.group.wait_idle()
         await self.ctx.db.close()

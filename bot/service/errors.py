@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot import i18n
 from bot.i18n import _
 from bot.service.messages import ChatRef, UserRef
+from storage import StorageUnavailable, health
 
 MAX_GAME_NUMBER = 2 ** 31 - 1  # the games table's Integer key
 NAME_LENGTH = 100  # players.name
@@ -57,3 +58,16 @@ def safe_chat(chat: ChatRef | None) -> ChatRef | None:
         return None
     return ChatRef(chat.platform, clean(chat.id, 64), clean(chat.league, 48) if chat.league else None,
                    clean(chat.title, TITLE_LENGTH) if chat.title else None, i18n.supported(chat.locale))
+
+
+def unavailable_text(error: StorageUnavailable) -> str:
+    """What people are told when nothing can be stored (the cause is logged once a minute by storage)."""
+    if error.reason == health.FULL:
+        return _("The bot cannot store moves right now (the disk is full); nothing was changed.")
+    if error.reason == health.READ_ONLY:
+        return _("The bot cannot store moves right now (the database is read-only); nothing was changed.")
+    if error.reason == health.GONE:
+        return _("The bot cannot store moves right now (its database file was deleted or replaced); nothing was "
+                 "changed.")
+    return _("The bot cannot store moves right now (the database is busy); nothing was changed. Please try "
+             "again in a minute.")

@@ -3,9 +3,12 @@ when it serves that platform, else (or after a crash) by a delivery loop of a pr
 
 ``outbox_rows`` turns messages into rows written in the same transaction as the move, lobby change or timer
 that they tell. The messages returned carry their row's key in ``outbox_id``; the delivery reports them to
-``DeliveredMarks`` once sent (or superseded by a newer message for the same slot). ``outbox_loop`` claims what
-nobody delivered within the lease and hands it to the process's deliverer. Delivery is at least once: boards
-and hands replace their slot, so a repeat is harmless.
+``DeliveryMarks`` as held when queued and as delivered once sent (or superseded by a newer message for the same
+slot). ``outbox_loop`` claims what nobody delivered within the lease and hands it to the process's deliverer.
+A process renews the claims of what it holds until the sent mark is written, however long a chat's queue, a 429
+or a slow request takes (the lease ran out before and another process sent a reminder again); a process that
+dies stops renewing, and its messages are taken over after the lease. Delivery is at least once: boards and
+hands replace their slot, so a repeat is harmless.
 """
 from __future__ import annotations
 
@@ -14,12 +17,12 @@ import logging
 from datetime import timedelta
 from typing import Awaitable, Callable
 
-from storage.group_commit import GroupCommit
 from bot.service.context import Context
 from bot.service.messages import Message, message_from_json, message_to_json
 
 log = logging.getLogger(__name__)
 PURGE_AFTER = timedelta(hours=1)
+RENEWALS_PER_LEASE = 3  # claims held are renewed this often within a lease: one late renewal loses nothing
 
 
 def platform_of(message: Message) -> str | None:
@@ -86,7 +89,7 @@ async def _picker_states(ctx: Context, messages: list[Message]) -> None:
 
 
 async def outbox_loop(ctx: Context, deliver: Callable[[list[Message]], Awaitable[None]], platforms: list[str],
-                      marks: "DeliveredMarks", interval: float = 1.0) -> None:
+                      marks: "DeliveryMarks", interval: float = 1.0) -> None:
     """Run until cancelled: deliver what this process's platforms are owed (after another process's crash, or
     what a process serving another platform stored for them)."""
     while True:
@@ -109,15 +112,24 @@ async def pending(ctx: Context, platform: str | None = None) -> list[Message]:
         return [message_from_json(r.payload, r.key) for r in await uow.outbox.pending(platform)]
 
 
-class DeliveredMarks:
-    """The delivery's report that outbox messages were sent (or superseded): never send them again. Marks are
-    gathered for a moment, then written with the group commit's next batch (one statement), never in a
-    transaction of their own between two batches of moves."""
+class DeliveryMarks:
+    """What the delivery reports of outbox messages. ``holding``: queued here — their claims are renewed until
+    they are marked sent, so no other process claims a message still waiting in a chat's queue or being sent.
+    ``delivered``: sent (or superseded) — never send them again; marks are gathered for a moment, then written
+    with the group commit's next batch (one statement), never in a transaction of their own between two
+    batches of moves."""
 
-    def __init__(self, group: GroupCommit):
-        self._group = group
+    def __init__(self, ctx: Context):
+        self._ctx = ctx
         self._keys: list[str] = []
         self._flushing: asyncio.Task | None = None
+        self._held: set[str] = set()  # queued, being sent, or sent and not yet marked
+        self._renewer: asyncio.Task | None = None
+
+    def holding(self, outbox_ids: list[str]) -> None:
+        self._held.update(str(key) for key in outbox_ids if key)
+        if self._held and (self._renewer is None or self._renewer.done()):
+            self._renewer = asyncio.create_task(self._renew_claims())
 
     async def delivered(self, outbox_ids: list[str]) -> None:
         self._keys.extend(str(i) for i in outbox_ids if i)
@@ -129,14 +141,45 @@ class DeliveredMarks:
         while self._keys:
             keys, self._keys = self._keys[:500], self._keys[500:]
             try:
-                await self._group.mark_sent(keys)
+                await self._ctx.group.mark_sent(keys)
             except Exception:
                 log.exception("could not mark %d messages sent (they may be sent again)", len(keys))
+            self._held.difference_update(keys)  # marked (or given up): the claim need not be renewed any more
+
+    async def _renew_claims(self) -> None:
+        """While this process holds messages, stamp their claims several times a lease (in a short transaction
+        of its own). A message no longer claimed by this process (sent, superseded, or taken over after a stall
+        longer than the lease) is dropped from the held ones."""
+        while self._held:
+            await asyncio.sleep(self._ctx.delivery_lease.total_seconds() / RENEWALS_PER_LEASE)
+            keys = list(self._held)
+            try:
+                async with self._ctx.uow() as uow:
+                    renewed = await uow.outbox.renew(keys, self._ctx.process_id, self._ctx.now())
+                    await uow.commit()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("could not renew the claims of %d messages (tried again shortly)", len(keys),
+                            exc_info=True)
+                continue
+            lost = [key for key in keys if key not in renewed and key in self._held]
+            self._held.difference_update(lost)
+            if lost:
+                log.info("%d messages held here are no longer claimed by this process (marked sent, or taken "
+                         "over after a stall longer than the lease)", len(lost))
 
     async def flush(self) -> None:
         """Wait until every mark is written (tests, shutdown)."""
         while self._flushing is not None and not self._flushing.done():
             await self._flushing
+
+    async def close(self) -> None:
+        """Write the marks; stop renewing (what is still held is taken over by another process after the lease)."""
+        await self.flush()
+        if self._renewer is not None:
+            self._renewer.cancel()
+            await asyncio.gather(self._renewer, return_exceptions=True)
 
 
 class SlotStore:

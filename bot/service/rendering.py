@@ -202,7 +202,7 @@ def view_for(recipe: dict, seat: int) -> str | None:
     """The public view of a board recipe as ``seat`` reads it: its lines about them in their own language's
     second person ("Du musst bauen."); English turns what is left ("start player You"). None without a view."""
     game = rules.get_game(recipe["game"]) if "game" in recipe else None
-    board = getattr(getattr(game, "render", None), "render", None)  # the game's text of a view, for any reader
+    board = getattr(getattr(game, "text", None), "board", None)  # the game's text of a view, for any reader
     if board is None or "view" not in recipe:
         return None
     names = recipe.get("names") or []

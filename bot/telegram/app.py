@@ -90,7 +90,7 @@ class TelegramAdapter(Outgoing):
         # replaced while it waited is never drawn
         self.delivery = Delivery(self._send, on_delivered=service.marks.delivered, chat_key=default_chat_key,
                                  budget=self._budget, overall=OVERALL_BUDGET.scaled(pace_scale),
-                                 prepare=service.finish_one, name="telegram")
+                                 prepare=service.finish_one, on_queued=service.marks.holding, name="telegram")
 
     async def close(self, drain: float = 5.0) -> None:
         """Deliver what is queued (up to ``drain`` seconds), then stop; call before ``app.stop()``."""

@@ -35,9 +35,9 @@ rules file leaves a gap for the engine:
 """
 from __future__ import annotations
 
-from rules.api import IllegalAction, TextGame, register
-from rules.lang import N_, _
-from rules.guyenne import notation, render
+from rules.api import Option, Players, TextGame, one_of, register
+from rules.lang import N_
+from rules.guyenne import notation, text
 from rules.guyenne.board import LEVELS
 from rules.guyenne.state import GuyenneState
 
@@ -82,41 +82,30 @@ Options: /new guyenne level=advanced mode=teams (level basic/advanced/expert; mo
 class Guyenne(TextGame):
     name = "guyenne"
     title = "Guyenne"
-    min_players = 2
-    max_players = 4
+    players = Players(range(2, 5))  # the counts of each mode below
+    options = {
+        "level": Option("basic", one_of(*LEVELS), N_(
+            "level is basic, advanced or expert, e.g. /new guyenne level=advanced.")),
+        "mode": Option("duel", one_of("duel", "teams", "two_sets"), N_(
+            "mode is duel (2 players), teams or two_sets (3 or 4 players), e.g. /new guyenne mode=teams."), players={
+            "duel": Players(range(2, 3), N_(
+                "The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams.")),
+            "teams": Players(range(3, 5), N_(
+                "The team variant is for 3 or 4 players (2 against 2, or 2 against 1).")),
+            "two_sets": Players(range(3, 5), N_("The two-set free-for-all is for 3 or 4 players."))}),
+    }
+    unknown_options = N_("Guyenne has the options level and mode, not {unknown}.")
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
-
-    def default_options(self) -> dict:
-        return {"level": "basic", "mode": "duel"}
+    notation, text, summary = notation, text, SUMMARY
 
     def configurations(self) -> list[tuple[int, dict]]:
         return [(n, {"level": level, "mode": mode})
                 for mode, counts in (("duel", (2,)), ("teams", (3, 4)), ("two_sets", (3, 4)))
                 for n in counts for level in LEVELS]
 
-    def _options(self, options: dict | None) -> dict:
-        merged = {**self.default_options(), **(options or {})}
-        unknown = set(merged) - {"level", "mode"}
-        if unknown:
-            raise IllegalAction(_("Guyenne has the options level and mode, not {unknown}.",
-                                  unknown=", ".join(sorted(unknown))))
-        if merged["level"] not in LEVELS:
-            raise IllegalAction(_("level is basic, advanced or expert, e.g. /new guyenne level=advanced."))
-        if merged["mode"] not in ("duel", "teams", "two_sets"):
-            raise IllegalAction(_("mode is duel (2 players), teams or two_sets (3 or 4 players), e.g. /new guyenne "
-                                  "mode=teams."))
-        return merged
-
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> GuyenneState:
-        opts = self._options(options)
-        if opts["mode"] == "duel" and num_players != 2:
-            raise IllegalAction(_("The Guyenne duel is for 2 players; with 3 or 4 players open it with mode=teams."))
-        if opts["mode"] == "teams" and num_players not in (3, 4):
-            raise IllegalAction(_("The team variant is for 3 or 4 players (2 against 2, or 2 against 1)."))
-        if opts["mode"] == "two_sets" and num_players not in (3, 4):
-            raise IllegalAction(_("The two-set free-for-all is for 3 or 4 players."))
-        return GuyenneState.new(num_players, seed, opts["level"], opts["mode"])
+        chosen = self.check_setup(num_players, options)
+        return GuyenneState.new(num_players, seed, chosen["level"], chosen["mode"])
 
     def from_json(self, data: dict) -> GuyenneState:
         return GuyenneState.from_json(data)

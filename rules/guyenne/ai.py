@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import random
 from itertools import product
-from typing import TYPE_CHECKING
 
-from rules.api import IllegalAction
+from rules.api import IllegalAction, State
 from rules.guyenne import cards as C
 from rules.guyenne.board import MAX_AT_CASTLE, castle_leads, rival
 from rules.guyenne.cards import CARD_WORTH
 
-if TYPE_CHECKING:
-    from rules.guyenne.state import GuyenneState
 
 _KIND_SUBSETS: dict[tuple, list[tuple[int, ...]]] = {}  # (kinds of a hand, most) -> positions of subsets
 _UNFOUGHT = ("set_aside", "direction", "place", "open1", "respond1", "open2", "respond2", "reinforce")
@@ -69,7 +66,7 @@ class AI:
         values = self._sketch(seat, rng).evaluate_actions(seat, actions)
         return None if None in values else values
 
-    def _sketch(self, seat: int, rng: random.Random) -> "GuyenneState":
+    def _sketch(self, seat: int, rng: random.Random) -> State:
         """A shallow copy, only for ``evaluate_actions`` (it shares every list but the fights it changes): where
         ``seat``'s army faces unrevealed cards, they are drawn as ``determinize`` deals them, from all the cards
         of that army ``seat`` cannot place, taken in army order so that where they really lie changes nothing."""

@@ -5,12 +5,9 @@ goes."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
+from rules.api import State
 from rules.guyenne import cards as C
-
-if TYPE_CHECKING:
-    from rules.guyenne.state import GuyenneState
 
 
 class Copies:
@@ -29,7 +26,7 @@ class Copies:
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> "GuyenneState":
+    def from_json(cls, data: dict) -> State:
         s = cls.__new__(cls)
         armies = len(data["members"])
         known = {"seen": [[] for _ in range(armies)], "mine": [[] for _ in data["army_of"]],
@@ -45,7 +42,7 @@ class Copies:
         s.rng = rng
         return s
 
-    def clone(self, copy_rng: bool = True) -> "GuyenneState":
+    def clone(self, copy_rng: bool = True) -> State:
         """By hand, field by field: the AI clones once per action it weighs."""
         cls = type(self)
         s = cls.__new__(cls)
@@ -76,7 +73,7 @@ class Copies:
             s._rng_shared = self._rng_shared = True
         return s
 
-    def determinize(self, seat: int | None, rng: random.Random) -> "GuyenneState":
+    def determinize(self, seat: int | None, rng: random.Random) -> State:
         """Re-deal what ``seat`` cannot know, army by army: the hands of the others, the deck, the discard but for
         the cards he knows there (his own duel discard; cards seen revealed; a team member's own) and the face-down
         castle cards he did not place, among those places; expert picks he did not make. A hero that never left

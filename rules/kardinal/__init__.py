@@ -26,9 +26,9 @@ file leaves a gap for the engine:
 """
 from __future__ import annotations
 
-from rules.api import IllegalAction, TextGame, register
-from rules.lang import N_, _
-from rules.kardinal import notation, render
+from rules.api import Players, TextGame, register
+from rules.lang import N_
+from rules.kardinal import notation, text
 from rules.kardinal.state import KardinalState, new_state
 
 SUMMARY = N_("""Kardinal — 2 to 4 players build one town around the Dom (DT tower at M13, DN nave at N13).
@@ -69,23 +69,17 @@ In the grid `+` marks the sites where the player to move can build, `.` other si
 class Kardinal(TextGame):
     name = "kardinal"
     title = "Kardinal"
-    min_players = 2
-    max_players = 4
+    players = Players(range(2, 5), N_("Kardinal is for 2 to 4 players."))
+    unknown_options = N_("Kardinal has no options, not {unknown}.")
     has_hidden_information = False
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`M14 red house`, `cardinal N12` or `stay`")
-
-    def default_options(self) -> dict:
-        return {}
 
     def configurations(self) -> list[tuple[int, dict]]:
         return [(n, {}) for n in (2, 3, 4)]
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> KardinalState:
-        if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
-            raise IllegalAction(_("Kardinal is for 2 to 4 players."))
-        if options:
-            raise IllegalAction(_("Kardinal has no options, not {options}.", options=", ".join(sorted(map(str, options)))))
+        self.check_setup(num_players, options)
         return new_state(num_players, int(seed))
 
     def from_json(self, data: dict) -> KardinalState:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from rules.api import IllegalAction
-from rules.lang import _, colour_aliases
+from rules.lang import _, colour_aliases, translate
 from rules.kardinal.geometry import (COLOURS, COURT, EAST, HOUSE, LETTER, NORTH, SOUTH, TOWER, WEST,
                                      building_text, label, parse_label)
+from rules.kardinal.names import COLOUR_NAMES, KIND_NAMES
 
 # local aliases (issue 26): the colours, shapes and directions in Dutch, German and French, as whole words only —
 # Dutch initials would clash (geel/groen, huis/hof), so the one-letter codes stay English (r y g b, h t c).
@@ -28,11 +29,21 @@ _TOKEN = re.compile(r"[a-zäöüß_]+-?\d+|[a-zäöüß_]+")
 _CELL = re.compile(r"^[a-z]+-?\d+$")
 
 
+def local_move(text: str) -> str:
+    """A build in notation with its colour and shape in the reader's words where the notation reads those words
+    (``L13 yellow house`` → ``L13 geel huis`` in Dutch; a word it would not read stays English): examples in the
+    reader's language that still parse (issue 26, item 4)."""
+    out = []
+    for word in text.split(" "):
+        names = COLOUR_NAMES if word in COLOUR_NAMES else KIND_NAMES if word in KIND_NAMES else None
+        local = translate(names[word]).lower() if names else word
+        out.append(local if names and local in (COLOUR_WORDS if names is COLOUR_NAMES else KIND_WORDS) else word)
+    return " ".join(out)
+
+
 def _example(state, seat: int) -> str:
     if state is not None and getattr(state, "phase", None) == "build" and seat == state.current:
         return state._example()
-    from rules.kardinal.render import local_move
-
     return f"`{local_move('M14 red house')}`"
 
 

@@ -3,6 +3,9 @@
 Phases: ``build`` (the current player must place a building), ``bonus`` (the start player takes his free stone after
 the first building of the game), ``place_cardinal`` (he then brings the Cardinal into play), ``cardinal`` (after a
 build: move the Cardinal or leave it), ``over``. Passes and skips happen automatically inside ``apply``.
+
+Beside the rules: ``placing.py`` finds where a building may stand, ``views.py`` builds the views, ``ai.py`` holds the
+AI's hooks and ``copies.py`` JSON and clones; the state's methods for those only hand over to them.
 """
 from __future__ import annotations
 
@@ -10,10 +13,12 @@ import random
 
 from rules.api import Event, IllegalAction, State, check_move, ranking_from_scores
 from rules.lang import N_, _
-from rules.kardinal.geometry import (COLOURS, COURT, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
-                                     NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key,
-                                     xy)
-from rules.kardinal.render import COLOUR_NAMES, building, local_move
+from rules.kardinal import ai, copies, placing, views
+from rules.kardinal.geometry import (COLOURS, DOM_NAVE, DOM_NEIGHBOURS, DOM_TOWER, HOUSE, KINDS,
+                                     NEIGHBOURS, TOWER, building_text, label, parse_building, parse_label, sort_key)
+from rules.kardinal.names import COLOUR_NAMES
+from rules.kardinal.notation import local_move
+from rules.kardinal.text import building
 
 STONES = 12
 PER_KIND = 2
@@ -67,112 +72,32 @@ class KardinalState(State):
                 self.owner[c] = p
 
     # ------------------------------------------------------------------ placements
-    def _touching(self, cells) -> list[int]:
-        """The pieces touching a footprint (each once, in order of placement)."""
-        g = self.grid
-        found = set()
+    def place_piece(self, kind: int, colour: int, cells: tuple, builder: int) -> None:
+        """Put a piece on the table without any rule or scoring (set-ups and loading)."""
+        index = len(self.pieces)
+        self.pieces.append((kind, colour, tuple(cells), builder))
+        for c in cells:
+            self.grid[c] = index
+            self.sites.discard(c)
         for c in cells:
             for d in NEIGHBOURS:
-                p = g.get(c + d)
-                if p is not None:
-                    found.add(p)
-        return sorted(found)
+                if c + d not in self.grid:
+                    self.sites.add(c + d)
 
     def violations(self, seat: int, kind: int, colour: int, cells: tuple) -> list[str]:
-        """Every rule (codes of the rules file) the placement breaks; [] when it is legal."""
-        bad = []
-        if colour not in self.usable[seat] or self.supply[colour][kind] <= 0:
-            bad.append("P1")
-        if any(c in self.grid for c in cells):
-            bad.append("P3")
-        if self.cardinal is not None and self.cardinal in cells:
-            bad.append("R1")
-        touching = self._touching(cells)
-        if not touching:
-            bad.append("P4")
-        kinds = {self.pieces[p][0] for p in touching}
-        if kind == TOWER and HOUSE not in kinds:
-            bad.append("R2")
-        if kind == COURT and HOUSE not in kinds:
-            bad.append("R3")
-        if kind in kinds:
-            bad.append("R4")
-        if any(self.pieces[p][1] == colour for p in touching):
-            bad.append("R5")
-        if self.last is not None and self.last[0] == kind:
-            bad.append("R6")
-        if self.last is not None and self.last[1] == colour:
-            bad.append("R7")
-        return bad
-
-    def _masks(self, c: int, cache: dict) -> tuple[int, int]:
-        m = cache.get(c)
-        if m is None:
-            g = self.grid
-            pieces = self.pieces
-            tm = cm = 0
-            for d in NEIGHBOURS:
-                p = g.get(c + d)
-                if p is not None:
-                    k, col = pieces[p][0], pieces[p][1]
-                    tm |= 1 << k
-                    if col >= 0:
-                        cm |= 1 << col
-            m = cache[c] = (tm, cm)
-        return m
+        return placing.violations(self, seat, kind, colour, cells)
 
     def placements(self, seat: int, first: bool = False) -> list[tuple[int, int, int, int | None]]:
-        """Every legal (site, kind, colour, other cell) for ``seat``; with ``first`` stop at the first one.
-
-        Sites are in (x, y) order; at a site the buildings go colour by colour, house, tower, then the courtyards
-        (north, east, south, west)."""
-        last_k, last_c = self.last if self.last is not None else (-1, -1)
-        supply = self.supply
-        cols = [[c for c in self.usable[seat] if c != last_c and supply[c][k] > 0] if k != last_k else []
-                for k in range(3)]
-        if not (cols[0] or cols[1] or cols[2]):
-            return []
-        order = [c for c in self.usable[seat] if c != last_c]
-        g = self.grid
-        card = self.cardinal
-        cache: dict = {}
-        out = []
-        for s in sorted(self.sites, key=sort_key):
-            if s == card:
-                continue
-            tm, cm = self._masks(s, cache)
-            house_ok = cols[0] and not tm & 1
-            tower_ok = cols[1] and tm & 1 and not tm & 2
-            courts = []
-            if cols[2] and not tm & 4:
-                for d in NEIGHBOURS:
-                    t = s + d
-                    if t in g or t == card:
-                        continue
-                    tm2, cm2 = self._masks(t, cache)
-                    if (tm | tm2) & 1 and not tm2 & 4:
-                        courts.append((t, cm | cm2))
-            if not (house_ok or tower_ok or courts):
-                continue
-            for c in order:
-                bit = 1 << c
-                if house_ok and not cm & bit and supply[c][0] > 0:
-                    out.append((s, HOUSE, c, None))
-                if tower_ok and not cm & bit and supply[c][1] > 0:
-                    out.append((s, TOWER, c, None))
-                if courts and supply[c][2] > 0:
-                    for t, m in courts:
-                        if not m & bit:
-                            out.append((s, COURT, c, t))
-                if first and out:
-                    return out
-        return out
+        return placing.placements(self, seat, first)
 
     def can_build(self, seat: int) -> bool:
-        return bool(self.placements(seat, first=True))
+        return placing.can_build(self, seat)
 
     def has_buildings(self, seat: int) -> bool:
-        return any(any(self.supply[c]) for c in self.usable[seat])
+        return placing.has_buildings(self, seat)
+
+    def _touching(self, cells) -> list[int]:
+        return placing.touching(self, cells)
 
     # ------------------------------------------------------------------ the contract
     def to_act(self) -> list[int]:
@@ -410,162 +335,33 @@ class KardinalState(State):
         keys = [s * 100 + d for s, d in zip(self.final_scores(), dom)]
         return ranking_from_scores(keys)
 
-    # ------------------------------------------------------------------ AI
-    def _value(self, seat: int, stones, supply, guard: int) -> float:
-        scores = self.final_scores(stones, supply)
-        best_other = max(s for p, s in enumerate(scores) if p != seat)
-        return float(10 * (scores[seat] - best_other) + 3 * guard)
-
-    def _guard(self, seat: int, card: int | None, extra: tuple | None = None) -> int:
-        """Own buildings next to the Cardinal (nobody can build there to take their stones)."""
-        if card is None:
-            return 0
-        g = self.grid
-        own = self.colours[seat]
-        found = set()
-        for d in NEIGHBOURS:
-            p = g.get(card + d)
-            if p is not None and self.pieces[p][1] in own:
-                found.add(p)
-        n = len(found)
-        if extra is not None and extra[1] in own and any(card - c in NEIGHBOURS for c in extra[2]):
-            n += 1
-        return n
-
+    # ------------------------------------------------------------------ the AI's hooks (ai.py)
     def ai_search_options(self) -> dict | None:
-        """With three or more players the strong AI's rollouts look 8 actions per opponent ahead (the search's
-        default is 2): a building's stones are often taken back a round or two later. bench/strength.py, 4 players,
-        40 iterations: first place 35 % at the default 6 actions (60 games), 47.5 % at 12 (100 games), 68.8 % at 24
-        (40 games; scoring the cut by rank instead: 53.8 %)."""
-        return {"rollout_actions": 8 * (self.n - 1)} if self.n >= 3 else None
+        return ai.ai_search_options(self)
 
     def evaluate(self, seat: int) -> float:
-        """10 × (own running score − best other running score) + 3 per own building the Cardinal shields."""
-        return self._value(seat, self.stones, self.stone_supply, self._guard(seat, self.cardinal))
+        return ai.evaluate(self, seat)
 
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
-        if self.phase == "over" or seat != self.current:
-            return [None] * len(actions)
-        out: list[float | None] = []
-        for a in actions:
-            kind = a.get("type") if isinstance(a, dict) else None
-            if kind == "build":
-                parsed = parse_building(a.get("building"))
-                site = parse_label(a.get("site"))
-                if parsed is None or site is None:
-                    out.append(None)
-                    continue
-                colour, k, other = parsed
-                cells = (site,) if other is None else (site, other)
-                supply = self.stone_supply[:]
-                stones = [row[:] for row in self.stones]
-                for p in self._touching(cells):
-                    col = self.pieces[p][1]
-                    if col >= 0 and supply[col] > 0:
-                        supply[col] -= 1
-                        stones[seat][col] += 1
-                out.append(self._value(seat, stones, supply, self._guard(seat, self.cardinal, (k, colour, cells))))
-            elif kind == "bonus_stone" and a.get("color") in COLOURS:
-                c = COLOURS.index(a["color"])
-                supply = self.stone_supply[:]
-                stones = [row[:] for row in self.stones]
-                supply[c] -= 1
-                stones[seat][c] += 1
-                out.append(self._value(seat, stones, supply, self._guard(seat, self.cardinal)))
-            elif kind in ("place_cardinal", "move_cardinal"):
-                c = parse_label(a.get("site"))
-                out.append(None if c is None else self._value(seat, self.stones, self.stone_supply,
-                                                              self._guard(seat, c)))
-            elif kind == "end_turn":
-                out.append(self.evaluate(seat))
-            else:
-                out.append(None)
-        return out
+        return ai.evaluate_actions(self, seat, actions)
 
-    # ------------------------------------------------------------------ information
+    # ------------------------------------------------------------------ information (views.py)
     def view(self, seat: int | None) -> dict:
-        view = {
-            "viewer": seat, "players": self.n, "phase": self.phase, "to_act": self.to_act(),
-            "current": self.current, "start_player": self.start_player,
-            "colours": [[COLOURS[c] for c in cs] for cs in self.colours],
-            "shared": COLOURS[self.shared] if self.shared is not None else None,
-            "dom": [label(DOM_TOWER), label(DOM_NAVE)],
-            "pieces": [{"kind": KINDS[k], "color": COLOURS[c], "cells": [label(x) for x in cells], "builder": b}
-                       for k, c, cells, b in self.pieces[2:]],
-            "cardinal": label(self.cardinal) if self.cardinal is not None else None,
-            "last_built": {"kind": KINDS[self.last[0]], "color": COLOURS[self.last[1]]} if self.last else None,
-            "buildings": {COLOURS[c]: {KINDS[k]: self.supply[c][k] for k in range(3)} for c in range(4)},
-            "stone_supply": {COLOURS[c]: self.stone_supply[c] for c in range(4)},
-            "stones": [{COLOURS[c]: self.stones[p][c] for c in range(4)} for p in range(self.n)],
-            "scores": self.final_scores(), "dom_touches": self.dom_touches(),
-            "sites": [label(s) for s in sorted(self.sites, key=sort_key)],
-            "ranking": self.ranking() if self.phase == "over" else None,
-        }
-        if self.phase == "build":
-            found = self.placements(self.current)
-            view["build_sites"] = sorted({label(s) for s, *_ in found}, key=lambda t: sort_key(parse_label(t)))
-            first = found[0]
-            court = next((f for f in found if f[1] == COURT), None)
-            view["examples"] = [f"{label(f[0])} {building_text(f[2], f[1], f[3])}"
-                                for f in ([first] + ([court] if court and court is not first else []))]
-        elif self.phase in ("place_cardinal", "cardinal"):
-            view["examples"] = ["cardinal " + label(next(c for c in sorted(self.sites, key=sort_key)
-                                                         if c != self.cardinal))]
-        return view
+        return views.view(self, seat)
 
-    # ------------------------------------------------------------------ persistence
+    # ------------------------------------------------------------------ persistence and copies (copies.py)
     def to_json(self) -> dict:
-        return {
-            "n": self.n, "seed": self.seed, "counter": self.counter, "colours": [list(c) for c in self.colours],
-            "shared": self.shared, "start_player": self.start_player, "supply": [list(r) for r in self.supply],
-            "stone_supply": list(self.stone_supply), "stones": [list(r) for r in self.stones],
-            "pieces": [[k, c, [list(xy(x)) for x in cells], b] for k, c, cells, b in self.pieces[2:]],
-            "cardinal": list(xy(self.cardinal)) if self.cardinal is not None else None,
-            "last": list(self.last) if self.last is not None else None,
-            "current": self.current, "phase": self.phase, "builds": self.builds,
-        }
+        return copies.to_json(self)
 
     @classmethod
     def from_json(cls, data: dict) -> "KardinalState":
-        from rules.kardinal.geometry import cell
-        s = cls(data["n"], data["seed"], data["colours"], data["shared"], data["start_player"])
-        s.counter = data["counter"]
-        s.supply = [list(r) for r in data["supply"]]
-        s.stone_supply = list(data["stone_supply"])
-        s.stones = [list(r) for r in data["stones"]]
-        for k, c, cells, b in data["pieces"]:
-            s.place_piece(k, c, tuple(cell(x, y) for x, y in cells), b)
-        s.cardinal = cell(*data["cardinal"]) if data["cardinal"] is not None else None
-        s.last = tuple(data["last"]) if data["last"] is not None else None
-        s.current, s.phase, s.builds = data["current"], data["phase"], data["builds"]
-        return s
-
-    def place_piece(self, kind: int, colour: int, cells: tuple, builder: int) -> None:
-        """Put a piece on the table without any rule or scoring (set-ups and loading)."""
-        index = len(self.pieces)
-        self.pieces.append((kind, colour, tuple(cells), builder))
-        for c in cells:
-            self.grid[c] = index
-            self.sites.discard(c)
-        for c in cells:
-            for d in NEIGHBOURS:
-                if c + d not in self.grid:
-                    self.sites.add(c + d)
+        return copies.from_json(cls, data)
 
     def clone(self) -> "KardinalState":
-        s = KardinalState.__new__(KardinalState)
-        s.__dict__.update(self.__dict__)
-        s.supply = [r[:] for r in self.supply]
-        s.stone_supply = self.stone_supply[:]
-        s.stones = [r[:] for r in self.stones]
-        s.pieces = self.pieces[:]
-        s.grid = self.grid.copy()
-        s.sites = self.sites.copy()
-        return s
+        return copies.clone(self)
 
     def determinize(self, seat: int | None, rng: random.Random) -> "KardinalState":
-        """Nothing is hidden in Kardinal: a clone."""
-        return self.clone()
+        return copies.determinize(self, seat, rng)
 
 
 def new_state(n: int, seed: int) -> KardinalState:

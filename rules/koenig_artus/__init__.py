@@ -17,10 +17,16 @@ Implements ../shared/rules/koenig_artus.md exactly. Options: ``track`` (King Art
 """
 from __future__ import annotations
 
-from rules.api import IllegalAction, TextGame, register
+from rules.api import IllegalAction, Option, Players, TextGame, register, whole_number
 from rules.lang import N_, _
-from rules.koenig_artus import notation, render
+from rules.koenig_artus import notation, text
 from rules.koenig_artus.state import DEFAULT_SWORDS, DEFAULT_TRACK, ArtusState
+
+
+def number_list(value) -> bool:
+    """Sword fields: a list of whole numbers (where they lie is checked with the track, ``check_together``)."""
+    return isinstance(value, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+
 
 SUMMARY = N_("""König Artus Tafelrunde — 2 to 6 players, a trick-taking race along a track to King Arthur.
 
@@ -50,39 +56,30 @@ Options when opening a table: /new koenig_artus track=27 swords=3,7,11,15,19,23
 class KoenigArtus(TextGame):
     name = "koenig_artus"
     title = "König Artus Tafelrunde"
-    min_players = 2
-    max_players = 6
+    players = Players(range(2, 7), N_("König Artus Tafelrunde is for 2 to 6 players."))
+    options = {
+        "track": Option(DEFAULT_TRACK, whole_number(5, 60), N_(
+            "track is King Arthur's field: a number from 5 to 60, e.g. track=27.")),
+        "swords": Option(list(DEFAULT_SWORDS), number_list, N_(
+            "swords lists the sword fields, e.g. swords=3,7,11,15,19,23.")),
+    }
+    unknown_options = N_("König Artus has the options track and swords, not {unknown}.")
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`R7`, `trump green` or `swap 1 6`")
-
-    def default_options(self) -> dict:
-        return {"track": DEFAULT_TRACK, "swords": list(DEFAULT_SWORDS)}
 
     def configurations(self) -> list[tuple[int, dict]]:
         short = {"track": 15, "swords": [2, 5, 9, 12]}
         return [(n, self.default_options()) for n in range(2, 7)] + [(3, short)]
 
-    def _options(self, options: dict | None) -> tuple[int, list[int]]:
-        merged = {**self.default_options(), **(options or {})}
-        unknown = set(merged) - {"track", "swords"}
-        if unknown:
-            raise IllegalAction(_("König Artus has the options track and swords, not {unknown}.",
-                                  unknown=", ".join(sorted(unknown))))
-        track, swords = merged["track"], merged["swords"]
-        if not isinstance(track, int) or isinstance(track, bool) or not 5 <= track <= 60:
-            raise IllegalAction(_("track is King Arthur's field: a number from 5 to 60, e.g. track=27."))
-        if not isinstance(swords, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in swords):
-            raise IllegalAction(_("swords lists the sword fields, e.g. swords=3,7,11,15,19,23."))
+    def check_together(self, options: dict) -> None:
+        track, swords = options["track"], options["swords"]
         if any(not 1 <= x < track for x in swords) or len(set(swords)) != len(swords):
             raise IllegalAction(_("Sword fields must be different fields from 1 to {track}.", track=track - 1))
-        return track, sorted(swords)
 
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> ArtusState:
-        if not isinstance(num_players, int) or not 2 <= num_players <= 6:
-            raise IllegalAction(_("König Artus Tafelrunde is for 2 to 6 players."))
-        track, swords = self._options(options)
-        state = ArtusState(num_players, int(seed), track, swords)
+        chosen = self.check_setup(num_players, options)
+        state = ArtusState(num_players, int(seed), chosen["track"], sorted(chosen["swords"]))
         state.start_game()
         return state
 

@@ -1,7 +1,8 @@
 """The 72 cards of König Artus Tafelrunde: six colours 1..11, three Knights and three Shields.
 
 Inside the engine a card is an int: ``colour * 16 + value`` for a coloured card, 100+k for
-Knight k and 110+k for Shield k. Outside it is ``red-7``, ``knight-1``, ``shield-3``.
+Knight k and 110+k for Shield k. Outside it is ``red-7``, ``knight-1``, ``shield-3``. Which card wins a trick
+(``trick_winner``) is read by the rules and the AI's forecasts alike.
 """
 from __future__ import annotations
 
@@ -44,6 +45,22 @@ def value_of(c: int) -> int:
 def full_deck() -> list[int]:
     return [coloured(col, v) for col in range(6) for v in range(1, 12)] + \
         [KNIGHT + k for k in (1, 2, 3)] + [SHIELD + k for k in (1, 2, 3)]
+
+
+def trick_winner(trick: list[list[int]], slots: list[int]) -> int:
+    """Rules 3.4: the index in ``trick`` of the winning card."""
+    best = None
+    for i, (_, c) in enumerate(trick):
+        if c >= KNIGHT and (best is None or kind_of(c) != kind_of(trick[best][1])):
+            best = i
+    if best is not None:
+        return best
+    rank = {colour: k for k, colour in enumerate(slots)}
+    trumps = [(rank[c >> 4], c & 15, i) for i, (_, c) in enumerate(trick) if (c >> 4) in rank]
+    if trumps:
+        return max(trumps)[2]
+    led = trick[0][1] >> 4
+    return max((c & 15, i) for i, (_, c) in enumerate(trick) if c >> 4 == led)[1]
 
 
 _NAMES = {c: (f"{COLOURS[c >> 4]}-{c & 15}" if c < KNIGHT else

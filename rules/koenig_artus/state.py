@@ -4,6 +4,9 @@ Phases: ``play`` (a card to the trick), ``trump`` (the trick winner landed on a 
 field: choose a trump colour, swap two tokens, or defer after the last trick of a
 hand), ``over``. Dealing, reshuffling, resolving tricks and moving pawns happen
 inside ``apply``.
+
+Beside the rules: ``ai.py`` holds the AI's hooks and ``copies.py`` JSON, clones and sampled worlds; the state's
+methods for those only hand over to them. Which card wins a trick is in ``cards.py``.
 """
 from __future__ import annotations
 
@@ -12,58 +15,13 @@ from itertools import combinations
 
 from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
-from rules.koenig_artus.render import colour_name
-from rules.koenig_artus.cards import COLOURS, KNIGHT, SHIELD, card_of, full_deck, kind_of, name
+from rules.koenig_artus import ai, copies
+from rules.koenig_artus.cards import COLOURS, KNIGHT, card_of, full_deck, kind_of, name, trick_winner
+from rules.koenig_artus.text import colour_name
 
 HAND = 8
 DEFAULT_TRACK = 27
 DEFAULT_SWORDS = (3, 7, 11, 15, 19, 23)
-
-
-def trick_winner(trick: list[list[int]], slots: list[int]) -> int:
-    """Rules 3.4: the index in ``trick`` of the winning card."""
-    best = None
-    for i, (_, c) in enumerate(trick):
-        if c >= KNIGHT and (best is None or kind_of(c) != kind_of(trick[best][1])):
-            best = i
-    if best is not None:
-        return best
-    rank = {colour: k for k, colour in enumerate(slots)}
-    trumps = [(rank[c >> 4], c & 15, i) for i, (_, c) in enumerate(trick) if (c >> 4) in rank]
-    if trumps:
-        return max(trumps)[2]
-    led = trick[0][1] >> 4
-    return max((c & 15, i) for i, (_, c) in enumerate(trick) if c >> 4 == led)[1]
-
-
-_WEIGHTS: dict[tuple[int, ...], list[float]] = {}
-
-
-def weights(slots: list[int]) -> list[float]:
-    """By card, its strength for ``evaluate``: a supertrump 2, a trump 1 + slot/6, another card value/22
-    (remembered per trump order)."""
-    key = tuple(slots)
-    table = _WEIGHTS.get(key)
-    if table is None:
-        rank = {c: k + 1 for k, c in enumerate(slots)}
-        table = [0.0] * (SHIELD + 4)
-        for c in full_deck():
-            table[c] = 2.0 if c >= KNIGHT else 1.0 + rank[c >> 4] / 6 if c >> 4 in rank else (c & 15) / 22
-        table = _WEIGHTS.setdefault(key, table)
-    return table
-
-
-def lead(seat: int, pos: list[int]) -> int:
-    """Fields ahead of the best other pawn (negative when behind)."""
-    return pos[seat] - max(pos[:seat] + pos[seat + 1:])
-
-
-def worth(ahead: int, table: list[float], hand: list[int]) -> float:
-    """``evaluate`` before the end: 10 per field of lead plus the hand's strength."""
-    strength = 0.0
-    for c in hand:
-        strength += table[c]
-    return 10.0 * ahead + strength
 
 
 class ArtusState(State):
@@ -329,233 +287,27 @@ class ArtusState(State):
             return [1 + sum(1 for o in self.pos if o > p) for p in self.pos]
         return [1 if s == self.winner else 2 for s in range(self.n)]
 
+    # ------------------------------------------------------------------ the AI's hooks (ai.py)
     def ai_rewards(self) -> list[float] | None:
-        """From three players: each seat's chance to reach King Arthur first, for the strong AI's cut rollouts
-        (rules.koenig_artus.ai). Between two, a trick won is a field of lead on the only rival, which ``evaluate``
-        already reads (the search's default cut met its target there)."""
-        if self.n < 3:
-            return None
-        from rules.koenig_artus.ai import win_chances
-
-        return win_chances(self)
+        return ai.ai_rewards(self)
 
     def evaluate(self, seat: int) -> float:
-        """Lead on the track, plus the strength of the hand under the current trump order."""
-        if self.winner is not None:
-            return 1000.0 if self.winner == seat else -1000.0
-        return worth(lead(seat, self.pos), weights(self.slots), self.hands[seat])
+        return ai.evaluate(self, seat)
 
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
-        """``evaluate`` after each action without applying it; None where a new hand would be dealt."""
-        if seat not in self.to_act():
-            return [None] * len(actions)
-        pos, slots, hand = self.pos, self.slots, self.hands[seat]
-        others_empty = not any(h for p, h in enumerate(self.hands) if p != seat)
-        values: list[float | None] = []
-        if self.phase == "trump":
-            for action in actions:
-                kind = action["type"]
-                if kind == "defer_trump_decision" or not any(self.hands):  # the next hand is dealt at once
-                    values.append(None)
-                    continue
-                if kind == "choose_trump":
-                    after = slots + [COLOURS.index(action["color"])]
-                else:
-                    a, b = action["slots"]
-                    after = slots[:]
-                    after[a - 1], after[b - 1] = after[b - 1], after[a - 1]
-                values.append(worth(lead(seat, pos), weights(after), hand))
-            return values
-        completes = len(self.trick) == self.n - 1
-        ahead, table = lead(seat, pos), weights(slots)
-        for action in actions:
-            c = card_of(action["card"])
-            rest = [x for x in hand if x != c]
-            if not completes:
-                values.append(worth(ahead, table, rest))
-                continue
-            trick = self.trick + [[seat, c]]
-            w = trick[trick_winner(trick, slots)][0]
-            after = pos[:]
-            q = after[w] + 1
-            while q < self.track and q in after:  # _advance: a pawn never stands on its own next field
-                q += 1
-            after[w] = q
-            if q >= self.track:
-                values.append(1000.0 if w == seat else -1000.0)
-            elif q not in self.swords and not rest and others_empty:
-                values.append(None)
-            else:
-                values.append(worth(lead(seat, after), table, rest))
-        return values
+        return ai.evaluate_actions(self, seat, actions)
 
-    # ------------------------------------------------------------------ persistence
+    # ------------------------------------------------------------------ persistence and copies (copies.py)
     def to_json(self) -> dict:
-        return {
-            "n": self.n, "seed": self.seed, "counter": self.counter, "track": self.track,
-            "swords": list(self.swords), "pos": list(self.pos), "slots": list(self.slots), "dealer": self.dealer,
-            "hand_no": self.hand_no, "hands": [[name(c) for c in h] for h in self.hands],
-            "stack": [name(c) for c in self.stack], "discard": [name(c) for c in self.discard],
-            "trick": [[s, name(c)] for s, c in self.trick], "current": self.current,
-            "phase": self.phase, "decider": self.decider, "can_defer": self.can_defer, "deferred": self.deferred,
-            "winner": self.winner, "voids": [list(v) for v in self.voids], "last_trick": self.last_trick,
-            "reshuffles": self.reshuffles, "old": [name(c) for c in sorted(self.old)],
-            "hand_ends": [list(r) for r in self.hand_ends],
-        }
+        return copies.to_json(self)
 
     @classmethod
     def from_json(cls, data: dict) -> "ArtusState":
-        s = cls(data["n"], data["seed"], data["track"], data["swords"])
-        s.counter, s.pos, s.slots = data["counter"], list(data["pos"]), list(data["slots"])
-        s.dealer, s.hand_no = data["dealer"], data["hand_no"]
-        s.hands = [[card_of(c) for c in h] for h in data["hands"]]
-        s.stack = [card_of(c) for c in data["stack"]]
-        s.discard = [card_of(c) for c in data["discard"]]
-        s.trick = [[p, card_of(c)] for p, c in data["trick"]]
-        s.current, s.phase = data["current"], data["phase"]
-        s.decider, s.can_defer, s.deferred = data["decider"], data["can_defer"], data["deferred"]
-        s.winner, s.voids = data["winner"], [list(v) for v in data["voids"]]
-        s.last_trick, s.reshuffles = data["last_trick"], data["reshuffles"]
-        s.old = frozenset(card_of(c) for c in data.get("old", ()))
-        s.hand_ends = [list(r) for r in data.get("hand_ends", ())]
-        return s
+        return copies.from_json(cls, data)
 
     def clone(self, deal: bool = True) -> "ArtusState":
         """A copy; ``deal=False`` leaves the hands and the stack shared, for ``determinize`` to replace."""
-        s = ArtusState.__new__(ArtusState)
-        s.__dict__.update(self.__dict__)
-        s.pos = self.pos[:]
-        s.slots = self.slots[:]
-        s.hands = [h[:] for h in self.hands] if deal else self.hands[:]
-        s.stack = self.stack[:] if deal else self.stack
-        s.discard = self.discard[:]
-        s.trick = [t[:] for t in self.trick]
-        s.voids = [v[:] for v in self.voids]
-        return s
+        return copies.clone(self, deal)
 
     def determinize(self, seat: int | None, rng: random.Random) -> "ArtusState":
-        """Re-deal the unseen cards (others' hands and the stack), keeping what ``seat`` knows: each player's shown
-        voids, and after a reshuffle that the old stack cards went to the hands first (so many to each)."""
-        world = self.clone(deal=False)
-        world.seed = rng.getrandbits(48)
-        world.counter = 0
-        others = [p for p in range(self.n) if p != seat]
-        draw = rng.random
-        old = self.old
-        pool = list(self.stack)
-        needs = {}
-        old_pool: list[int] = []
-        old_needs = {}
-        for p in others:
-            hand = self.hands[p]
-            mine = [c for c in hand if c in old] if old else ()
-            if mine:
-                old_pool += mine
-                old_needs[p] = len(mine)
-                pool += [c for c in hand if c not in old]
-            else:
-                pool += hand
-            needs[p] = len(hand) - len(mine)
-        pool.sort()  # sorted: where the unseen cards really lie changes nothing
-        hands, world.stack = share(pool, needs, self.voids, draw)
-        if old_pool:
-            extra, _ = share(sorted(old_pool), old_needs, self.voids, draw)
-            for p, cards in extra.items():
-                hands[p] += cards
-        for p in others:
-            world.hands[p] = sorted(hands[p])
-        if seat is not None:
-            world.hands[seat] = self.hands[seat][:]
-        return world
-
-
-_ALLOWED: dict[int, list[bool]] = {}
-
-
-def allowed(void: list[int]) -> list[bool]:
-    """By card: may a player who showed these voids hold it? (remembered per set of voids)"""
-    mask = 0
-    for v in void:
-        mask |= 1 << v
-    table = _ALLOWED.get(mask)
-    if table is None:
-        table = _ALLOWED[mask] = [c >= KNIGHT or not mask >> (c >> 4) & 1 for c in range(SHIELD + 4)]
-    return table
-
-
-def share(cards: list[int], needs: dict[int, int], voids: list[list[int]], draw, tries: int = 20):
-    """Deal ``needs[p]`` of ``cards`` at random to each player p, none of a colour p showed he lacks; returns the
-    hands and the rest. A greedy deal (the most constrained player first) almost always fits; if it fails ``tries``
-    times, a card-by-card deal that keeps the remaining needs satisfiable (Hall's condition) always does."""
-    cards = sorted(cards, key=lambda _: draw())
-    bound = sorted((p for p in needs if needs[p] and voids[p]), key=lambda q: -len(voids[q]))
-    free = [p for p in needs if p not in bound]
-    rules = [(p, needs[p], allowed(voids[p])) for p in bound]
-    for attempt in range(tries):
-        if attempt:
-            cards.sort(key=lambda _: draw())
-        left, hands = cards, {}
-        for p, k, ok in rules:  # the first k cards he may hold, in the shuffled order
-            chosen, cut = [], 0
-            for c in left:
-                cut += 1
-                if ok[c]:
-                    chosen.append(c)
-                    if len(chosen) == k:
-                        break
-            if len(chosen) < k:
-                break
-            hands[p] = chosen
-            left = [c for c in left[:cut] if not ok[c]] + left[cut:] if cut > k else left[cut:]
-        else:
-            at = 0
-            for p in free:
-                hands[p] = left[at:at + needs[p]]
-                at += needs[p]
-            return hands, left[at:]
-    players = sorted((p for p in needs if needs[p]), key=lambda q: -len(voids[q]))
-    return _share_exactly(cards, needs, players, voids, draw)
-
-
-def _share_exactly(cards, needs, players, voids, draw):
-    """Card by card: a random allowed card, kept only if every group of players can still fill its needs."""
-    kinds: list[list[int]] = [[] for _ in range(7)]  # six colours, then the supertrumps
-    for c in cards:
-        kinds[6 if c >= KNIGHT else c >> 4].append(c)
-    masks = {p: 127 & ~sum(1 << v for v in voids[p]) for p in players}
-    groups = []
-    for size in range(1, len(players) + 1):
-        for group in combinations(players, size):
-            mask = 0
-            for p in group:
-                mask |= masks[p]
-            groups.append((group, mask))
-    need = {p: needs[p] for p in players}
-
-    def fits() -> bool:
-        return all(sum(need[p] for p in group) <= sum(len(kinds[k]) for k in range(7) if mask >> k & 1)
-                   for group, mask in groups)
-
-    hands = {p: [] for p in needs}
-    for p in players:
-        while need[p]:
-            open_kinds = [k for k in range(7) if masks[p] >> k & 1 and kinds[k]]
-            while True:
-                if not open_kinds:  # only if the voids contradict the real hands
-                    raise ValueError("the shown voids leave no deal")
-                r = int(draw() * sum(len(kinds[k]) for k in open_kinds))
-                for k in open_kinds:
-                    if r < len(kinds[k]):
-                        break
-                    r -= len(kinds[k])
-                card = kinds[k].pop(r)
-                need[p] -= 1
-                if fits():
-                    hands[p].append(card)
-                    break
-                kinds[k].insert(r, card)
-                need[p] += 1
-                open_kinds.remove(k)
-    rest = [c for kind in kinds for c in kind]
-    rest.sort(key=lambda _: draw())
-    return hands, rest
+        return copies.determinize(self, seat, rng)

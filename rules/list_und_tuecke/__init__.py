@@ -12,9 +12,9 @@ Implements ../shared/rules/mit_list_und_tuecke.md exactly. Decisions where the r
 """
 from __future__ import annotations
 
-from rules.api import IllegalAction, TextGame, register
-from rules.lang import N_, _
-from rules.list_und_tuecke import notation, render
+from rules.api import Players, TextGame, register
+from rules.lang import N_
+from rules.list_und_tuecke import notation, text
 from rules.list_und_tuecke.state import LuTState
 
 SUMMARY = N_("""Mit List und Tücke — 4 to 6 players, as many rounds as players.
@@ -46,21 +46,14 @@ How to play here (buttons, or /move with):
 class ListUndTuecke(TextGame):
     name = "list_und_tuecke"
     title = "Mit List und Tücke"
-    min_players = 4
-    max_players = 6
+    players = Players(range(4, 7), N_("Mit List und Tücke is for 4, 5 or 6 players."))
+    unknown_options = N_("Mit List und Tücke has no options (unknown: {unknown}).")
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
+    notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`R14`, `pick R14 R10` or `hide B Y`")
 
-    def default_options(self) -> dict:
-        return {}
-
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> LuTState:
-        if not isinstance(num_players, int) or not 4 <= num_players <= 6:
-            raise IllegalAction(_("Mit List und Tücke is for 4, 5 or 6 players."))
-        if options:
-            raise IllegalAction(_("Mit List und Tücke has no options (unknown: {options}).",
-                                  options=", ".join(map(str, options))))
+        self.check_setup(num_players, options)
         state = LuTState(num_players, int(seed))
         state.start_game()
         return state

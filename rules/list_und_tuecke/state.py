@@ -4,39 +4,21 @@ Phases: ``play`` (lead or follow), ``pick`` (the high-trump player W takes H car
 ``hide`` (a player who now holds all four colours turns two piles face down),
 ``over``. Dealing, resolving a trick, handing the rest to the low player T, the early
 end of a round and the scoring are automatic steps inside ``apply``.
+
+Beside the rules: ``scoring.py`` scores piles, ``ai.py`` holds the greedy AI's hooks and ``copies.py`` JSON, clones
+and sampled worlds; the state's methods for those only hand over to them.
 """
 from __future__ import annotations
 
 import random
 from itertools import combinations
-from math import comb
 
 from rules.api import Event, IllegalAction, State, check_move, ranking_from_scores
 from rules.lang import _
+from rules.list_und_tuecke import ai, copies
 from rules.list_und_tuecke.cards import (COLOURS, HAND_SIZE, PICK_COUNT, REST_COUNT, colour_of, deck, name,
                                         parse_card, value_of)
-
-_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
-
-
-def round_score(counts: list[int], hidden: list[int] | None) -> int:
-    """Rules 5.1: the two largest open piles multiplied, divided (rounded down) by all other cards."""
-    total = counts[0] + counts[1] + counts[2] + counts[3]
-    if (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (counts[3] > 0) <= 1:
-        return 0
-    open_sizes = [n for c, n in enumerate(counts) if n and not (hidden and c in hidden)]
-    if len(open_sizes) < 2:  # cannot happen (rules A21); scored as no product
-        return 0
-    open_sizes.sort(reverse=True)
-    a, b = open_sizes[0], open_sizes[1]
-    rest = total - a - b
-    return a * b if rest == 0 else (a * b) // rest
-
-
-def best_hide(counts: list[int]) -> list[int]:
-    """The two colours to hide that keep the two largest piles open (rules A13); ties by colour order."""
-    keep = sorted(range(4), key=lambda c: (-counts[c], c))[:2]
-    return sorted(c for c in range(4) if c not in keep)
+from rules.list_und_tuecke.scoring import best_hide, round_score
 
 
 def _sort_cards(cards) -> list[int]:
@@ -100,7 +82,7 @@ class LuTState(State):
                    for s in range(self.n)]
         return events
 
-    def _next_to_play(self) -> int:
+    def next_to_play(self) -> int:
         return (self.leader + len(self.trick)) % self.n
 
     def trick_colours(self) -> set[int]:
@@ -110,7 +92,7 @@ class LuTState(State):
         if len(self.trick) == self.n:
             return self._resolve()
         colours = self.trick_colours()
-        seat = self._next_to_play()
+        seat = self.next_to_play()
         if len(colours) == 3 and not any(colour_of(c) in colours for c in self.hands[seat]):
             return self._abort_round(seat)
         return []
@@ -206,7 +188,7 @@ class LuTState(State):
     # ------------------------------------------------------------------ the contract
     def to_act(self) -> list[int]:
         if self.phase == "play":
-            return [self._next_to_play()]
+            return [self.next_to_play()]
         if self.phase == "pick":
             return [self.high]
         if self.phase == "hide":
@@ -229,16 +211,6 @@ class LuTState(State):
             cards = sorted(c for _, c in self.trick)
             return [{"type": "pick_cards", "cards": [name(c) for c in combo]} for combo in combinations(cards, self.h)]
         return [{"type": "hide_colors", "colors": [COLOURS[a], COLOURS[b]]} for a, b in combinations(range(4), 2)]
-
-    def ai_actions(self, seat: int) -> list[dict]:
-        """One pick per mix of colours: only pile sizes ever count, so picks of the same colours play the same."""
-        actions = self.legal_actions(seat)
-        if self.phase != "pick":
-            return actions
-        kept: dict[str, dict] = {}
-        for action in actions:
-            kept.setdefault("".join(x[0] for x in action["cards"]), action)
-        return list(kept.values())
 
     def apply(self, seat: int, action: dict) -> list[Event]:
         check_move(action, seat, self.n, self.phase == "over")
@@ -362,194 +334,26 @@ class LuTState(State):
     def ranking(self) -> list[int]:
         return ranking_from_scores(self.totals if self.phase == "over" else self.scores())  # A18: ties share
 
+    # ------------------------------------------------------------------ the AI's hooks (ai.py)
     def evaluate(self, seat: int) -> float:
-        """Own total plus this round's points so far, against the best opponent's."""
-        totals, points = self.totals, self.points
-        if self.phase == "over":
-            return totals[seat] - 0.5 * max(t for p, t in enumerate(totals) if p != seat)
-        best_other = max(totals[p] + points[p] for p in range(self.n) if p != seat)
-        return totals[seat] + points[seat] - 0.5 * best_other
+        return ai.evaluate(self, seat)
 
     def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
-        """``evaluate`` after each action, without applying it (None for what is no action of this phase).
+        return ai.evaluate_actions(self, seat, actions)
 
-        ``evaluate`` is totals plus this round's points, and a round's end turns exactly those points into
-        totals (the next round starts at 0), so ending a round never changes it. Hence a play keeps the value
-        (also one that ends the round early), and a pick or hide changes only the points of W and T: W's after
-        his pick (hiding at once in the last trick, A13), T's once the rest reaches him (not yet if W must
-        hide first). ``tests/rules/test_list_und_tuecke.py`` checks this against ``apply``.
-        """
-        if self.phase == "play":
-            value = self.evaluate(seat)
-            hand = {name(c) for c in self.hands[seat]}
-            return [value if action.get("type") == "play_card" and action.get("card") in hand else None
-                    for action in actions]
-        if self.phase == "pick":
-            return self._evaluate_picks(seat, actions)
-        if self.phase == "hide":
-            return self._evaluate_hides(seat, actions)
-        return [None] * len(actions)
+    def ai_actions(self, seat: int) -> list[dict]:
+        return ai.ai_actions(self, seat)
 
-    def _value_with(self, seat: int, mine: int, low: int | None, low_points: int) -> float:
-        """``evaluate(seat)`` with ``seat``'s round points ``mine`` and ``low``'s ``low_points``."""
-        totals, points = self.totals, self.points
-        best_other = float("-inf")
-        for p in range(self.n):
-            if p != seat:
-                other = totals[p] + (low_points if p == low else points[p])
-                if other > best_other:
-                    best_other = other
-        return totals[seat] + mine - 0.5 * best_other
-
-    def _evaluate_picks(self, seat: int, actions: list[dict]) -> list[float | None]:
-        low, last = self.low, self.trick_no == HAND_SIZE
-        own = [len(p) for p in self.piles[seat]]
-        low_counts = [len(p) for p in self.piles[low]] if low is not None else None
-        trick_cards = [c for _, c in self.trick]
-        in_trick = {name(c): c for c in trick_cards}
-        hidden, low_hidden = self.hidden[seat], self.hidden[low] if low is not None else None
-        values: list[float | None] = []
-        for action in actions:
-            names = action.get("cards", ())
-            picked = [in_trick.get(x) for x in names] if isinstance(names, list) else [None]
-            if action.get("type") != "pick_cards" or None in picked or len(picked) != self.h:
-                values.append(None)
-                continue
-            counts = own[:]
-            for c in picked:
-                counts[c >> 5] += 1
-            mine_hidden = hidden
-            hides = hidden is None and counts[0] and counts[1] and counts[2] and counts[3]
-            if hides and last:
-                mine_hidden = best_hide(counts)
-            mine = round_score(counts, mine_hidden)
-            low_points = 0
-            if low is not None:
-                if hides and not last:  # W hides first; T waits for the rest
-                    low_points = self.points[low]
-                else:
-                    received = low_counts[:]
-                    for c in trick_cards:
-                        if c not in picked:
-                            received[c >> 5] += 1
-                    got_hidden = low_hidden
-                    if last and got_hidden is None and received[0] and received[1] and received[2] and received[3]:
-                        got_hidden = best_hide(received)
-                    low_points = round_score(received, got_hidden)
-            values.append(self._value_with(seat, mine, low, low_points))
-        return values
-
-    def _evaluate_hides(self, seat: int, actions: list[dict]) -> list[float | None]:
-        """A hide is never in the last trick (A13 applies it there), so T may receive the rest but no round ends."""
-        counts = [len(p) for p in self.piles[seat]]
-        low = self.low if self.after_hide == "distribute" else None
-        low_points = 0
-        if low is not None:
-            received = [len(p) for p in self.piles[low]]
-            for _, c in self.trick:
-                if c not in self.picked:
-                    received[c >> 5] += 1
-            low_points = round_score(received, self.hidden[low])
-        values: list[float | None] = []
-        for action in actions:
-            colours = action.get("colors")
-            if action.get("type") != "hide_colors" or not isinstance(colours, list) or len(colours) != 2 or \
-                    colours[0] == colours[1] or not all(isinstance(x, str) and x in _COLOUR_INDEX for x in colours):
-                values.append(None)
-                continue
-            mine = round_score(counts, [_COLOUR_INDEX[x] for x in colours])
-            values.append(self._value_with(seat, mine, low, low_points))
-        return values
-
-    # ------------------------------------------------------------------ persistence
+    # ------------------------------------------------------------------ persistence and copies (copies.py)
     def to_json(self) -> dict:
-        return {
-            "n": self.n, "seed": self.seed, "counter": self.counter, "round_no": self.round_no,
-            "dealer": self.dealer, "totals": list(self.totals), "round_scores": [list(r) for r in self.round_scores],
-            "hands": [[name(c) for c in h] for h in self.hands],
-            "piles": [[[name(c) for c in pile] for pile in p] for p in self.piles],
-            "hidden": [list(h) if h is not None else None for h in self.hidden],
-            "trick": [[s, name(c)] for s, c in self.trick], "trick_no": self.trick_no, "leader": self.leader,
-            "phase": self.phase, "high": self.high, "low": self.low, "hider": self.hider,
-            "after_hide": self.after_hide,
-            "picked": [name(c) for c in self.picked], "out_of_round": [name(c) for c in self.out_of_round],
-            "last_trick": self.last_trick, "aborted_by": self.aborted_by,
-        }
+        return copies.to_json(self)
 
     @classmethod
     def from_json(cls, data: dict) -> "LuTState":
-        s = cls(data["n"], data["seed"])
-        card_of = parse_card
-        s.counter, s.round_no, s.dealer = data["counter"], data["round_no"], data["dealer"]
-        s.totals, s.round_scores = list(data["totals"]), [list(r) for r in data["round_scores"]]
-        s.hands = [[card_of(c) for c in h] for h in data["hands"]]
-        s.piles = [[[card_of(c) for c in pile] for pile in p] for p in data["piles"]]
-        s.hidden = [list(h) if h is not None else None for h in data["hidden"]]
-        s.points = [round_score([len(x) for x in s.piles[p]], s.hidden[p]) for p in range(s.n)]
-        s.trick = [[seat, card_of(c)] for seat, c in data["trick"]]
-        s.trick_no, s.leader, s.phase = data["trick_no"], data["leader"], data["phase"]
-        s.high, s.low, s.hider, s.after_hide = data["high"], data["low"], data["hider"], data["after_hide"]
-        s.picked = [card_of(c) for c in data["picked"]]
-        s.out_of_round = [card_of(c) for c in data["out_of_round"]]
-        s.last_trick, s.aborted_by = data["last_trick"], data["aborted_by"]
-        return s
+        return copies.from_json(cls, data)
 
     def clone(self) -> "LuTState":
-        """A shallow copy: the engine never changes a list in place (hands, piles, trick entries, hidden colours,
-        scores are replaced), so only the per-seat lists that get new items need copies of their own."""
-        s = LuTState.__new__(LuTState)
-        s.__dict__.update(self.__dict__)
-        s.hands = self.hands[:]
-        s.piles = [p[:] for p in self.piles]
-        s.hidden = self.hidden[:]
-        s.points = self.points[:]
-        s.trick = self.trick[:]
-        return s
+        return copies.clone(self)
 
     def determinize(self, seat: int | None, rng: random.Random) -> "LuTState":
-        """Re-deal the hands ``seat`` cannot see (same sizes) and re-draw the future shuffles.
-
-        Piles, the trick and removed cards came from open tricks, so they stay. No play reveals a void
-        (there is no duty to follow), but the round going on does: a player to act facing three colours
-        holds one of them (rules 4.7), so his hand is drawn under that condition.
-        """
-        world = self.clone()
-        world.seed = rng.getrandbits(48)
-        world.counter = 0
-        others = [p for p in range(self.n) if p != seat]
-        pool = sorted(c for p in others for c in self.hands[p])  # sorted: who really holds what changes nothing
-        draw = rng.random
-        pool.sort(key=lambda _: draw())  # a uniform shuffle, cheaper than Random.shuffle
-        at = 0
-        for p in others:
-            size = len(self.hands[p])
-            world.hands[p] = sorted(pool[at:at + size])
-            at += size
-        if self.phase == "play" and self.trick:
-            actor = self._next_to_play()
-            colours = self.trick_colours()
-            if actor != seat and len(colours) == 3 and not any(c >> 5 in colours for c in world.hands[actor]):
-                self._redeal_follower(world, others, actor, colours, rng)
-        return world
-
-    def _redeal_follower(self, world: "LuTState", others: list[int], actor: int, colours: set[int],
-                         rng: random.Random) -> None:
-        """Re-deal so that ``actor`` holds a card of ``colours``: his hand uniform among such hands, the rest
-        uniform. Used only when the plain deal failed, so the two together stay uniform over consistent deals."""
-        pool = sorted(c for p in others for c in self.hands[p])
-        fits = [c for c in pool if c >> 5 in colours]
-        misfits = [c for c in pool if c >> 5 not in colours]
-        size = len(self.hands[actor])
-        weights = [comb(len(fits), j) * comb(len(misfits), size - j) for j in range(1, size + 1)]
-        j = rng.choices(range(1, size + 1), weights)[0]  # how many fitting cards, hypergeometric given >= 1
-        rng.shuffle(fits)
-        rng.shuffle(misfits)
-        world.hands[actor] = sorted(fits[:j] + misfits[:size - j])
-        rest = fits[j:] + misfits[size - j:]
-        rng.shuffle(rest)
-        at = 0
-        for p in others:
-            if p != actor:
-                size = len(self.hands[p])
-                world.hands[p] = sorted(rest[at:at + size])
-                at += size
+        return copies.determinize(self, seat, rng)

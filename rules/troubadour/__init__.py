@@ -44,9 +44,9 @@ A35). Decisions where the rules file leaves a gap for the engine:
 """
 from __future__ import annotations
 
-from rules.api import IllegalAction, TextGame, register
-from rules.lang import N_, _
-from rules.troubadour import notation, render
+from rules.api import IllegalAction, Option, Players, TextGame, one_of, register, whole_number
+from rules.lang import N_
+from rules.troubadour import notation, text
 from rules.troubadour.rounds import TIEBREAKS
 from rules.troubadour.state import TroubadourState, new_state
 
@@ -86,39 +86,24 @@ Villages show ▒ for face-down cards. Options: /new troubadour trio_tiebreak=di
 class Troubadour(TextGame):
     name = "troubadour"
     title = "Troubadour"
-    min_players = 2
-    max_players = 4
+    players = Players(range(2, 5), N_("Troubadour is for 2 to 4 players."))
+    options = {
+        "trio_tiebreak": Option("rps", one_of(*TIEBREAKS), N_(
+            "trio_tiebreak is rps (rock-paper-scissors with nobles) or die, e.g. trio_tiebreak=die.")),
+        "max_rounds": Option(0, whole_number(0, 1000), N_(
+            "max_rounds is a number of rounds from 1 to 1000 after which the game is a draw, or 0 for no limit, "
+            "e.g. max_rounds=60.")),
+    }
+    unknown_options = N_("Troubadour has the options trio_tiebreak and max_rounds, not {unknown}.")
     has_hidden_information = True
-    notation, render, summary = notation, render, SUMMARY
-
-    def default_options(self) -> dict:
-        return {"trio_tiebreak": "rps", "max_rounds": 0}
+    notation, text, summary = notation, text, SUMMARY
 
     def configurations(self) -> list[tuple[int, dict]]:
         return [(n, {"trio_tiebreak": tiebreak, "max_rounds": 0}) for tiebreak in TIEBREAKS for n in (2, 3, 4)]
 
-    def _options(self, options: dict | None) -> tuple[str, int]:
-        if options is not None and not isinstance(options, dict):
-            raise IllegalAction(_("Options are a dict like {'trio_tiebreak': 'rps', 'max_rounds': 0}."))
-        merged = {**self.default_options(), **(options or {})}
-        unknown = set(merged) - {"trio_tiebreak", "max_rounds"}
-        if unknown:
-            raise IllegalAction(_("Troubadour has the options trio_tiebreak and max_rounds, not {unknown}.",
-                                  unknown=", ".join(sorted(map(str, unknown)))))
-        tiebreak, rounds = merged["trio_tiebreak"], merged["max_rounds"]
-        if tiebreak not in TIEBREAKS:
-            raise IllegalAction(_("trio_tiebreak is rps (rock-paper-scissors with nobles) or die, e.g. "
-                                  "trio_tiebreak=die."))
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 1000:
-            raise IllegalAction(_("max_rounds is a number of rounds from 1 to 1000 after which the game is a draw, "
-                                  "or 0 for no limit, e.g. max_rounds=60."))
-        return tiebreak, rounds
-
     def new_game(self, num_players: int, *, seed: int, options: dict | None = None) -> TroubadourState:
-        if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
-            raise IllegalAction(_("Troubadour is for 2 to 4 players."))
-        tiebreak, rounds = self._options(options)
-        return new_state(num_players, int(seed), tiebreak, rounds)
+        chosen = self.check_setup(num_players, options)
+        return new_state(num_players, int(seed), chosen["trio_tiebreak"], chosen["max_rounds"])
 
     def from_json(self, data: dict) -> TroubadourState:
         return TroubadourState.from_json(data)

@@ -9,13 +9,10 @@ live here because they must agree exactly.
 A mixin of ``rules.troubadour.state.TroubadourState``; the state's fields are described there."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from rules.api import State
 from rules.troubadour.ai import noble_values
 from rules.troubadour.cards import FD, FITS, NOBLES, SUITS, card_of
 
-if TYPE_CHECKING:
-    from rules.troubadour.state import TroubadourState
 
 # heuristic weights (integers, so that predicted values are exact)
 W_CASTLE, W_UP, W_DOWN, W_EMPTY, W_PILE, W_COVER, W_STUCK = 100, 10, -20, 5, -3, -3, -4
@@ -132,7 +129,7 @@ class Predictor:
     """Predicts ``evaluate(p)`` after each action of the active player ``p`` without applying it (exactly: every
     term is an integer). Returns None for what it does not model (the ace decision)."""
 
-    def __init__(self, state: TroubadourState, p: int):
+    def __init__(self, state: State, p: int):
         self.s = state
         self.p = p
         self.prog, self.scores = state._prog[p] or state._progress(p)

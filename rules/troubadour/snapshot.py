@@ -6,12 +6,9 @@ A mixin of ``rules.troubadour.state.TroubadourState``; the state's fields are de
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
+from rules.api import State
 from rules.troubadour.cards import FD, NAMES
-
-if TYPE_CHECKING:
-    from rules.troubadour.state import TroubadourState
 
 
 CODES = NAMES + [""] * (FD - 40) + [n + "*" for n in NAMES]  # a card in to_json (``*``: face down)
@@ -51,7 +48,7 @@ class SnapshotMixin:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "TroubadourState":
+    def from_json(cls, data: dict) -> State:
         s = cls(data["n"], data["seed"], data["tiebreak"], data["max_rounds"])
         s.counter, s.round_no, s.phase = data["counter"], data["round"], data["phase"]
         s.stock = [pile_of(x) for x in data["stock"]]
@@ -72,7 +69,7 @@ class SnapshotMixin:
         s.winner, s.draw = data["winner"], data["draw"]
         return s
 
-    def clone(self) -> "TroubadourState":
+    def clone(self) -> State:
         cls = self.__class__
         s = cls.__new__(cls)
         s.__dict__.update(self.__dict__)
@@ -94,7 +91,7 @@ class SnapshotMixin:
         s._prog = self._prog[:]
         return s
 
-    def determinize(self, seat: int | None, rng: random.Random) -> "TroubadourState":
+    def determinize(self, seat: int | None, rng: random.Random) -> State:
         """Re-deal what nobody knows, per player from his own deck: the cards never seen (face-down village cards, the
         dealt stock, face-down cards an attack took) among their places, then each stock group's inner order; and
         the trios / tie-break nobles of the others that are not revealed yet. Kept: the waste, a recycled stock's

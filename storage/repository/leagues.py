@@ -6,6 +6,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import Chat, GameRow, Player, Rating, RatingChange, Season, Seat, utcnow
 
+LONGEST_NAME = 200  # characters: more than any platform's display names (Telegram's first and last: 129)
+
 
 class Leagues:
     """Ratings, rating changes and seasons of a league (a Discord server or Telegram group, per platform)."""
@@ -78,7 +80,11 @@ class Leagues:
         return {p.id: p for p in rows}
 
     async def players_named_like(self, platform: str, part: str, chat_ids: list[int], limit: int = 10) -> list[Player]:
-        """Players of this league whose name contains ``part``, case-insensitive (``/stats Robert``), by name."""
+        """Players of this league whose name contains ``part``, case-insensitive (``/stats Robert``), by name.
+        A part longer than any platform's names contains none: it is not searched (SQLite refuses LIKE
+        patterns over 50,000 bytes)."""
+        if len(part) > LONGEST_NAME:
+            return []
         pattern = "%" + part.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = await self.session.scalars(
             select(Player).join(Seat, Seat.player_id == Player.id).join(GameRow, GameRow.id == Seat.game_id)

@@ -33,6 +33,18 @@ class Outbox:
                                 [OutboxMessage.platform.in_(platforms), OutboxMessage.sent_at.is_(None)],
                                 OutboxMessage.id, me, now, lease_before, limit)
 
+    async def renew(self, keys: list[str], me: str, now: datetime) -> set[str]:
+        """Stamp ``now`` on the claims ``me`` still holds of these unsent messages, so no other process takes
+        them over while ``me`` is still sending them; the keys renewed (not: sent, superseded, taken over)."""
+        table = OutboxMessage.__table__
+        renewed: set[str] = set()
+        for start in range(0, len(keys), 500):
+            done = await self.session.execute(
+                update(table).where(table.c.key.in_(keys[start:start + 500]), table.c.claimed_by == me,
+                                    table.c.sent_at.is_(None)).values(claimed_at=now).returning(table.c.key))
+            renewed.update(done.scalars())
+        return renewed
+
     async def pending(self, platform: str | None = None) -> list[OutboxMessage]:
         query = select(OutboxMessage).where(OutboxMessage.sent_at.is_(None)).order_by(OutboxMessage.id)
         if platform is not None:

@@ -197,3 +197,24 @@ async def test_a_slow_request_counts_from_when_it_arrived_so_the_platform_never_
     assert len(arrivals) == 25
     for start in arrivals:
         assert sum(1 for t in arrivals if start <= t < start + 60.0) <= 20, arrivals
+
+
+async def test_every_stored_message_queued_is_reported_held_before_it_is_reported_delivered():
+    """The service renews the claims of what a delivery holds (``on_queued``) until ``on_delivered``: a board
+    that replaced a waiting one is held too, and nothing is reported delivered that was not held first."""
+    clock = FakeClock()
+    recorder = Recorder(clock, fail={"board v1": 1})
+    events: list[tuple[str, list]] = []
+
+    async def on_delivered(ids):
+        events.append(("delivered", list(ids)))
+
+    delivery = Delivery(recorder, on_delivered=on_delivered, on_queued=lambda ids: events.append(("held", ids)),
+                        clock=clock, sleep=clock.sleep)
+    delivery.submit([Message("board v1", chat=GROUP, slot="board:1", outbox_id="a"), Message("reply", chat=GROUP)])
+    delivery.submit([Message("board v2", chat=GROUP, slot="board:1", outbox_id="b")])  # v1 waits out a 429
+    await clock.run(delivery)
+    held = [key for kind, ids in events if kind == "held" for key in ids]
+    assert held == ["a", "b"]
+    assert [e for e in events if e[0] == "delivered"] == [("delivered", ["a", "b"])]
+    assert events.index(("delivered", ["a", "b"])) > events.index(("held", ["b"]))

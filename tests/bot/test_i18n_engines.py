@@ -92,7 +92,7 @@ def test_local_words_are_aliases_of_the_notation(game, typed, english):
 @pytest.mark.parametrize("lang", ["nl", "de", "fr"])
 def test_every_kardinal_building_as_the_board_names_it_is_a_move(lang):
     """A player copies what the board shows ("rotes Haus", "tour bleue"): it must read as that building."""
-    from rules.kardinal.render import BUILDINGS
+    from rules.kardinal.names import BUILDINGS
 
     game = rules.get_game("kardinal")
     state = game.new_game(2, seed=1)

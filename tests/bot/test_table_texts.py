@@ -296,7 +296,7 @@ def test_guyenne_highlights_the_last_action_in_the_text_and_the_picture(players,
 
 # ---------------------------------------------------------------------------------------------- second person
 def test_a_line_of_its_own_view_starting_with_the_seat_speaks_to_it_capitalised():
-    from rules.api import speak_to
+    from rules.lang import speak_to
 
     assert speak_to("Points {P1} 0 · {P2} 0 · hands 6 · 6\n{P1} opens a castle.", 0).endswith("\nYou open a castle.")
     assert speak_to("Castles: 1⬜\n  {P1} answers there.", 0).endswith("\n  You answer there.")

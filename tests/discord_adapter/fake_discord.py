@@ -256,10 +256,16 @@ class FakeDiscord:
         return record, payload
 
     async def slash(self, person: dict, name: str, channel_id: int = CHANNEL_ID, **options) -> Interaction:
+        """A slash command; an option given as a person (a user dict) is a USER option with its resolved data."""
         command = next((c for c in self.commands if c["name"] == name), None)
-        opts = [{"name": k, "type": 3 if isinstance(v, str) else 4, "value": v} for k, v in options.items()
-                if v is not None]
+        opts = [{"name": k, "type": 6 if isinstance(v, dict) else 3 if isinstance(v, str) else 4,
+                 "value": v["id"] if isinstance(v, dict) else v} for k, v in options.items() if v is not None]
         data = {"id": command["id"] if command else str(next(self.ids)), "name": name, "type": 1, "options": opts}
+        people = [v for v in options.values() if isinstance(v, dict)]
+        if people:
+            data["resolved"] = {"users": {p["id"]: p for p in people},
+                                "members": {p["id"]: {k: v for k, v in self.member(p).items() if k != "user"}
+                                            for p in people}}
         record, payload = self._interaction(2, person, channel_id, data)
         await self.dispatch("INTERACTION_CREATE", payload)
         return record

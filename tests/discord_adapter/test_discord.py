@@ -11,6 +11,7 @@ from PIL import Image
 from bot.render import boards
 from storage.models import GameRow
 from tests.discord_adapter.fake_discord import CHANNEL_ID, EPHEMERAL, FakeDiscord
+from tests.discord_adapter.markdown_reader import shown_outside
 
 PICKER = re.compile(r"^h[bs]:p:\d+:\d+:")
 CONTROL = ("◀", "More", "↩", "✔")
@@ -307,7 +308,7 @@ async def test_typed_moves_bad_input_and_autocomplete(dc):
     await dc.settle(moves)
     assert moves.choices and all(" — " in c["name"] for c in moves.choices)
     nonsense = await dc.slash(mover, "move", notation="banana")
-    assert dc.answers(nonsense)[0].startswith("Play a card like `R7`")
+    assert shown_outside(dc.answers(nonsense)[0]).startswith("Play a card like `R7`")  # shown as on Telegram
     before = board(dc)["edits"]
     typed = await dc.slash(mover, "move", notation=moves.choices[0]["value"])
     assert dc.answers(typed) == [] and board(dc)["edits"] > before

@@ -9,6 +9,8 @@ test starts the clock when every worker is ready, so a loaded machine's slow sta
 Every answer is written to OUT as a JSON line the moment it is known:
 
 - ``{"acked": [game, seat, action]}`` a move the service accepted;
+- ``{"pending": [game, seat, action]}`` a move answered "still pending" (its write waited for a stuck writers'
+  queue): not an acknowledgment;
 - ``{"refused": text, "wrong": bool, ...}`` a refusal, ``wrong`` when the stored game had not changed since the
   worker read it and the move is still legal there (a legal move refused);
 - ``{"error": text}`` an answer that shows a person a failure ("something went wrong", a lock error);
@@ -129,6 +131,9 @@ class Worker:
     async def act(self, chat, user, gid, seat, version, action) -> None:
         answer = await self.service.act(chat, user, action, game_id=gid)
         errors = [m.text for m in answer if m.kind == "error"]
+        if not errors and any(m.kind == "notice" and "still pending" in m.text for m in answer):
+            self.write({"pending": [gid, seat, action]})  # not acknowledged: it may yet be refused
+            return
         if not errors:
             self.write({"acked": [gid, seat, action]})
             await self.deliver(answer)

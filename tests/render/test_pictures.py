@@ -160,7 +160,7 @@ def test_guyenne_one_colour_per_player_the_side_of_his_army(mode, players):
         if owner is not None:
             x0, y0, x1, y1 = canvas.layout[f"castle:{k}"]
             assert near(image.getpixel((x0 + 6, y1 - 8)), guyenne_picture.SIDE[view["sides"][owner]])
-    assert guyenne_picture.SIDE == {"E": (213, 94, 0), "F": (0, 114, 178)}  # 🟥 and 🟦 of rules/guyenne/render.py
+    assert guyenne_picture.SIDE == {"E": (213, 94, 0), "F": (0, 114, 178)}  # 🟥 and 🟦 of rules/guyenne/text.py
 
 
 # ---------------------------------------------------------------------- König Artus

@@ -8,8 +8,8 @@ import pytest
 
 import rules
 from rules.api import IllegalAction
-from rules.koenig_artus.cards import COLOURS, card_of, full_deck, name
-from rules.koenig_artus.state import ArtusState, trick_winner
+from rules.koenig_artus.cards import COLOURS, card_of, full_deck, name, trick_winner
+from rules.koenig_artus.state import ArtusState
 
 GAME = rules.get_game("koenig_artus")
 
@@ -357,7 +357,7 @@ def test_determinize_keeps_the_old_stack_cards_in_the_hands():
 
 def test_determinize_fallback_deal_meets_every_void():
     """The card-by-card deal (used when the quick one keeps failing) never gives a player a colour he lacks."""
-    from rules.koenig_artus.state import share
+    from rules.koenig_artus.copies import share
 
     cards = ids("green-1 yellow-8 yellow-1 yellow-2 yellow-3 yellow-4 yellow-5 yellow-6 yellow-7")
     voids = [[], slots_of("red", "blue"), slots_of("green")]

@@ -9,7 +9,8 @@ import pytest
 import rules
 from rules.api import IllegalAction
 from rules.list_und_tuecke.cards import deck, name, parse_card
-from rules.list_und_tuecke.state import LuTState, best_hide, round_score
+from rules.list_und_tuecke.scoring import best_hide, round_score
+from rules.list_und_tuecke.state import LuTState
 
 GAME = rules.get_game("list_und_tuecke")
 

@@ -30,7 +30,7 @@ async def test_a_batch_waits_for_the_writer_ahead_of_it_and_then_lands(tmp_path)
     db = await open_database(f"sqlite+aiosqlite:///{path}")
     try:
         gid = (await _games(db, 1))[0]
-        ahead = writers.open_queue(str(path))  # another writer (its own descriptor, as another process has)
+        ahead = os.open(writers.lock_path(str(path)), os.O_RDWR | os.O_CREAT)  # another writer (its own descriptor)
         fcntl.flock(ahead, fcntl.LOCK_EX)
         try:
             write = asyncio.create_task(GroupCommit(db).run(_write(gid)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.render.boards.common import chip, player, seat_tag, title
 from bot.i18n import _, translate
-from rules.kardinal.render import BUILDINGS, COLOUR_NAMES, KIND_NAMES
+from rules.kardinal.names import BUILDINGS, COLOUR_NAMES, KIND_NAMES
 from bot.render.canvas import Canvas
 from bot.render.palette import BACKGROUND, COLOURS, INK, LETTERS, MUTED, WHITE
 from rules.kardinal.geometry import col_label, parse_label, xy

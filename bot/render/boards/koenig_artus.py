@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.render.boards.common import chip, finish, player, seat_colour, seat_tag, title
 from bot.i18n import _, language, ngettext
-from rules.koenig_artus.render import colour_name
+from rules.koenig_artus.text import colour_name
 from bot.render.canvas import Canvas
 from bot.render.palette import COLOURS, LETTERS, MUTED, WHITE
 

@@ -17,7 +17,7 @@ def _join(items: list[str]) -> str:
 
 
 def _troubadour_run(game: Game, kind: str, group: list[Event]) -> str | None:
-    from rules.troubadour.render import c
+    from rules.troubadour.text import c
 
     who = _seat(group[0])
     n = len(group)
@@ -42,9 +42,9 @@ def _troubadour_run(game: Game, kind: str, group: list[Event]) -> str | None:
 def _trick_line(game: Game, group: list[Event]) -> str | None:
     """Consecutive cards of a trick (List und Tücke, König Artus): ``{P1} R9 · {P2} G3 · {P3} B5``."""
     if game.name == "list_und_tuecke":
-        from rules.list_und_tuecke.render import card, seat
+        from rules.list_und_tuecke.text import card, seat
     elif game.name == "koenig_artus":
-        from rules.koenig_artus.render import card, seat
+        from rules.koenig_artus.text import card, seat
     else:
         return None
     return _("Trick: {cards}.", cards=" · ".join(f"{seat(e.data['seat'])} {card(e.data['card'])}" for e in group))
@@ -74,7 +74,7 @@ def _fold_next_ok(game: Game, event: Event, nxt: Event | None) -> bool:
 
 def _guyenne_fight(game: Game, items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
     """Reveals at a castle and its fight → one line: ``Castle 4: {P1} 5 T = 10 vs {P2} 4 2 = 6, {P1} takes…``."""
-    from rules.guyenne.render import fight_result, fight_totals
+    from rules.guyenne.text import fight_result, fight_totals
 
     j = i
     castle = items[i][1].data.get("castle")
@@ -126,7 +126,7 @@ def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, l
         j += 1
     if j - i < 3:
         return None
-    from rules.guyenne.render import cards
+    from rules.guyenne.text import cards
 
     parts = []
     for who in order:
@@ -144,7 +144,7 @@ def _guyenne_reinforcing(items: list[tuple[int, Event]], i: int) -> tuple[str, l
 
 def _guyenne_refill(items: list[tuple[int, Event]], i: int) -> tuple[str, list[int]] | None:
     """The refills of a round's end (2 armies or more) → one line: ``Refill: {P1} 6 cards · {P2} 5 4 2 2 A A``."""
-    from rules.guyenne.render import cards, plural
+    from rules.guyenne.text import cards, plural
 
     j, parts = i, []
     while j < len(items) and items[j][1].kind == "refilled":

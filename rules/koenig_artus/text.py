@@ -70,7 +70,7 @@ def colour_name(c: str) -> str:
     return _(COLOUR_NAMES[c]) if c in COLOUR_NAMES else c
 
 
-def render(view: dict) -> str:
+def board(view: dict) -> str:
     lines = [_("Hand {hand} · trick {trick}/8 · dealer {dealer} · stack {stack}", hand=view['hand_no'],
                trick=view['trick_no'], dealer=seat(view['dealer']), stack=view['stack'])]
     lines.append("```")

@@ -54,7 +54,7 @@ def _piles(view: dict, p: int) -> str:
     return " ".join(parts) or _("no cards")
 
 
-def render(view: dict) -> str:
+def board(view: dict) -> str:
     n = view["players"]
     viewer = view["viewer"]
     lines = [_("Round {round}/{rounds} · trick {trick}/14 · dealer {dealer} · high takes {pick}, low gets {rest}",

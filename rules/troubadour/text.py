@@ -185,7 +185,7 @@ def _dest(d) -> str:
     return "castle" if d == "castle" else f"V{d}"
 
 
-def render(view: dict) -> str:
+def board(view: dict) -> str:
     phase = view["phase"]
     n = view["players"]
     head = "🎻 Troubadour · " + _("round {round}", round=view['round'])

@@ -4,6 +4,8 @@ from __future__ import annotations
 from rules.api import Event
 from rules.lang import N_, _, mine, ngettext, translate
 from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
+from rules.kardinal.names import BUILDINGS, COLOUR_NAMES, KIND_NAMES
+from rules.kardinal.notation import local_move
 
 MARK = dict(zip(COLOURS, MARKS))
 CARDINAL = "☩"  # the Cardinal on the grid: not a letter, so it never reads as column K
@@ -23,38 +25,6 @@ SCORE_UNIT = "point"
 
 def seat(s: int | None) -> str:
     return _("nobody") if s is None else f"{{P{s + 1}}}"
-
-
-COLOUR_NAMES = {"red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue")}
-KIND_NAMES = {"house": N_("house"), "tower": N_("tower"), "courtyard": N_("courtyard")}
-# a building as a label (``red house``) and as the object of a sentence (``a red house``): adjectives and articles
-# follow the noun's gender in other languages, so every pair is a text of its own
-BUILDINGS = {("red", "house"): (N_("red house"), N_("a {mark} red house")),
-             ("red", "tower"): (N_("red tower"), N_("a {mark} red tower")),
-             ("red", "courtyard"): (N_("red courtyard"), N_("a {mark} red courtyard")),
-             ("yellow", "house"): (N_("yellow house"), N_("a {mark} yellow house")),
-             ("yellow", "tower"): (N_("yellow tower"), N_("a {mark} yellow tower")),
-             ("yellow", "courtyard"): (N_("yellow courtyard"), N_("a {mark} yellow courtyard")),
-             ("green", "house"): (N_("green house"), N_("a {mark} green house")),
-             ("green", "tower"): (N_("green tower"), N_("a {mark} green tower")),
-             ("green", "courtyard"): (N_("green courtyard"), N_("a {mark} green courtyard")),
-             ("blue", "house"): (N_("blue house"), N_("a {mark} blue house")),
-             ("blue", "tower"): (N_("blue tower"), N_("a {mark} blue tower")),
-             ("blue", "courtyard"): (N_("blue courtyard"), N_("a {mark} blue courtyard"))}
-
-
-def local_move(text: str) -> str:
-    """A build in notation with its colour and shape in the reader's words where the notation reads those words
-    (``L13 yellow house`` → ``L13 geel huis`` in Dutch; a word it would not read stays English): examples in the
-    reader's language that still parse (issue 26, item 4)."""
-    from rules.kardinal.notation import COLOUR_WORDS, KIND_WORDS
-
-    out = []
-    for word in text.split(" "):
-        names = COLOUR_NAMES if word in COLOUR_NAMES else KIND_NAMES if word in KIND_NAMES else None
-        local = translate(names[word]).lower() if names else word
-        out.append(local if names and local in (COLOUR_WORDS if names is COLOUR_NAMES else KIND_WORDS) else word)
-    return " ".join(out)
 
 
 def colour(c: str) -> str:
@@ -116,7 +86,7 @@ def _ex(view: dict, default: str) -> str:
     return (view.get("examples") or [default])[0]
 
 
-def render(view: dict) -> str:
+def board(view: dict) -> str:
     """The table's board (``viewer`` None); a player's own view is short (``_private``): Kardinal hides nothing,
     so repeating the board there would only double it."""
     if view.get("viewer") is not None:

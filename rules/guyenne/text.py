@@ -119,7 +119,7 @@ def last_action(view: dict) -> str | None:
     return "👉 " + _("Last: {what}.", what=what)
 
 
-def render(view: dict) -> str:
+def board(view: dict) -> str:
     armies = range(len(view["members"]))
     names = {a: army_name(view, a) for a in armies}
     teams = view["mode"] == "teams"
