@@ -13,6 +13,7 @@ import pytest
 
 from bot.delivery import Delivery, RetryLater
 from bot.service import ChatRef, Message, UserRef, build_service
+from bot.service.outbox import outbox_rows
 from storage import UnitOfWork
 
 LEASE = timedelta(seconds=0.6)
@@ -48,8 +49,8 @@ class Process:
         self.service, self.name = service, name
         service.ctx.serves = {"telegram"}
         service.ctx.delivery_lease = LEASE
-        self.delivery = Delivery(platform.sender(name), on_delivered=service.delivered,
-                                 on_queued=service.holding, name=name)
+        self.delivery = Delivery(platform.sender(name), on_delivered=service.marks.delivered,
+                                 on_queued=service.marks.holding, name=name)
         self.loop = asyncio.create_task(service.outbox_loop(self.deliver, ["telegram"], interval=0.05))
 
     async def deliver(self, messages) -> None:
@@ -79,7 +80,7 @@ async def platform_and_processes(database_url):
 async def told(process: Process, messages):
     """What a timer or move of ``process`` says: stored in its transaction (claimed by the process, which
     serves the platform), then handed to its own delivery, as an adapter does with the service's answer."""
-    rows = process.service.outbox_rows(messages)
+    rows = outbox_rows(process.service.ctx, messages)
     async with UnitOfWork(process.service.db) as uow:
         await uow.outbox.add(rows)
         await uow.commit()
