@@ -203,5 +203,3 @@ class ChatMoved(Command):
     old_id: str = ""
     new_id: str = ""
 
-
-COMMANDS_WITHOUT_ANSWER = (PrivateChatDelivered, ChatMoved)  # bookkeeping: nobody is answered

@@ -54,7 +54,9 @@ class Service:
     async def ask(self, command: c.Command) -> list[Message]:
         """Handle the command and return its reply finished (rendered, pictures drawn)."""
         out = await self.handle(command)
-        return await self.finish(out) if isinstance(out, list) and all(isinstance(m, Message) for m in out) else out
+        if any(not isinstance(m, Message) for m in out):  # ``ListChoices``: (label, notation) pairs
+            return out
+        return await self.finish(out)
 
     async def delivered(self, outbox_ids: list[str]) -> None:
         await self.marks.delivered(outbox_ids)

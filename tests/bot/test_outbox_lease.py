@@ -16,8 +16,8 @@ from bot.service import ChatRef, Message, UserRef, build_service
 from bot.service.outbox import outbox_rows
 from storage import UnitOfWork
 
-LEASE = timedelta(seconds=0.6)
-SLOW = 1.5  # seconds a send takes: well beyond the lease
+LEASE = timedelta(seconds=1.5)  # renewed every 0.5 s: a loop stalled for a second under load loses nothing
+SLOW = 3.0  # seconds a send takes: well beyond the lease
 GROUPS = [ChatRef("telegram", f"-10{k}", f"-10{k}", "group") for k in range(2)]
 ALICE = UserRef("telegram", "1", "Alice")
 

@@ -31,44 +31,37 @@ def _games_in(text: str) -> tuple[str | None, int | None]:
             game = rules.get_game(token).name
     return game, season
 
+
 async def new_season(ctx: Context, command: c.NewSeason) -> list[Message]:
     """``/newseason [game]`` (admins): ratings start again from their μ with a wider σ."""
-    chat, user, text, is_admin = command.chat, command.user, command.text, command.is_admin
-    try:
-        if not is_admin:
-            return [Message(_("Only admins (Manage Server / group admins) can start a new season."), chat=chat,
-                            user=user, kind="error")]
-        game = _games_in(text)[0]
-        async with ctx.uow() as uow:
-            names = [game] if game else await uow.leagues.games_rated(chat.league_key)
-            if not names:
-                return [Message(_("Nothing is rated here yet, so there is no season to end."), chat=chat,
-                                user=user, kind="error")]
-            started = []
-            lang = chat_language((await chat_row(uow, chat)).settings)
-            for name in names:
-                old = await uow.leagues.season(chat.league_key, name)
-                number = await uow.leagues.start_season(chat.league_key, name)
-                for r in await uow.leagues.ratings(chat.league_key, name, old):
-                    await uow.leagues.add_rating(Rating(league=chat.league_key, game=name, season=number,
-                                                        player_id=r.player_id, mu=r.mu, sigma=widened(r.sigma),
-                                                        games=0))
-                with i18n.using(lang):
-                    started.append(_("{game}: season {season}", game=game_title(name), season=number))
-            await uow.commit()
-    except rules.IllegalAction as error:
-        return [Message(str(error), chat=chat, user=user, kind="error")]
+    chat = command.chat
+    if not command.is_admin:
+        raise ServiceError(_("Only admins (Manage Server / group admins) can start a new season."))
+    game = _games_in(command.text)[0]
+    async with ctx.uow() as uow:
+        names = [game] if game else await uow.leagues.games_rated(chat.league_key)
+        if not names:
+            raise ServiceError(_("Nothing is rated here yet, so there is no season to end."))
+        started = []
+        lang = chat_language((await chat_row(uow, chat)).settings)
+        for name in names:
+            old = await uow.leagues.season(chat.league_key, name)
+            number = await uow.leagues.start_season(chat.league_key, name)
+            for r in await uow.leagues.ratings(chat.league_key, name, old):
+                await uow.leagues.add_rating(Rating(league=chat.league_key, game=name, season=number,
+                                                    player_id=r.player_id, mu=r.mu, sigma=widened(r.sigma), games=0))
+            with i18n.using(lang):
+                started.append(_("{game}: season {season}", game=game_title(name), season=number))
+        await uow.commit()
     with i18n.using(lang):
         text = _("🗓 A new season begins — {seasons}. Ratings keep their μ with a wider σ; past seasons "
                  "stay on /leaderboard <game> <season>.", seasons="; ".join(started))
     return [Message(text, chat=chat, kind="notice")]
 
+
 async def show_leaderboard(ctx: Context, command: c.ShowLeaderboard) -> list[Message]:
-    chat, user, text = command.chat, command.user, command.text
-    try:
-        game, season = _games_in(text)
-    except rules.IllegalAction as error:
-        return [Message(str(error), chat=chat, user=user, kind="error")]
+    chat, user = command.chat, command.user
+    game, season = _games_in(command.text)  # an unknown game is refused (IllegalAction names the games)
     settings = await chat_settings(ctx, chat)
     min_games = int(settings.get("min_games", 3))
     async with ctx.uow() as uow:
@@ -97,6 +90,7 @@ async def show_leaderboard(ctx: Context, command: c.ShowLeaderboard) -> list[Mes
             blocks.append("\n".join(lines))
     return [Message("\n\n".join(blocks) + "\n\n" + _("Rating = μ − 3σ (OpenSkill)."), chat=chat, user=command.user)]
 
+
 async def _target(uow, chat: ChatRef, user: UserRef, text: str, chat_ids: list[int]):
     text = (text or "").strip()
     if not text:
@@ -115,6 +109,7 @@ async def _target(uow, chat: ChatRef, user: UserRef, text: str, chat_ids: list[i
         raise ServiceError(_("Several players here match “{name}”: {names}. Which one? e.g. /stats {example}",
                              name=name, names=", ".join(names[:8]), example=names[0]))
     return (like[0] if like else None), name
+
 
 async def show_stats(ctx: Context, command: c.ShowStats) -> list[Message]:
     chat, user, text = command.chat, command.user, command.text
@@ -153,6 +148,7 @@ async def show_stats(ctx: Context, command: c.ShowStats) -> list[Message]:
         image = rating_chart(_("{name}: rating after each game", name=player.name), series)
     return [Message("\n".join(lines), chat=chat, user=user, image=image,
                     image_name="rating.png" if image else None)]
+
 
 async def show_history(ctx: Context, command: c.ShowHistory) -> list[Message]:
     chat = command.chat
