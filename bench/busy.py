@@ -2,7 +2,7 @@
 
 1. the floor: a bare aiosqlite transaction with the service's pragmas (WAL, synchronous=NORMAL, BEGIN IMMEDIATE)
    that writes the same snapshot version-checked and appends one log row — what the database itself costs;
-2. the service's overhead per move, one game at a time (``Service.act`` minus the engine's own work), p50/p99 and
+2. the service's overhead per move, one game at a time (a ``MakeMove`` through the bus minus the engine's own work), p50/p99 and
    the ratio of its p50 to the floor;
 3. 100 games moving at once, text only: committed moves/s and act p50;
 4. one board picture per game, p50/max (drawn and encoded in this process, warm caches);

@@ -1,5 +1,5 @@
 """``python -m bench.processes``: the service in 1, 2 and 4 processes on one database, SQLite and PostgreSQL side by
-side: committed moves per second and the time of ``Service.act`` (p50, p99).
+side: committed moves per second and the time of a ``MakeMove`` through the bus (p50, p99).
 
 Two ways to share the games, each as quickly as the games let it:
 

@@ -2,12 +2,12 @@
 
 An AI seat plays at the level it was added with (``/addai strong``). A seat whose person resigned is played by
 ``takeover_level``: the strong AI only where it met the strength targets of issue #25 at that player count (see
-``TAKEOVER_STRONG``), else the greedy one. So is a timed-out turn: the greedy AI plays it at once (timers.py), the
-strong one in ``takeover`` jobs, one decision each, thought like an AI seat's (ai_turns.py).
+``TAKEOVER_STRONG``), else the greedy one. So is a timed-out turn: the greedy AI plays it at once (handlers/timers.py),
+the strong one in ``takeover`` jobs, one decision each, thought like an AI seat's (handlers/ai_turns.py).
 
 Levels in ``THINKING`` search for the chat's ``ai_time``: they are never played inline in the transaction of
 another move. The commit that leaves such a seat to act writes a timer of kind ``ai`` for it, and the process
-that claims the timer thinks outside any lock or transaction (``ai_turns.py``).
+that claims the timer thinks outside any lock or transaction (``handlers/ai_turns.py``).
 """
 from __future__ import annotations
 

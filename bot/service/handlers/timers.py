@@ -88,7 +88,7 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str)
                 text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name, id=live.id)
             note = Message(text, chat=live.chat, game_id=live.id, kind="notice")
             if ai_seats.takeover_thinks(live):
-                # the strong AI plays the turn in jobs of its own, thought outside this lock (ai_turns.py)
+                # the strong AI plays the turn in jobs of its own, thought outside this lock (``ai_turns``)
                 await uow.timers.add(live.id, [{"seat": seat, "kind": "takeover", "version": live.version,
                                                 "due_at": ctx.now()}])
                 live.timer_seats.add(seat)
