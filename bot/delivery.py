@@ -18,8 +18,9 @@ command finished); one worker task per chat sends that chat's messages in order 
   ``finish_one``: text rendered, picture drawn): what a message shows is made only for the form that is really
   sent, never for one that a newer message replaced while it waited. A ``prepare`` that fails is logged; the
   message goes as it is.
-- **Held**: the outbox ids of the messages queued are reported to ``on_queued(outbox_ids)`` (``DeliveryMarks.holding``,
-  which keeps their claims alive however long they wait: no other process sends them meanwhile).
+- **Held**: the outbox ids of the messages queued are reported to ``on_queued(outbox_ids)``
+  (``DeliveryMarks.holding``, which keeps their claims alive however long they wait: no other process sends
+  them meanwhile).
 - **Done**: when a message was sent, superseded or given up on, ``on_delivered(outbox_ids)`` is awaited
   (``DeliveryMarks.delivered``).
 """
