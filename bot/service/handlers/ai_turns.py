@@ -34,7 +34,9 @@ log = logging.getLogger(__name__)
 AI_JOBS = ("ai", "takeover")  # timers that are an AI's decision, thought in the AI pool
 
 
-async def run_job(ctx: Context, timer_id: int, game_id: int, seat: int, version: int, kind: str = "ai") -> list[Message]:
+async def run_job(ctx: Context, timer_id: int, game_id: int, seat: int, version: int,
+                  kind: str = "ai") -> list[Message]:
+    """One claimed AI timer: an AI seat's decision (``ai``) or one action of a timed-out turn (``takeover``)."""
     try:
         if kind == "takeover":
             return await _take_over(ctx, timer_id, game_id, seat, version)

@@ -194,11 +194,12 @@ async def abort(ctx: Context, command: c.Abort) -> list[Message]:
             was = row.status
             await uow.games.save_state(row, row.state or {}, status="aborted")
             await uow.timers.clear(row.id)
+            lobby = was == lifecycle.LOBBY
             with i18n.using(chat_language(stored.settings)):
-                text = _("🛑 Table #{id} was aborted by {name}.", id=row.id, name=user.name) \
-                    if was == lifecycle.LOBBY else _("🛑 Game #{id} was aborted by {name}.", id=row.id, name=user.name)
-            out = [Message(text, chat=chat_ref(stored), slot=f"{'lobby' if was == lifecycle.LOBBY else 'board'}:{row.id}",
-                           game_id=row.id, kind="result")]
+                text = _("🛑 Table #{id} was aborted by {name}.", id=row.id, name=user.name) if lobby \
+                    else _("🛑 Game #{id} was aborted by {name}.", id=row.id, name=user.name)
+            out = [Message(text, chat=chat_ref(stored), slot=f"{'lobby' if lobby else 'board'}:{row.id}", game_id=row.id,
+                           kind="result")]
             if was == lifecycle.ACTIVE:
                 with i18n.using(chat_language(stored.settings)):
                     closed = _("🛑 Game #{id} was aborted by {name}.", id=row.id, name=user.name)

@@ -85,7 +85,8 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str)
             await uow.timers.drop_seats(live.id, {seat})
             live.timer_seats.discard(seat)
             with i18n.using(languages.of_live_chat(live)):
-                text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name, id=live.id)
+                text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name,
+                         id=live.id)
             note = Message(text, chat=live.chat, game_id=live.id, kind="notice")
             if ai_seats.takeover_thinks(live):
                 # the strong AI plays the turn in jobs of its own, thought outside this lock (``ai_turns``)
