@@ -158,10 +158,10 @@ async def quiet(path: Path, game_name: str, tables: int, moves: int,
     cpu: list[float] = []
     transaction, run = lean._transaction, lean.run
     if writes is not None:
-        def timed_transaction(connection, steps, queue=None):
+        def timed_transaction(connection, steps, *args, **kwargs):
             start = time.perf_counter()
             try:
-                return transaction(connection, steps, queue)
+                return transaction(connection, steps, *args, **kwargs)
             finally:
                 writes.setdefault("sqlite", []).append(time.perf_counter() - start)
 
