@@ -91,6 +91,10 @@ class Console:
                     for line in told + view:
                         self.say("│ " + line)
                     self.say("└" + "─" * 54)
+                elif len(lines) == 1 and m.kind != "hand":  # a note of one line (a hint): the line is the box
+                    self.say("┌─ 🔒 " + _("only you see this") + " " + "─" * 6)
+                    self.say("│ " + lines[0])
+                    self.say("└" + "─" * 54)
             elif m.is_reply:
                 self.say(("⚠ " if m.kind == "error" else "") + text)
             elif m.kind == "board" and not full_board and not self.over:

@@ -227,3 +227,12 @@ async def test_guyenne_tells_each_fight_once_and_not_again_under_the_board(tmp_p
             told = [line for line in prompt.splitlines() if line.startswith(f"│ ⚔ Castle {castle}:")]
             assert len(told) <= 1, prompt
     assert any("│ ⚔ Castle" in p for p in new_rounds)
+
+
+async def test_a_hint_is_shown_on_the_console(tmp_path):
+    """`hint` printed only "The strong AI is thinking…" and the table's "unrated" notice: the hint itself, a
+    private message of one line, was taken for the box's title and dropped (issue 37, item 1)."""
+    text, _ = await run(tmp_path, ["hint", "quit"], game="kardinal", players=2, seed=3)
+    assert "unrated" in text
+    hint = next(line for line in text.splitlines() if "💡" in line)
+    assert hint.startswith("│ 💡 Game #1: I would play") and "/move " in hint  # in the private box
