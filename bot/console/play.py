@@ -12,7 +12,8 @@ from bot import i18n
 from bot.i18n import _
 from bot.service import ChatRef, DatabaseUnavailable, Message, Service, build_service, catalog
 from bot.service.rendering import board_news_for, view_for
-from bot.console.words import CHOSEN, COMMANDS, HELP, YOU, _plain, _strip_move, addressed, console_rules, you
+from bot.console.words import (CHOSEN, COMMANDS, HELP, YOU, _plain, _strip_move, addressed, command_line,
+                               console_rules, you)
 
 CHAT = ChatRef("console", "local", "local", "console")
 
@@ -192,7 +193,7 @@ class Console:
         if game_id is None and ids:
             game_id = ids[-1]
         if game_id is None or game_id not in ids:
-            self.say(_("No game of yours to resume here. Start one with: python -m bot play <game>"))
+            self.say(_("No game of yours to resume here. Start one with: {command}", command=command_line("<game>")))
             return False
         self.game_id = game_id
         self.say(_("Resuming game #{id}.", id=game_id))
@@ -257,7 +258,8 @@ class Console:
             self.menu(options)
             line = await self.read(_("your move> "))
             if line is None or line.lower() in ("quit", "exit", "q", "/quit"):
-                self.say(_("Game #{id} is saved. Continue it with: python -m bot play --resume", id=self.game_id))
+                self.say(_("Game #{id} is saved. Continue it with: {command}", id=self.game_id,
+                           command=command_line("--resume")))
                 return
             if not line:
                 continue

@@ -2,7 +2,10 @@
 person at the keyboard."""
 from __future__ import annotations
 
+import os
 import re
+import shlex
+import sys
 
 from bot import i18n
 from bot.i18n import N_, _
@@ -54,3 +57,14 @@ def _strip_move(line: str) -> str:
         if line.lower().startswith(prefix):
             return line[len(prefix):].strip()
     return line
+
+
+def command_line(arguments: str) -> str:
+    """The command that plays again from here: the Python running Herald now (the venv's, ``.venv/bin/python``,
+    relative when it is below the current folder), so it works outside an activated venv too."""
+    python = sys.executable
+    relative = os.path.relpath(python)
+    shown = relative if not relative.startswith("..") else python
+    if os.sep not in shown:
+        shown = "." + os.sep + shown
+    return f"{shlex.quote(shown)} -m bot play {arguments}"

@@ -236,3 +236,17 @@ async def test_a_hint_is_shown_on_the_console(tmp_path):
     assert "unrated" in text
     hint = next(line for line in text.splitlines() if "💡" in line)
     assert hint.startswith("│ 💡 Game #1: I would play") and "/move " in hint  # in the private box
+
+
+async def test_quitting_prints_a_resume_command_that_works_outside_the_venv(tmp_path):
+    """"Continue it with: python -m bot play --resume" failed outside the venv (no python, or one without
+    Herald): the command names the Python running Herald now (issue 37, item 12)."""
+    import os
+    import shlex
+    import sys
+
+    text, _ = await run(tmp_path, ["quit"], game="kardinal", players=2)
+    line = next(line for line in text.splitlines() if "is saved" in line)
+    command = shlex.split(line.split(": ", 1)[1])
+    assert command[1:] == ["-m", "bot", "play", "--resume"]
+    assert os.path.samefile(command[0], sys.executable)
