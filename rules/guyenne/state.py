@@ -5,29 +5,26 @@ Two armies fight over six castles. In the duel each army has one player; in the 
 or two members who share its deck and discard but hold their own hands. Castles, fights, decks and scores belong to
 armies (index 0/1); hands, turns and choices to seats.
 
-``GuyenneState`` is put together from mixins with one job each: turns.py applies an action, fights.py fights the
-castles out and ends the round, views.py says what each seat sees, copies.py saves, clones and determinizes, ai.py
-judges positions for the AI; board.py holds the numbers and castle scores they all share."""
+The rest is plain functions of the state, one module per job: turns.py applies an action (checks.py: what every
+handler checks first), fights.py fights the castles out and ends the round, views.py says what each seat sees,
+copies.py saves, clones and determinizes, ai.py judges positions for the AI; board.py holds the numbers and castle
+scores they all share. The state's methods for those only hand over to them."""
 from __future__ import annotations
 
 import random
 from itertools import combinations
 
-from rules.api import State
+from rules.api import Event, State
+from rules.guyenne import ai, copies, fights, turns, views
 from rules.guyenne import cards as C
-from rules.guyenne.ai import AI
 from rules.guyenne.board import CASTLES, LEVELS, MAX_AT_CASTLE, PLACING, castle_points, group_points, lines, rival
-from rules.guyenne.copies import Copies
-from rules.guyenne.fights import Fights
-from rules.guyenne.turns import Turns
-from rules.guyenne.views import Views
 
 __all__ = ["LEVELS", "GuyenneState", "group_points"]  # group_points and LEVELS: board.py's, kept here for importers
 
 SECRET_ACTIONS = frozenset({"open", "respond", "reinforce", "set_aside", "give"})  # cards that go face down
 
 
-class GuyenneState(Turns, Fights, AI, Views, Copies, State):
+class GuyenneState(State):
     """All fields are plain lists/dicts of ints and card ids, so ``to_json``/``clone`` are cheap copies."""
 
     _rng_shared = False
@@ -107,7 +104,7 @@ class GuyenneState(Turns, Fights, AI, Views, Copies, State):
         else:
             for a in range(armies):
                 s._deal(a)
-            s._start_round_phase()
+            fights.start_round_phase(s)
         return s
 
     def _deal(self, a: int) -> None:
@@ -332,3 +329,55 @@ class GuyenneState(Turns, Fights, AI, Views, Copies, State):
         return isinstance(chosen, list) and bool(chosen) and all(isinstance(c, str) for c in chosen) and \
             len(set(chosen)) == len(chosen) and all(c in mine for c in chosen) and chosen == C.order(chosen) and \
             sum(C.PRINTED[c[0]] for c in chosen) >= top
+
+    # ------------------------------------------------------------------ playing (turns.py, fights.py)
+    def apply(self, seat: int, action: dict) -> list[Event]:
+        return turns.apply(self, seat, action)
+
+    total = staticmethod(fights.total)  # an army's combat total at a fight
+
+    def _start_round_phase(self) -> list[Event]:
+        return fights.start_round_phase(self)
+
+    def _end_round(self) -> list[Event]:
+        return fights.end_round(self)
+
+    def _refill(self, a: int) -> list[Event]:
+        return fights.refill(self, a)
+
+    # ------------------------------------------------------------------ the AI's hooks (ai.py)
+    def ai_actions(self, seat: int) -> list[dict]:
+        return ai.ai_actions(self, seat)
+
+    def ai_search_options(self) -> dict | None:
+        return ai.ai_search_options(self)
+
+    def ai_values(self, seat: int, actions: list[dict], rng: random.Random) -> list[float] | None:
+        return ai.ai_values(self, seat, actions, rng)
+
+    def _sketch(self, seat: int, rng: random.Random) -> "GuyenneState":
+        return ai.sketch(self, seat, rng)
+
+    def evaluate(self, seat: int) -> float:
+        return ai.evaluate(self, seat)
+
+    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
+        return ai.evaluate_actions(self, seat, actions)
+
+    # ------------------------------------------------------------------ information (views.py)
+    def view(self, seat: int | None) -> dict:
+        return views.view(self, seat)
+
+    # ------------------------------------------------------------------ persistence and copies (copies.py)
+    def to_json(self) -> dict:
+        return copies.to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GuyenneState":
+        return copies.from_json(cls, data)
+
+    def clone(self, copy_rng: bool = True) -> "GuyenneState":
+        return copies.clone(self, copy_rng)
+
+    def determinize(self, seat: int | None, rng: random.Random) -> "GuyenneState":
+        return copies.determinize(self, seat, rng)

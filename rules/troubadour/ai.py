@@ -1,6 +1,6 @@
 """Troubadour's AI shortlist: which village-to-village moves the AIs leave out as pointless, which trios they
 consider, and how much they like each noble (``noble_values``: the favourite trio and the greedy player's choice).
-``ShortlistMixin.ai_actions`` hands the shortlist to the AIs (the contract's hook, mixed into the state).
+``ai_actions`` hands the shortlist to the AIs (the state's contract hook hands over to it).
 
 The rules let a run move between villages back and forth for as long as the player likes (rules file: village
 builds are unlimited). A search-based AI then can loop: two moves that only swap which of two equal cards the
@@ -111,21 +111,20 @@ def flips_are_useless(state, p: int) -> bool:
     return not any(state.fits(p, c) for c in stock) and not any(state.fits(p, c) for c in waste)
 
 
-class ShortlistMixin:
-    """``ai_actions``, the contract's hook for the shortlist above (mixed into ``TroubadourState``)."""
+def ai_actions(state, seat: int) -> list[dict]:
+    """The AIs' shortlist. Trios: the one the greedy player likes best (a trio's value is all that tells them
+    apart for it) and the few others the strong AI weighs (rules.troubadour.ai.trio_shortlist). Tie-break: one
+    noble, its face from the seat and the round (only the face counts). A turn: when a card can go to a castle,
+    only those builds (progress that is never wrong for it); else every legal action but the pointless
+    village-to-village moves (rules.troubadour.ai: a search could shuffle a run back and forth)."""
+    if state.phase == "select_trios" and 0 <= seat < state.n and not state.trios[seat]:
+        return trio_shortlist(noble_values(state, seat), state.n)
+    actions = state.legal_actions(seat)
+    if state.phase == "tiebreak" and actions:
+        game = next(g["games"] for g in state.rps if seat in g["seats"])
+        face = "JQK"[(seat + state.round_no + game) % 3]
+        return [next((a for a in actions if a["noble"][0] == face), actions[0])]
+    castle = [a for a in actions if a["type"] == "build_castle"]
+    return castle or sensible(state, seat, actions)
 
-    def ai_actions(self, seat: int) -> list[dict]:
-        """The AIs' shortlist. Trios: the one the greedy player likes best (a trio's value is all that tells them
-        apart for it) and the few others the strong AI weighs (rules.troubadour.ai.trio_shortlist). Tie-break: one
-        noble, its face from the seat and the round (only the face counts). A turn: when a card can go to a castle,
-        only those builds (progress that is never wrong for it); else every legal action but the pointless
-        village-to-village moves (rules.troubadour.ai: a search could shuffle a run back and forth)."""
-        if self.phase == "select_trios" and 0 <= seat < self.n and not self.trios[seat]:
-            return trio_shortlist(self.noble_values(seat), self.n)
-        actions = self.legal_actions(seat)
-        if self.phase == "tiebreak" and actions:
-            game = next(g["games"] for g in self.rps if seat in g["seats"])
-            face = "JQK"[(seat + self.round_no + game) % 3]
-            return [next((a for a in actions if a["noble"][0] == face), actions[0])]
-        castle = [a for a in actions if a["type"] == "build_castle"]
-        return castle or sensible(self, seat, actions)
+

@@ -6,7 +6,7 @@ trio. Every term is an integer, so ``Predictor`` computes ``evaluate`` after eac
 (``evaluate_actions``: the greedy player weighs a turn's many actions without cloning the state for each); both
 live here because they must agree exactly.
 
-A mixin of ``rules.troubadour.state.TroubadourState``; the state's fields are described there."""
+Plain functions of the state (``rules.troubadour.state.TroubadourState``, whose fields are described there)."""
 from __future__ import annotations
 
 from rules.api import State
@@ -20,77 +20,77 @@ W_FITS, W_FLIP, W_END = 10, 10, 1
 WIN = 1_000_000
 
 
-class EvaluationMixin:
-    """``evaluate`` and ``evaluate_actions`` (mixed into ``TroubadourState``)."""
+def progress(state, p: int) -> int:
+    """The AI's measure of how far ``p`` is: castle cards, a small stock and waste, tidy villages."""
+    cached = state._prog[p]
+    if cached is None:
+        cached = compute_progress(state, p)
+    return cached[0]
 
-    def progress(self, p: int) -> int:
-        """The AI's measure of how far ``p`` is: castle cards, a small stock and waste, tidy villages."""
-        cached = self._prog[p]
-        if cached is None:
-            cached = self._progress(p)
-        return cached[0]
 
-    def _progress(self, p: int) -> tuple:
-        scores = [one_village(v) for v in self.villages[p]]
-        value = (W_CASTLE * sum(self.castles[p]) + W_PILE * (len(self.stock[p]) + len(self.waste[p])) +
-                 sum(scores))
-        self._prog[p] = cached = (value, scores)
-        return cached
+def compute_progress(state, p: int) -> tuple:
+    scores = [one_village(v) for v in state.villages[p]]
+    value = (W_CASTLE * sum(state.castles[p]) + W_PILE * (len(state.stock[p]) + len(state.waste[p])) +
+             sum(scores))
+    state._prog[p] = cached = (value, scores)
+    return cached
 
-    def noble_values(self, p: int) -> list[int]:
-        """How much the AI likes each noble (only steers the trio choice; rules.troubadour.ai.noble_values)."""
-        return noble_values(self, p)
 
-    def trio_value(self, p: int) -> int:
-        trio = self.trios[p]
-        values = self.noble_values(p)
-        return sum(values[x] for x in range(12) if trio >> x & 1)
+def trio_value(state, p: int) -> int:
+    trio = state.trios[p]
+    values = noble_values(state, p)
+    return sum(values[x] for x in range(12) if trio >> x & 1)
 
-    def evaluate(self, seat: int) -> float:
-        """Own progress twice minus the best opponent's, flips made, turns ended, and the trio chosen."""
-        if self.phase == "over":
-            if self.winner is None:
-                return 0.0
-            return float(WIN if self.winner == seat else -WIN)
-        return float(self._value(seat, self.progress(seat), self._fits_top(seat)))
 
-    def _fits_top(self, p: int) -> bool:
-        waste = self.waste[p]
-        return bool(waste) and self.fits(p, waste[-1])
+def evaluate(state, seat: int) -> float:
+    """Own progress twice minus the best opponent's, flips made, turns ended, and the trio chosen."""
+    if state.phase == "over":
+        if state.winner is None:
+            return 0.0
+        return float(WIN if state.winner == seat else -WIN)
+    return float(value_of(state, seat, progress(state, seat), fits_top(state, seat)))
 
-    def _value(self, seat: int, prog: int, fits: bool, trio_term: bool | None = None) -> int:
-        others = max(self.progress(o) for o in range(self.n) if o != seat)
-        value = 2 * prog - others + W_FITS * fits + W_FLIP * self.flips[seat] + W_END * self.ended[seat]
-        if trio_term is None:
-            trio_term = self.trios[seat] and self.round_actions == 0 and self.phase in ("select_trios", "tiebreak",
-                                                                                         "turn")
-        if trio_term:
-            value += self.trio_value(seat)
-        return value
 
-    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
-        if self.phase == "select_trios":
-            return self._predict_trios(seat, actions)
-        if self.phase != "turn" or seat != self.order[self.turn_idx] or self.pending_ace is not None or \
-                (self.max_rounds and self.round_no >= self.max_rounds):
-            return [None] * len(actions)  # (in the last round an automatic end of a turn may end the game)
-        return Predictor(self, seat).values(actions)
+def fits_top(state, p: int) -> bool:
+    waste = state.waste[p]
+    return bool(waste) and state.fits(p, waste[-1])
 
-    def _predict_trios(self, seat: int, actions: list[dict]) -> list[float | None]:
-        last = sum(1 for t in self.trios if not t) == 1
-        if last and not all(self.stock[p] or self.waste[p] for p in range(self.n)):
-            return [None] * len(actions)  # a turn might end at once: simulate
-        base = self._value(seat, self.progress(seat), self._fits_top(seat), trio_term=False)
-        values = {NOBLES[x]: v for x, v in enumerate(self.noble_values(seat))}
-        out: list[float | None] = []
-        for a in actions:
-            nobles = a.get("nobles")
-            if isinstance(nobles, list) and len(nobles) == 3 and len(set(nobles)) == 3 and \
-                    all(isinstance(x, str) and x in values for x in nobles):
-                out.append(float(base + values[nobles[0]] + values[nobles[1]] + values[nobles[2]]))
-            else:
-                out.append(None)
-        return out
+
+def value_of(state, seat: int, prog: int, fits: bool, trio_term: bool | None = None) -> int:
+    others = max(progress(state, o) for o in range(state.n) if o != seat)
+    value = 2 * prog - others + W_FITS * fits + W_FLIP * state.flips[seat] + W_END * state.ended[seat]
+    if trio_term is None:
+        trio_term = state.trios[seat] and state.round_actions == 0 and state.phase in ("select_trios", "tiebreak",
+                                                                                     "turn")
+    if trio_term:
+        value += trio_value(state, seat)
+    return value
+
+
+def evaluate_actions(state, seat: int, actions: list[dict]) -> list[float | None]:
+    if state.phase == "select_trios":
+        return predict_trios(state, seat, actions)
+    if state.phase != "turn" or seat != state.order[state.turn_idx] or state.pending_ace is not None or \
+            (state.max_rounds and state.round_no >= state.max_rounds):
+        return [None] * len(actions)  # (in the last round an automatic end of a turn may end the game)
+    return Predictor(state, seat).values(actions)
+
+
+def predict_trios(state, seat: int, actions: list[dict]) -> list[float | None]:
+    last = sum(1 for t in state.trios if not t) == 1
+    if last and not all(state.stock[p] or state.waste[p] for p in range(state.n)):
+        return [None] * len(actions)  # a turn might end at once: simulate
+    base = value_of(state, seat, progress(state, seat), fits_top(state, seat), trio_term=False)
+    values = {NOBLES[x]: v for x, v in enumerate(noble_values(state, seat))}
+    out: list[float | None] = []
+    for a in actions:
+        nobles = a.get("nobles")
+        if isinstance(nobles, list) and len(nobles) == 3 and len(set(nobles)) == 3 and \
+                all(isinstance(x, str) and x in values for x in nobles):
+            out.append(float(base + values[nobles[0]] + values[nobles[1]] + values[nobles[2]]))
+        else:
+            out.append(None)
+    return out
 
 
 def village_score(villages: list[list[int]]) -> int:
@@ -132,10 +132,10 @@ class Predictor:
     def __init__(self, state: State, p: int):
         self.s = state
         self.p = p
-        self.prog, self.scores = state._prog[p] or state._progress(p)
+        self.prog, self.scores = state._prog[p] or compute_progress(state, p)
         self.vsum = sum(self.scores)
         self.rest = self.prog - self.vsum  # castles and pile
-        self.opp = {o: state.progress(o) for o in range(state.n) if o != p}
+        self.opp = {o: progress(state, o) for o in range(state.n) if o != p}
         self.others = max(self.opp.values())
         self.fixed = W_FLIP * state.flips[p] + W_END * state.ended[p]
 
@@ -179,7 +179,7 @@ class Predictor:
 
     # ---- turn actions
     def _end_turn(self, a: dict) -> float:
-        return self._value(self.prog, self.s._fits_top(self.p), ended=1)
+        return self._value(self.prog, fits_top(self.s, self.p), ended=1)
 
     def _flip(self, wt: int) -> float:
         castles, pile, _ = self._state()
@@ -263,7 +263,7 @@ class Predictor:
     # ---- attacks: only the victim's progress changes
     def _attack(self, o: int, prog: int) -> float:
         others = max(prog if q == o else x for q, x in self.opp.items())
-        return self._value(self.prog, self.s._fits_top(self.p), others=others)
+        return self._value(self.prog, fits_top(self.s, self.p), others=others)
 
     def _victim(self, a: dict) -> int:
         return int(a["target"][1:]) - 1

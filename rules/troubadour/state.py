@@ -12,10 +12,11 @@ in a stock (recycled from the waste, or face up when an attack took them), and `
 whose inner order nobody knows (the dealt rest or one attack's shuffled block; a recycled card is a group of its own).
 
 This module holds the state's fields, the deal, the queries the other modules share, the legal actions and
-``apply``'s checks and dispatch. The rest of the class comes from one mixin per job: ``rounds`` (trios, tie-breaks,
-turns and rounds), ``flips``, ``building`` and ``attacks`` (the turn actions, ``TURN_HANDLERS``), ``views``,
-``evaluation`` and ``ai`` (the AI hooks), ``snapshot`` (``to_json``, ``clone``, ``determinize``). A mixin's method is
-found as fast as the class's own, so the AI's hot paths (``legal_actions``, ``apply``, ``clone``) cost the same.
+``apply``'s checks and dispatch. The rest is plain functions of the state, one module per job: ``rounds`` (trios,
+tie-breaks, turns and rounds), ``actions`` (the active player's legal actions), ``flips``, ``building`` and
+``attacks`` (the turn actions, ``TURN_HANDLERS``), ``checks`` (their parameters), ``views``, ``evaluation`` and
+``ai`` (the AI hooks), ``snapshot`` (``to_json``, ``clone``, ``determinize``); the state's methods for those only
+hand over to them.
 """
 from __future__ import annotations
 
@@ -23,21 +24,14 @@ import random
 
 from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
-from rules.troubadour.ai import ShortlistMixin
-from rules.troubadour.attacks import AttackMixin
-from rules.troubadour.building import BuildMixin
-from rules.troubadour.cards import (ALL_CARDS, FD, FITS, NAMES, JC, JD, JH, JS, KC, KD, KH, KS, NOBLES, QC, QD, QH, QS,
-                                    SPADES_TRIO, SUITS, fits_on)
-from rules.troubadour.evaluation import EvaluationMixin
-from rules.troubadour.flips import UNUSED, FlipMixin
-from rules.troubadour.rounds import RoundMixin
-from rules.troubadour.seats import seat_name, target_code
-from rules.troubadour.snapshot import SnapshotMixin
-from rules.troubadour.views import ViewMixin
+from rules.troubadour import ai, attacks, building, evaluation, flips, rounds, snapshot, views
+from rules.troubadour.actions import busy, turn_actions
+from rules.troubadour.cards import ALL_CARDS, FD, JC, JD, JS, KC, KD, KS, NOBLES, QC, QD, QS, fits_on
+from rules.troubadour.flips import UNUSED
+from rules.troubadour.seats import seat_name
 
 
-class TroubadourState(RoundMixin, FlipMixin, BuildMixin, AttackMixin, ViewMixin, EvaluationMixin, ShortlistMixin,
-                      SnapshotMixin, State):
+class TroubadourState(State):
     """One Troubadour game in progress (the engine contract ``rules.api.State``)."""
 
     def __init__(self, n: int, seed: int, tiebreak: str = "rps", max_rounds: int = 0):
@@ -184,104 +178,7 @@ class TroubadourState(RoundMixin, FlipMixin, BuildMixin, AttackMixin, ViewMixin,
         return []
 
     def _turn_actions(self, p: int) -> list[dict]:
-        return list(self._gen_actions(p))
-
-    def _gen_actions(self, p: int):
-        """The active player's legal actions, in order: flips, castle builds, ``end_turn``, village builds, J♥, Q♥,
-        attacks (whoever always takes the first one never loops: flips and castle builds are finite)."""
-        if self.pending_ace is not None:
-            yield {"type": "hearts_queen_ace", "start_castle": True}
-            yield {"type": "hearts_queen_ace", "start_castle": False}
-            return
-        trio, used = self.trios[p], self.used
-        stock, waste = self.stock[p], self.waste[p]
-        villages, castles = self.villages[p], self.castles[p]
-        if stock or waste:
-            if self.flip_slot == UNUSED:
-                yield {"type": "standard_flip", "club_jack": False}
-                if trio >> JC & 1 and not used >> JC & 1:
-                    yield {"type": "standard_flip", "club_jack": True}
-                if trio >> QH & 1 and trio >> KH & 1 and not used & ((1 << QH) | (1 << KH)) and \
-                        not any(x >= FD for v in villages for x in v):
-                    for c in sorted(stock + waste):
-                        yield {"type": "hearts_queen_king_flip", "named_card": NAMES[c]}
-            elif self.extra_left > 0:
-                yield {"type": "extra_flip"}
-        tops = [v[-1] if v else -1 for v in villages]
-        wt = waste[-1] if waste else -1
-        if wt >= 0 and castles[wt // 10] == wt % 10:
-            yield {"type": "build_castle", "card": NAMES[wt]}
-        for t in tops:
-            if t >= 0 and castles[t // 10] == t % 10:
-                yield {"type": "build_castle", "card": NAMES[t]}
-        yield {"type": "end_turn"}
-        if wt >= 0:
-            nm = NAMES[wt]
-            fit = FITS[wt]
-            for j, t in enumerate(tops):
-                if t < 0 or fit[t]:
-                    yield {"type": "build_village", "card": nm, "village": j + 1}
-        for i, v in enumerate(villages):
-            if not v:
-                continue
-            k = len(v) - 1
-            while k > 0 and v[k - 1] < FD and FITS[v[k]][v[k - 1]]:
-                k -= 1
-            for idx in range(k, len(v)):
-                c = v[idx]
-                fit = FITS[c]
-                for j, t in enumerate(tops):
-                    if j != i and (t < 0 or fit[t]):
-                        yield {"type": "build_village", "card": NAMES[c], "village": j + 1}
-        if trio >> JH & 1 and not used >> JH & 1:
-            for i, v in enumerate(villages):
-                last = len(v) - 1
-                for idx, c in enumerate(v):
-                    if c >= FD:
-                        continue
-                    nm = NAMES[c]
-                    if castles[c // 10] == c % 10:
-                        yield {"type": "hearts_jack_move", "card": nm, "destination": "castle"}
-                    fit = FITS[c]
-                    for j, t in enumerate(tops):
-                        if j == i and idx == last:
-                            continue
-                        if t < 0 or fit[t]:
-                            yield {"type": "hearts_jack_move", "card": nm, "destination": j + 1}
-        if trio >> QH & 1 and not used >> QH & 1:
-            for i, v in enumerate(villages):
-                for idx, c in enumerate(v):
-                    if c >= FD:
-                        yield {"type": "hearts_queen_reveal", "village": i + 1, "position": idx}
-        if trio & SPADES_TRIO:
-            opps = self.opponents(p)
-            if trio >> JS & 1 and not used >> JS & 1:
-                for o in opps:
-                    if not self.has(o, JD):
-                        for j, v in enumerate(self.villages[o]):
-                            if v:
-                                yield {"type": "spade_jack_attack", "target": target_code(o), "village": j + 1}
-            if trio >> QS & 1 and not used >> QS & 1:
-                for o in opps:
-                    if not self.has(o, QD) and any(self.villages[o]):
-                        yield {"type": "spade_queen_attack", "target": target_code(o)}
-            if trio == SPADES_TRIO and not used & SPADES_TRIO:
-                for o in opps:
-                    if not self.has(o, KD):
-                        for s in range(4):
-                            if self.castles[o][s]:
-                                yield {"type": "spade_trio_attack", "target": target_code(o), "suit": SUITS[s]}
-
-    def _busy(self, p: int) -> bool:
-        """Whether ``p`` (the active player) can do anything but end the turn."""
-        if self.pending_ace is not None:
-            return True
-        if (self.stock[p] or self.waste[p]) and (self.flip_slot == UNUSED or self.extra_left > 0):
-            return True
-        for a in self._gen_actions(p):
-            if a["type"] != "end_turn":
-                return True
-        return False
+        return turn_actions(self, p)
 
     # ------------------------------------------------------------------ apply
     def apply(self, seat: int, action: dict) -> list[Event]:
@@ -290,12 +187,12 @@ class TroubadourState(RoundMixin, FlipMixin, BuildMixin, AttackMixin, ViewMixin,
         if self.phase == "select_trios":
             if kind != "choose_trio":
                 raise IllegalAction(_("Everyone first chooses three nobles in secret, e.g. `trio JC QC JH`."))
-            return self._choose_trio(seat, action)
+            return rounds.choose_trio(self, seat, action)
         if self.phase == "tiebreak":
             if kind != "choose_tiebreak_noble":
                 raise IllegalAction(_("Identical trios: the tied players each choose one of their other nobles "
                                       "(rock-paper-scissors), e.g. `rps QH`."))
-            return self._choose_tiebreak(seat, action)
+            return rounds.choose_tiebreak(self, seat, action)
         p = self.order[self.turn_idx]
         if seat != p:
             raise IllegalAction(_("It is not your turn: waiting for {player}.", player=seat_name(p)))
@@ -312,22 +209,13 @@ class TroubadourState(RoundMixin, FlipMixin, BuildMixin, AttackMixin, ViewMixin,
         if self.phase == "turn" and self.order[self.turn_idx] == p and kind != "end_turn":
             self.turn_actions += 1
             self.round_actions += 1
-            if not self._busy(p):
-                events += self._end_turn(p, auto=True)
+            if not busy(self, p):
+                events += rounds.end_turn(self, p, auto=True)
         return events
 
     def _turn_hint(self) -> str:
         return _("Turn actions: flip, extra, 7C castle, 7C V2, JH 8H castle, QH V2 1, QHKH 7S, JS P2 V3, QS P2, "
                  "spades P2 H, end.")
-
-    @staticmethod
-    def _fields(action: dict, keys: tuple, example: str) -> None:
-        if set(action) != {"type", *keys}:
-            if keys:
-                raise IllegalAction(_("{type} takes {keys}, e.g. `{example}`.", type=action['type'],
-                                      keys=", ".join(keys), example=example))
-            raise IllegalAction(_("{type} takes no parameters, e.g. `{example}`.", type=action['type'],
-                                  example=example))
 
     # ------------------------------------------------------------------ outcome
     def is_over(self) -> bool:
@@ -345,21 +233,49 @@ class TroubadourState(RoundMixin, FlipMixin, BuildMixin, AttackMixin, ViewMixin,
         cards = [sum(c) for c in self.castles]
         return [1 + sum(1 for o in cards if o > x) for x in cards]
 
+    # ------------------------------------------------------------------ the AI's hooks (evaluation.py, ai.py)
+    def evaluate(self, seat: int) -> float:
+        return evaluation.evaluate(self, seat)
+
+    def evaluate_actions(self, seat: int, actions: list[dict]) -> list[float | None]:
+        return evaluation.evaluate_actions(self, seat, actions)
+
+    def ai_actions(self, seat: int) -> list[dict]:
+        return ai.ai_actions(self, seat)
+
+    # ------------------------------------------------------------------ information (views.py)
+    def view(self, seat: int | None) -> dict:
+        return views.view(self, seat)
+
+    # ------------------------------------------------------------------ persistence and copies (snapshot.py)
+    def to_json(self) -> dict:
+        return snapshot.to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TroubadourState":
+        return snapshot.from_json(cls, data)
+
+    def clone(self) -> "TroubadourState":
+        return snapshot.clone(self)
+
+    def determinize(self, seat: int | None, rng: random.Random) -> "TroubadourState":
+        return snapshot.determinize(self, seat, rng)
+
 
 # each turn action's handler (flips.py, building.py, attacks.py; end_turn: rounds.py), looked up once per apply
 TURN_HANDLERS = {
-    "standard_flip": TroubadourState._standard_flip,
-    "hearts_queen_king_flip": TroubadourState._hearts_qk_flip,
-    "extra_flip": TroubadourState._extra_flip,
-    "build_castle": TroubadourState._build_castle,
-    "build_village": TroubadourState._build_village,
-    "hearts_jack_move": TroubadourState._hearts_jack,
-    "hearts_queen_reveal": TroubadourState._hearts_queen_reveal,
-    "hearts_queen_ace": TroubadourState._hearts_queen_ace,
-    "spade_jack_attack": TroubadourState._spade_jack,
-    "spade_queen_attack": TroubadourState._spade_queen,
-    "spade_trio_attack": TroubadourState._spade_trio,
-    "end_turn": TroubadourState._end_turn_action,
+    "standard_flip": flips.standard_flip,
+    "hearts_queen_king_flip": flips.hearts_qk_flip,
+    "extra_flip": flips.extra_flip,
+    "build_castle": building.build_castle,
+    "build_village": building.build_village,
+    "hearts_jack_move": building.hearts_jack,
+    "hearts_queen_reveal": building.hearts_queen_reveal,
+    "hearts_queen_ace": building.hearts_queen_ace,
+    "spade_jack_attack": attacks.spade_jack,
+    "spade_queen_attack": attacks.spade_queen,
+    "spade_trio_attack": attacks.spade_trio,
+    "end_turn": rounds.end_turn_action,
 }
 
 
