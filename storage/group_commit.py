@@ -4,21 +4,22 @@ SQLite has a single writer, and each statement through aiosqlite costs a hop to 
 thread and back; under load every move would queue for its own transaction. Instead a
 move is described as a ``MoveWrite`` (new snapshot, log rows, timer changes) and handed
 to ``GroupCommit.run``. Whatever writes are waiting go out together: one UPDATE of all
-snapshots (each version-checked), one INSERT of all log rows, the timer changes, one
+snapshots (each version-checked), one INSERT of all log rows, the timer changes, the outbox rows, one
 COMMIT. ``run`` returns only after that commit, so a caller never tells a player about
 a move that is not stored. Writes are taken in arrival order, so nobody starves.
 
 On SQLite (aiosqlite) the batch goes through ``storage/lean.py``: the same statements sent straight to the
-pooled connection, one hop each, near the floor of a bare transaction; PostgreSQL, and a batch where a game
-ends (rated in the same transaction, through the unit of work), take the SQLAlchemy path.
+pooled connection, one hop each, near the floor of a bare transaction; PostgreSQL takes the SQLAlchemy path.
+A game that ends is not written here: the service records and rates it in one unit of work of its own
+(``bot/service/recording.py``), through ``write_one``.
 
 Marks that messages of the outbox were sent (``mark_sent``) ride in the same transactions: under load they
 never queue for the one writer connection of their own (one more transaction between two batches of moves);
 when nothing moves, they go out alone.
 
-If the batch cannot be written as a whole (a game changed under us — another process —
-or a follow-up job failed), it is rolled back and redone one write at a time, each in
-its own SAVEPOINT, so only the writes at fault fail.
+If the batch cannot be written as a whole (a game changed under us — another process), it is
+rolled back and redone one write at a time, each in its own SAVEPOINT, so only the writes at
+fault fail.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ import contextvars
 import sqlite3
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError
@@ -38,7 +39,6 @@ from storage.models import GameRow, Move, OutboxMessage, Timer, utcnow
 from storage.repository import StaleVersion
 from storage.uow import UnitOfWork
 
-Job = Callable[[UnitOfWork], Awaitable[Any]]
 BUSY_RETRIES = 12  # with backoff up to 1 s: about 8 s beyond SQLite's own busy_timeout
 
 
@@ -102,15 +102,15 @@ class MoveWrite:
     drop_timer_seats: set[int] = field(default_factory=set)
     new_timers: list[dict] = field(default_factory=list)  # seat, kind, version, due_at
     outbox: list[dict] = field(default_factory=list)  # rows of the outbox: what the move makes the bot say
-    then: Job | None = None  # more work in the same transaction (rating a finished game)
 
     @property
     def new_version(self) -> int:
         return self.version + 1
 
 
-async def write_one(uow: UnitOfWork, write: MoveWrite) -> tuple[int, Any]:
-    """Apply one write in ``uow``'s transaction: (new version, result of ``then``). StaleVersion if moved on."""
+async def write_one(uow: UnitOfWork, write: MoveWrite) -> int:
+    """Apply one write in ``uow``'s transaction (the caller commits); the new version. StaleVersion if the game
+    moved on."""
     now = utcnow()
     done = await uow.session.execute(_UPDATE_GAME, [_game_params(write, now)])
     if done.rowcount != 1:
@@ -123,8 +123,7 @@ async def write_one(uow: UnitOfWork, write: MoveWrite) -> tuple[int, Any]:
     if write.new_timers:
         await uow.session.execute(insert(TIMERS), [dict(t, game_id=write.game_id) for t in write.new_timers])
     await uow.outbox.add(write.outbox)
-    result = await write.then(uow) if write.then else None
-    return write.new_version, result
+    return write.new_version
 
 
 def _game_params(write: MoveWrite, now) -> dict:
@@ -148,8 +147,8 @@ class GroupCommit:
         self.batches = 0  # for the bench: how many commits served how many writes
         self.writes = 0
 
-    async def run(self, write: MoveWrite) -> tuple[int, Any]:
-        """Store ``write`` with whatever else is waiting; (new version, result of ``then``) once committed."""
+    async def run(self, write: MoveWrite) -> int:
+        """Store ``write`` with whatever else is waiting; its new version once committed."""
         future = asyncio.get_running_loop().create_future()
         self._pending.append((write, future))
         self._start()
@@ -228,13 +227,13 @@ class GroupCommit:
         batch.sort(key=lambda wf: wf[0].game_id)  # rows locked in one order by every process: no deadlock
         writes = [w for w, _ in batch]
         now = utcnow()
-        if self._lean and not any(w.then for w in writes):
+        if self._lean:
             done = await self._lean_batch(writes, keys, now)
             if done is not None:
                 if done:
                     for write, future in batch:
                         if not future.done():
-                            future.set_result((write.new_version, None))
+                            future.set_result(write.new_version)
                 return done
         async with UnitOfWork(self.db) as uow:
             if writes:
@@ -253,20 +252,10 @@ class GroupCommit:
                 await uow.session.execute(insert(TIMERS), timers)
             await uow.outbox.add([row for w in writes for row in w.outbox])
             await uow.outbox.mark_sent(keys, now)
-            results = []
-            for write in writes:
-                if write.then is None:
-                    results.append(None)
-                    continue
-                try:
-                    results.append(await write.then(uow))
-                except Exception:
-                    await uow.rollback()
-                    return False
             await uow.commit()
-        for (write, future), result in zip(batch, results):
+        for write, future in batch:
             if not future.done():
-                future.set_result((write.new_version, result))
+                future.set_result(write.new_version)
         return True
 
     async def _lean_batch(self, writes: list[MoveWrite], keys: list[str], now) -> bool | None:
