@@ -196,3 +196,24 @@ def test_the_lean_write_converts_a_shared_value_once_and_each_row_as_the_orm_wou
     out = lean.bound(counted, rows)
     assert out == [[processors[0](e) if e is not None else None, processors[1](t)] for e, t in rows]
     assert sum(1 for v in calls if v is moment) == 1 and calls.count(later) == 1
+
+
+def test_one_encoding_gives_every_statement_its_rows_in_the_writes_order():
+    """``move_rows.encode``: the version-checked snapshot UPDATE first (one row each, expected), then the log rows,
+    the timers dropped and added, the outbox rows and the sent marks; ``finished_at`` only for a game that ended."""
+    from storage import move_rows
+
+    moment = utcnow()
+    a = _write(3, 2, drop_timer_seats={2, 0}, new_timers=[{"seat": 1, "kind": "turn", "version": 3, "due_at": moment}],
+               outbox=[{"key": "k"}])
+    b = _write(7, 0, status="finished")
+    steps = move_rows.encode([a, b], ["s1"], moment)
+    assert [(s.kind, s.table.name, len(s.rows), s.expect) for s in steps] == [
+        ("update", "games", 2, 2), ("insert", "moves", 2, None), ("delete", "timers", 2, None),
+        ("insert", "timers", 1, None), ("insert", "outbox", 1, None), ("update", "outbox", 1, None)]
+    games, log, drops, timers, _outbox, marks = steps
+    assert games.rows == [({"n": 3}, 3, "active", moment, None, 3, 2), ({"n": 1}, 1, "finished", moment, moment, 7, 0)]
+    assert [(r["game_id"], r["seq"], r["created_at"]) for r in log.rows] == [(3, 2, moment), (7, 0, moment)]
+    assert drops.rows == [(3, 0), (3, 2)] and timers.rows[0]["game_id"] == 3
+    assert marks.columns == ("sent_at",) and marks.rows == [(moment, "s1")]
+    assert move_rows.encode([], [], moment) == []
