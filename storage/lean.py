@@ -108,7 +108,7 @@ class Statements:
             if columns is None:
                 return False
             sql, processors = insert_sql(self.dialect, step.table, columns)
-            rows = [row.values() for row in step.rows]
+            rows = [tuple(row.values()) for row in step.rows]
         elif step.kind == "update":
             sql, processors = update_sql(self.dialect, step.table, step.columns, step.where)
             rows = step.rows
