@@ -1,24 +1,25 @@
 """Group commit: the writes of many concurrent moves share one transaction and one commit.
 
-SQLite has a single writer, and each statement through aiosqlite costs a hop to its
-thread and back; under load every move would queue for its own transaction. Instead a
-move is described as a ``MoveWrite`` (new snapshot, log rows, timer changes) and handed
-to ``GroupCommit.run``. Whatever writes are waiting go out together: one UPDATE of all
-snapshots (each version-checked), one INSERT of all log rows, the timer changes, one
-COMMIT. ``run`` returns only after that commit, so a caller never tells a player about
-a move that is not stored. Writes are taken in arrival order, so nobody starves.
+SQLite has a single writer, and each statement through aiosqlite costs a hop to its thread and back; under
+load every move would queue for its own transaction. Instead a move is described as a ``MoveWrite`` (new
+snapshot, log rows, timer changes, outbox rows) and handed to ``GroupCommit.run``. Whatever writes are waiting
+go out together: one UPDATE of all snapshots (each version-checked), one INSERT of all log rows, the timer
+changes, one INSERT of all outbox rows, one COMMIT. ``run`` returns only after that commit, so a caller never
+tells a player about a move that is not stored. Writes are taken in arrival order, so nobody starves.
 
-On SQLite (aiosqlite) the batch goes through ``storage/lean.py``: the same statements sent straight to the
-pooled connection, one hop each, near the floor of a bare transaction; PostgreSQL, and a batch where a game
-ends (rated in the same transaction, through the unit of work), take the SQLAlchemy path.
+Those statements and their rows are encoded once, by ``storage/move_rows.py``, for every path: the lean batch
+on SQLite (aiosqlite: ``storage/lean.py`` sends them straight to the pooled connection as one transaction in one
+hop, near the floor of a bare transaction), the SQLAlchemy batch (PostgreSQL), the redo one write at a time, and
+``write_one`` (one write in a caller's unit of work). A game that ends is not rated here: the service records
+and rates it in one unit of work of its own (``bot/service/recording.py``), through ``write_one``.
 
 Marks that messages of the outbox were sent (``mark_sent``) ride in the same transactions: under load they
 never queue for the one writer connection of their own (one more transaction between two batches of moves);
 when nothing moves, they go out alone.
 
-If the batch cannot be written as a whole (a game changed under us — another process —
-or a follow-up job failed), it is rolled back and redone one write at a time, each in
-its own SAVEPOINT, so only the writes at fault fail.
+If the batch cannot be written as a whole (a game changed under us — another process), it is
+rolled back and redone one write at a time, each in its own SAVEPOINT, so only the writes at
+fault fail.
 """
 from __future__ import annotations
 
@@ -26,19 +27,16 @@ import asyncio
 import contextvars
 import sqlite3
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
 
-from sqlalchemy import and_, bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError
 
-from storage import health, lean
+from storage import health, lean, move_rows
 from storage.db import Database
-from storage.models import GameRow, Move, OutboxMessage, Timer, utcnow
+from storage.models import utcnow
+from storage.move_rows import MoveWrite
 from storage.repository import StaleVersion
 from storage.uow import UnitOfWork
 
-Job = Callable[[UnitOfWork], Awaitable[Any]]
 BUSY_RETRIES = 12  # with backoff up to 1 s: about 8 s beyond SQLite's own busy_timeout
 
 
@@ -74,67 +72,12 @@ def watch() -> Waiting:
     return waiting
 
 
-GAMES = GameRow.__table__
-MOVES = Move.__table__
-TIMERS = Timer.__table__
-OUTBOX = OutboxMessage.__table__
-_GAME_SET = ("state", "version", "status", "updated_at", "finished_at")
-_GAME_WHERE = ("id", "version")
-
-_UPDATE_GAME = (
-    update(GAMES)
-    .where(and_(GAMES.c.id == bindparam("g_id"), GAMES.c.version == bindparam("g_version")))
-    .values(state=bindparam("g_state"), version=bindparam("g_new_version"), status=bindparam("g_status"),
-            updated_at=bindparam("g_now"), finished_at=bindparam("g_finished_at"))
-)
-_DROP_TIMER = delete(TIMERS).where(and_(TIMERS.c.game_id == bindparam("t_game"), TIMERS.c.seat == bindparam("t_seat")))
-
-
-@dataclass
-class MoveWrite:
-    """Everything one committed move changes in the database."""
-
-    game_id: int
-    version: int  # the version the move was judged against; the write fails if the game moved on
-    state: dict
-    moves: list[dict]  # rows of the move log: seq, seat, action, events, by
-    status: str = "active"
-    drop_timer_seats: set[int] = field(default_factory=set)
-    new_timers: list[dict] = field(default_factory=list)  # seat, kind, version, due_at
-    outbox: list[dict] = field(default_factory=list)  # rows of the outbox: what the move makes the bot say
-    then: Job | None = None  # more work in the same transaction (rating a finished game)
-
-    @property
-    def new_version(self) -> int:
-        return self.version + 1
-
-
-async def write_one(uow: UnitOfWork, write: MoveWrite) -> tuple[int, Any]:
-    """Apply one write in ``uow``'s transaction: (new version, result of ``then``). StaleVersion if moved on."""
-    now = utcnow()
-    done = await uow.session.execute(_UPDATE_GAME, [_game_params(write, now)])
-    if done.rowcount != 1:
+async def write_one(uow: UnitOfWork, write: MoveWrite) -> int:
+    """Apply one write in ``uow``'s transaction (the caller commits); the new version. StaleVersion if the game
+    moved on."""
+    if not await move_rows.execute(uow.session, move_rows.encode([write], (), utcnow())):
         raise StaleVersion(f"game {write.game_id} changed since version {write.version}")
-    if write.moves:
-        await uow.session.execute(insert(MOVES), [_move_params(write, m, now) for m in write.moves])
-    if write.drop_timer_seats:
-        await uow.session.execute(_DROP_TIMER, [{"t_game": write.game_id, "t_seat": s}
-                                                for s in sorted(write.drop_timer_seats)])
-    if write.new_timers:
-        await uow.session.execute(insert(TIMERS), [dict(t, game_id=write.game_id) for t in write.new_timers])
-    await uow.outbox.add(write.outbox)
-    result = await write.then(uow) if write.then else None
-    return write.new_version, result
-
-
-def _game_params(write: MoveWrite, now) -> dict:
-    return {"g_id": write.game_id, "g_version": write.version, "g_state": write.state,
-            "g_new_version": write.new_version, "g_status": write.status, "g_now": now,
-            "g_finished_at": now if write.status in ("finished", "aborted") else None}
-
-
-def _move_params(write: MoveWrite, row: dict, now) -> dict:
-    return dict(row, game_id=write.game_id, created_at=now)
+    return write.new_version
 
 
 class GroupCommit:
@@ -148,8 +91,8 @@ class GroupCommit:
         self.batches = 0  # for the bench: how many commits served how many writes
         self.writes = 0
 
-    async def run(self, write: MoveWrite) -> tuple[int, Any]:
-        """Store ``write`` with whatever else is waiting; (new version, result of ``then``) once committed."""
+    async def run(self, write: MoveWrite) -> int:
+        """Store ``write`` with whatever else is waiting; its new version once committed."""
         future = asyncio.get_running_loop().create_future()
         self._pending.append((write, future))
         self._start()
@@ -226,71 +169,30 @@ class GroupCommit:
         if len(batch) > 1 and not self.db.engine.dialect.supports_sane_multi_rowcount:
             return False
         batch.sort(key=lambda wf: wf[0].game_id)  # rows locked in one order by every process: no deadlock
-        writes = [w for w, _ in batch]
-        now = utcnow()
-        if self._lean and not any(w.then for w in writes):
-            done = await self._lean_batch(writes, keys, now)
-            if done is not None:
+        steps = move_rows.encode([w for w, _ in batch], keys, utcnow())
+        done = await self._lean_batch(steps) if self._lean else None
+        if done is None:
+            async with UnitOfWork(self.db) as uow:
+                done = await move_rows.execute(uow.session, steps)
                 if done:
-                    for write, future in batch:
-                        if not future.done():
-                            future.set_result((write.new_version, None))
-                return done
-        async with UnitOfWork(self.db) as uow:
-            if writes:
-                done = await uow.session.execute(_UPDATE_GAME, [_game_params(w, now) for w in writes])
-                if done.rowcount != len(writes):
-                    await uow.rollback()
-                    return False
-            moves = [_move_params(w, m, now) for w in writes for m in w.moves]
-            if moves:
-                await uow.session.execute(insert(MOVES), moves)
-            drops = [{"t_game": w.game_id, "t_seat": s} for w in writes for s in sorted(w.drop_timer_seats)]
-            if drops:
-                await uow.session.execute(_DROP_TIMER, drops)
-            timers = [dict(t, game_id=w.game_id) for w in writes for t in w.new_timers]
-            if timers:
-                await uow.session.execute(insert(TIMERS), timers)
-            await uow.outbox.add([row for w in writes for row in w.outbox])
-            await uow.outbox.mark_sent(keys, now)
-            results = []
-            for write in writes:
-                if write.then is None:
-                    results.append(None)
-                    continue
-                try:
-                    results.append(await write.then(uow))
-                except Exception:
-                    await uow.rollback()
-                    return False
-            await uow.commit()
-        for (write, future), result in zip(batch, results):
-            if not future.done():
-                future.set_result((write.new_version, result))
-        return True
+                    await uow.commit()
+        if done:
+            for write, future in batch:
+                if not future.done():
+                    future.set_result(write.new_version)
+        return done
 
-    async def _lean_batch(self, writes: list[MoveWrite], keys: list[str], now) -> bool | None:
+    async def _lean_batch(self, steps: list[move_rows.Step]) -> bool | None:
         """The batch in one lean SQLite transaction (see ``storage/lean.py``); None if it does not fit."""
         statements = lean.Statements(self.db)
-        if writes:
-            statements.update(GAMES, _GAME_SET, _GAME_WHERE, [
-                (w.state, w.new_version, w.status, now, now if w.status in ("finished", "aborted") else None,
-                 w.game_id, w.version) for w in writes], expect=len(writes))
-        if not statements.insert(MOVES, [_move_params(w, m, now) for w in writes for m in w.moves]):
-            return None
-        statements.delete(TIMERS, ("game_id", "seat"),
-                          [(w.game_id, s) for w in writes for s in sorted(w.drop_timer_seats)])
-        if not statements.insert(TIMERS, [dict(t, game_id=w.game_id) for w in writes for t in w.new_timers]):
-            return None
-        if not statements.insert(OUTBOX, [row for w in writes for row in w.outbox]):
-            return None
-        if keys:
-            statements.update(OUTBOX, ("sent_at",), ("key",), [(now, key) for key in keys])
+        for step in steps:
+            if not statements.add(step):
+                return None
         return await lean.run(self.db, statements)
 
     async def _one_by_one(self, batch: list[tuple[MoveWrite, asyncio.Future]], keys: list[str]) -> None:
         batch.sort(key=lambda wf: wf[0].game_id)
-        outcomes: list[tuple[asyncio.Future, Any]] = []
+        outcomes: list[tuple[asyncio.Future, int]] = []
         failures: list[tuple[asyncio.Future, Exception]] = []
         async with UnitOfWork(self.db) as uow:
             for write, future in batch:
@@ -303,7 +205,7 @@ class GroupCommit:
                     failures.append((future, error))
                 except Exception as error:  # undone by its savepoint; the others go on
                     failures.append((future, error))
-            await uow.outbox.mark_sent(keys, utcnow())
+            await move_rows.execute(uow.session, move_rows.encode((), keys, utcnow()))
             await uow.commit()
         for future, error in failures:
             if not future.done():

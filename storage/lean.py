@@ -5,16 +5,17 @@ cursor, execute, close it) plus the ORM's or Core's set-up; a move is one versio
 INSERTs, so that machinery cost several times the database's own work. Here the pooled connection is checked
 out as usual (SQLAlchemy's pool still serialises this process's writers), and the statements go straight to
 its aiosqlite connection: BEGIN IMMEDIATE, one ``executemany`` per table, COMMIT — all in one hop to its thread. The SQL text is
-built once per table from the models, and values are converted by the columns' own SQLAlchemy bind processors,
-so what is stored is exactly what the ORM would store (and reads back the same).
+built once per statement's shape from the models, and values are converted by the columns' own SQLAlchemy bind
+processors, so what is stored is exactly what the ORM would store (and reads back the same).
 
-``write_batch`` returns None when the lean path does not apply (not aiosqlite, or a write needs the unit of
-work: a finished game is rated in its transaction); the caller then takes the general path.
+What the statements are and which rows they get is ``storage/move_rows.py``'s encoding, shared with the SQLAlchemy
+path; ``Statements.add`` only renders a step. The group commit takes the general path when the lean one does not
+apply (not aiosqlite) or does not fit (an INSERT's rows that differ in their columns).
 """
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from sqlalchemy import Table, event
 from sqlalchemy.util import greenlet_spawn
@@ -22,6 +23,7 @@ from sqlalchemy.util import greenlet_spawn
 from storage import writers
 from storage.db import Database
 from storage.health import FileWatch
+from storage.move_rows import Step
 
 _SQL: dict[tuple, tuple[str, list]] = {}  # (dialect, table, columns) → (SQL, bind processors)
 
@@ -64,7 +66,7 @@ def delete_sql(dialect, table: Table, where: tuple[str, ...]) -> tuple[str, list
     return _SQL[key]
 
 
-def bound(processors: list, rows: list[Sequence[Any]]) -> list[Sequence[Any]]:
+def bound(processors: list, rows: Iterable[Iterable[Any]]) -> list[list[Any]]:
     """Rows of values converted as SQLAlchemy would bind them (JSON dumped, datetimes formatted); only the
     columns that have a converter are visited (a hot spot: every column of every row of every batch). A value
     that several rows share — the batch's one moment in every ``created_at`` — is converted once."""
@@ -92,31 +94,29 @@ def columns_of(rows: list[dict]) -> tuple[str, ...] | None:
 
 
 class Statements:
-    """Statements of one transaction, each ``(sql, rows)``; ``expect`` on the first: the rows it must change."""
+    """Statements of one transaction, each ``(sql, rows, expect)``: ``expect``, the rows it must change (or None)."""
 
     def __init__(self, db: Database):
         self.dialect = db.engine.dialect
-        self.steps: list[tuple[str, list[tuple], int | None]] = []
+        self.steps: list[tuple[str, list[Sequence], int | None]] = []
 
-    def update(self, table: Table, columns: tuple[str, ...], where: tuple[str, ...], rows: list[Sequence],
-               expect: int | None = None) -> None:
-        sql, processors = update_sql(self.dialect, table, columns, where)
-        self.steps.append((sql, bound(processors, rows), expect))
-
-    def insert(self, table: Table, rows: list[dict]) -> bool:
-        if not rows:
-            return True
-        columns = columns_of(rows)
-        if columns is None:
-            return False
-        sql, processors = insert_sql(self.dialect, table, columns)
-        self.steps.append((sql, bound(processors, [tuple(r.values()) for r in rows]), None))
+    def add(self, step: Step) -> bool:
+        """One step of ``storage/move_rows.py``'s encoding, as SQL text and bound rows; False if the rows of an
+        INSERT do not all give the same columns (the general path handles them)."""
+        if step.kind == "insert":
+            columns = columns_of(step.rows)
+            if columns is None:
+                return False
+            sql, processors = insert_sql(self.dialect, step.table, columns)
+            rows = [tuple(row.values()) for row in step.rows]
+        elif step.kind == "update":
+            sql, processors = update_sql(self.dialect, step.table, step.columns, step.where)
+            rows = step.rows
+        else:
+            sql, processors = delete_sql(self.dialect, step.table, step.where)
+            rows = step.rows
+        self.steps.append((sql, bound(processors, rows), step.expect))
         return True
-
-    def delete(self, table: Table, where: tuple[str, ...], rows: list[Sequence]) -> None:
-        if rows:
-            sql, processors = delete_sql(self.dialect, table, where)
-            self.steps.append((sql, bound(processors, rows), None))
 
 
 def _transaction(connection: sqlite3.Connection, steps: list[tuple[str, list[tuple], int | None]],

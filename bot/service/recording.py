@@ -50,9 +50,9 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
             ended = await _record_end(ctx, live, work, write, uow)
             new_version = write.new_version
         elif uow is None:
-            new_version, _result = await ctx.group.run(write)
+            new_version = await ctx.group.run(write)
         else:
-            new_version, _result = await write_one(uow, write)
+            new_version = await write_one(uow, write)
             await uow.commit()
     except BaseException as error:
         ctx.games.forget(live.id)  # the picture may be ahead of the database: reload next time

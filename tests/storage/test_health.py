@@ -42,9 +42,9 @@ async def test_a_frozen_holder_of_the_queue_does_not_stop_this_process_moves(tmp
         ids = await _games(db, 3)
         group = GroupCommit(db)
         # before issue 34 the first waited for the holder for ever (a safety limit here, not a measured duration)
-        assert await asyncio.wait_for(group.run(_write(ids[0])), 60) == (1, None)
+        assert await asyncio.wait_for(group.run(_write(ids[0])), 60) == 1
         for gid in ids[1:]:  # the queue is known stuck: later writes go straight to SQLite's lock
-            assert await asyncio.wait_for(group.run(_write(gid)), 60) == (1, None)
+            assert await asyncio.wait_for(group.run(_write(gid)), 60) == 1
         assert [(await _stored(db, gid))[0] for gid in ids] == [1, 1, 1]
     finally:
         holder.kill()
@@ -60,10 +60,10 @@ async def test_the_queue_is_taken_again_once_a_frozen_holder_lets_go(tmp_path):
     try:
         gid = (await _games(db, 1))[0]
         group = GroupCommit(db)
-        assert await asyncio.wait_for(group.run(_write(gid)), 60) == (1, None)
+        assert await asyncio.wait_for(group.run(_write(gid)), 60) == 1
         holder.kill()
         holder.wait()
-        assert await asyncio.wait_for(group.run(_write(gid, 1)), 60) == (2, None)
+        assert await asyncio.wait_for(group.run(_write(gid, 1)), 60) == 2
         queue = writers.open_queue(str(path))  # another writer finds the queue free: nobody kept it
         for _ in range(200):
             if queue.acquire(0):
@@ -86,7 +86,7 @@ async def test_a_file_deleted_or_replaced_under_the_bot_refuses_every_write(tmp_
     try:
         a, b = await _games(db, 2)
         group = GroupCommit(db)
-        assert await group.run(_write(a)) == (1, None)
+        assert await group.run(_write(a)) == 1
         if how == "deleted":
             os.remove(path)
         else:  # a copy put in its place (a restored backup): another inode at the same path
