@@ -116,6 +116,28 @@ async def test_the_games_in_memory_never_pass_their_number(database_url):
         await service.close()
 
 
+async def test_a_game_whose_lock_is_held_stays_in_memory(database_url):
+    """A move in flight (its game's lock held or waited for) keeps its game in memory, over the number if need
+    be; the next load after it ends brings memory back to the number."""
+    games = await stored_games(database_url, 3)
+    service = await build_service(database_url, games_in_memory=1)
+    try:
+        (_, first), (_, second), (_, third) = games.values()
+        live_games = service.ctx.games
+        async with live_games.lock_for(first):
+            async with service.ctx.uow(readonly=True) as uow:
+                held = await live_games.get(uow, first)
+                await live_games.get(uow, second)
+                assert live_games.loaded(first) is held and len(live_games) == 2
+                await live_games.get(uow, third)
+                assert live_games.loaded(first) is held and third in live_games and second not in live_games
+        async with service.ctx.uow(readonly=True) as uow:
+            await live_games.get(uow, second)
+        assert len(live_games) == 1 and second in live_games
+    finally:
+        await service.close()
+
+
 async def test_a_game_dropped_from_memory_is_judged_against_the_stored_version(database_url):
     """Process one keeps one game in memory: using a second drops the first. Process two moves in the first
     meanwhile. Played again through process one, the first game is read once and judged as stored: the one
