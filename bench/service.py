@@ -24,7 +24,6 @@ from pathlib import Path
 import rules
 from bot.service import ChatRef, UserRef, build_service
 from bot.service.commands import MakeMove
-from bot.service.core import resume
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -104,7 +103,9 @@ async def run(game_name: str, games: int, moves_per_game: int, db_dir: str, pict
     before = tracemalloc.take_snapshot()
     active = len(service.ctx.games)
     service.ctx.games.clear()
-    await resume(service.ctx)
+    async with service.ctx.uow(readonly=True) as uow:  # each game loaded again, as its next move would
+        for gid, _chat in tables:
+            await service.ctx.games.get(uow, gid)
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))

@@ -163,7 +163,10 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     platforms = [p for p, on in (("discord", discord), ("telegram", telegram)) if on]
     try:
         # messages for other platforms wait in the outbox for their processes
-        service = await build_service(settings.database_url, pictures=True, flood_guard=True, serves=set(platforms))
+        # ... and the timers of games of other platforms (and other shards' guilds) wait for theirs
+        service = await build_service(settings.database_url, pictures=True, flood_guard=True, serves=set(platforms),
+                                      shards=settings.shards() if discord else None,
+                                      games_in_memory=settings.games_in_memory)
     except DatabaseUnavailable as e:
         log.error("Herald cannot start: %s", e)
         return 2

@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     # Discord sharding: the total number of shards and the ones this process connects (all when unset)
     discord_shard_count: int | None = None
     discord_shard_ids: str | None = None
+    # the most games a process keeps in memory (about 32 KB each); one not in memory is read when next used
+    games_in_memory: int = 2000
     # Discord's REST and gateway addresses, for an HTTP proxy shared by many processes (and the tests' fake)
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
@@ -72,6 +74,13 @@ class Settings(BaseSettings):
     @classmethod
     def _database_url(cls, value: str) -> str:
         return database_url(value)
+
+    @field_validator("games_in_memory")
+    @classmethod
+    def _games_in_memory(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError(f"GAMES_IN_MEMORY must be at least 1, not {value}")
+        return value
 
     @field_validator("discord_shard_ids")
     @classmethod

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from storage import Database, UnitOfWork
+from storage.repository.timers import Served
 from storage.group_commit import GroupCommit
 from bot.service.flood import FloodGuard
 from bot.service.languages import Languages
@@ -52,7 +53,9 @@ class Context:
     process); ``dm_required``: platforms where a person must open a private chat before a game starts
     (a Telegram bot cannot write first); ``own_tables``: platforms where a chat is one person's own table (the
     console): any number of tables, moves typed in the open, nothing handed over through the outbox (one
-    process); ``pictures``: draw boards and hands (the chat platforms).
+    process); ``pictures``: draw boards and hands (the chat platforms); ``shards``: (shard count, the Discord
+    shards this process connects) when it connects only some (None: every guild). The timers and AI turns this
+    process claims are those of ``served``: chats of the platforms it serves, and of its shards' guilds.
     """
 
     db: Database
@@ -63,6 +66,7 @@ class Context:
     pictures: bool = False
     flood: FloodGuard | None = None
     serves: set[str] | None = None
+    shards: tuple[int, frozenset[int]] | None = None
     dm_required: frozenset[str] = frozenset({"telegram"})
     own_tables: frozenset[str] = frozenset({"console"})
     lobby_limits: tuple[int, int] = LOBBY_LIMITS
@@ -78,6 +82,13 @@ class Context:
     def uow(self, readonly: bool = False) -> UnitOfWork:
         """A unit of work; ``readonly`` ones never take SQLite's write lock."""
         return UnitOfWork(self.db, readonly=readonly)
+
+    @property
+    def served(self) -> Served:
+        """The games this process works on (timers, AI turns): its platforms' and its Discord shards'."""
+        serves_discord = self.serves is None or "discord" in self.serves
+        return Served(None if self.serves is None else frozenset(self.serves),
+                      self.shards if serves_discord else None)
 
     def now(self) -> datetime:
         return self.clock()

@@ -22,7 +22,7 @@ from bot.service.context import Context
 from bot.service.flood import FloodGuard
 from bot.service.handlers import people, timers
 from bot.service.handlers.settings import chat_settings
-from bot.service.live_games import LiveGames
+from bot.service.live_games import DEFAULT_SIZE, LiveGames
 from bot.service.messages import ChatRef, Message, UserRef
 
 
@@ -210,26 +210,23 @@ class Service:
 
 async def build_service(database_url: str | None = None, *, pictures: bool = False,
                         flood_guard: bool = False, picture_workers: int | None = None,
-                        warm_pictures: bool = True, serves: set[str] | None = None) -> Service:
+                        warm_pictures: bool = True, serves: set[str] | None = None,
+                        shards: tuple[int, list[int] | None] | None = None,
+                        games_in_memory: int = DEFAULT_SIZE) -> Service:
     """Open (and migrate) the database; the fixed entry point for all adapters. ``pictures``: send board and
     hand pictures with the text (chat platforms); ``flood_guard``: answer a person who floods a chat with "slow
     down" (the chat platforms); ``picture_workers``: processes drawing pictures (default a core each but the
     event loop's; they start on the first picture), ``warm_pictures``: each first draws a few pictures of every
     game so its caches are warm (tests pass ``picture_workers=1, warm_pictures=False``); ``serves``: the
-    platforms this process sends to itself (None: all; the others' messages wait in the outbox)."""
+    platforms this process sends to itself and whose timers and AI turns it claims (None: all; the others'
+    messages wait in the outbox); ``shards``: (Discord's shard count, the shard ids this process connects) —
+    it claims only the timers of those shards' guilds (None, or ids None: every guild); ``games_in_memory``:
+    the most games kept in memory (the least recently used is dropped and read again when next used).
+
+    No game is read at start: each is loaded when first used (timers and the outbox come from the database)."""
     db = await open_database(database_url or DEFAULT_DATABASE_URL)
-    ctx = Context(db=db, group=GroupCommit(db), games=LiveGames(), pictures=pictures,
-                  flood=FloodGuard() if flood_guard else None, serves=serves)
-    service = Service(ctx, picture_workers=picture_workers, warm_pictures=warm_pictures)
-    await resume(ctx)
-    return service
-
-
-async def resume(ctx: Context) -> int:
-    """Load every active game (checks its snapshot) so the first move after a restart is fast."""
-    count = 0
-    async with ctx.uow(readonly=True) as uow:
-        for row in await uow.games.with_status(("active",)):
-            await ctx.games.get(uow, row.id)
-            count += 1
-    return count
+    count, ids = shards or (None, None)
+    ctx = Context(db=db, group=GroupCommit(db), games=LiveGames(games_in_memory), pictures=pictures,
+                  flood=FloodGuard() if flood_guard else None, serves=serves,
+                  shards=None if count is None or ids is None else (count, frozenset(ids)))
+    return Service(ctx, picture_workers=picture_workers, warm_pictures=warm_pictures)

@@ -37,13 +37,26 @@ class RecentlyShared:
         return game_id in self._games
 
 
-class LiveGames:
-    """Active games in memory, each loaded once; one asyncio lock per game (one writer per game in a process)."""
+DEFAULT_SIZE = 2000  # games kept in memory by default (about 32 KB each); the setting GAMES_IN_MEMORY (bot/settings.py) sets it
 
-    def __init__(self) -> None:
-        self._games: dict[int, LiveGame] = {}
+
+class LiveGames:
+    """Active games in memory, loaded when first used; one asyncio lock per game (one writer per game in a
+    process).
+
+    At most ``size`` games stay in memory: the least recently used one is dropped when another is loaded, and
+    touched again it is read once more (its first move pays one read). A game whose lock someone holds or waits
+    for is never dropped (a move in flight keeps its copy); dropping is harmless anyway, since the stored
+    version stays the truth and every write is version-checked."""
+
+    def __init__(self, size: int = DEFAULT_SIZE) -> None:
+        if size < 1:
+            raise ValueError(f"the games kept in memory must be at least 1, not {size}")
+        self.size = size
+        self._games: dict[int, LiveGame] = {}  # least recently used first
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.shared = RecentlyShared()
+        self.loads = 0  # games read from the database (a bench's and a test's count)
 
     def lock_for(self, game_id: int) -> asyncio.Lock:
         """The in-process lock of one game; it lives while someone holds or waits for it."""
@@ -74,9 +87,11 @@ class LiveGames:
         return len(self._locks)
 
     async def get(self, uow: UnitOfWork, game_id: int) -> LiveGame | None:
-        """The in-memory picture of an active game (loaded once; dropped when another writer moved)."""
-        live = self._games.get(game_id)
+        """The in-memory picture of an active game (loaded when not in memory; dropped when another writer
+        moved)."""
+        live = self._games.pop(game_id, None)
         if live is not None:
+            self._games[game_id] = live  # the most recently used now
             if time.monotonic() - live.settings_read > SETTINGS_TTL:  # another process may have changed them
                 row = await uow.chats.get(live.chat_db_id)
                 live.settings, live.settings_read = effective(row.settings), time.monotonic()
@@ -88,8 +103,26 @@ class LiveGames:
         recent = await uow.games.last_moves(row.id, LOG_KEPT)
         live = load_live(row, chat, chat_ref(chat), await uow.games.move_count(row.id), recent,
                          await uow.timers.seats_with_timers(row.id))
+        self.loads += 1
+        self._games.pop(game_id, None)  # (another task may have loaded it while this one read)
         self._games[game_id] = live
+        self._evict(keep=game_id)
         return live
+
+    def _evict(self, keep: int) -> None:
+        """Drop the least recently used games beyond ``size``, passing over ``keep`` (just loaded) and those
+        whose lock is held or waited for (they stay, over the size, until a later load finds them free)."""
+        over = len(self._games) - self.size
+        if over <= 0:
+            return
+        dropped = []
+        for game_id in self._games:  # least recently used first
+            if game_id != keep and game_id not in self._locks:  # nobody holds or waits for its lock: no move in flight
+                dropped.append(game_id)
+                if len(dropped) == over:
+                    break
+        for game_id in dropped:
+            del self._games[game_id]
 
     async def fresh(self, uow: UnitOfWork, game_id: int) -> LiveGame | None:
         """The picture of the game as stored now: reloaded when another process wrote since it was loaded."""

@@ -36,7 +36,9 @@ async def run_timers(ctx: Context, moment: datetime | None = None, *, deliver: D
     moment = moment or ctx.now()
     out: list[Message] = []
     async with ctx.uow() as uow:
-        due = await uow.timers.claim_due(moment, ctx.process_id, moment - ctx.timer_lease)
+        # only the games this process serves: a Telegram process never fires a Discord game's timer, a Discord
+        # shard only its guilds' (``ctx.served``)
+        due = await uow.timers.claim_due(moment, ctx.process_id, moment - ctx.timer_lease, served=ctx.served)
         jobs = [(t.id, t.game_id, t.seat, t.kind, t.version) for t in due]
         await uow.commit()
     thinking = [ai_turns.run_job(ctx, timer_id, game_id, seat, version, kind)
@@ -130,7 +132,7 @@ async def close_idle_lobbies(ctx: Context, moment: datetime) -> list[Message]:
 
 async def next_timer_due(ctx: Context) -> datetime | None:
     async with ctx.uow(readonly=True) as uow:
-        due = await uow.timers.next_due()
+        due = await uow.timers.next_due(ctx.served)
         return aware(due) if due else None
 
 
