@@ -103,6 +103,11 @@ def turn_message(live: LiveGame, state: State) -> Message:
                    mentions=[p.user for p in people if p.dm_ok is False])
 
 
+def turn_retired(chat: ChatRef, game_id: int) -> Message:
+    """The group's turn line of a game that ended or was aborted goes: nobody's turn is left to name."""
+    return Message("", chat=chat, slot=f"turn:{game_id}", game_id=game_id, kind="turn", retire=True)
+
+
 def change_messages(live: LiveGame, state: State, version: int, batch: list[tuple], actor: int | None,
                     before: list[int], pictures: bool, started: bool = False) -> list[Message]:
     """What a batch of moves makes the bot say: the board; each person's view where it changed (or where they

@@ -225,3 +225,29 @@ async def test_exactly_one_notifying_message_per_turn_change_to_the_person_to_ac
         if nxt is other:  # the turn changed hands: exactly one ring for the new mover, none for the old
             assert len(api.notifying(other["id"])) == rings[other["id"]] + 1
             assert len(api.notifying(mover["id"])) == rings[mover["id"]]
+
+
+def turn_lines(api) -> list[dict]:
+    return [m for m in api.bot_messages(GROUP) if "your turn" in m["text"]]
+
+
+async def test_the_turn_line_goes_when_the_game_ends(tg):
+    from tests.telegram_adapter.test_telegram import play_to_the_end
+    api = tg.api
+    api.group(GROUP)
+    await tg.say(ALICE, GROUP, "/new toy", expect=(GROUP, "Duel of Cards"))
+    await tg.say(BOB, GROUP, "/join", expect=(GROUP, "Bob"))
+    await open_private_chats(tg, ALICE, BOB)
+    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "your turn"))
+    await play_to_the_end(tg, [ALICE, BOB])
+    assert any("is over" in m["text"] for m in api.bot_messages(GROUP))
+    assert turn_lines(api) == []
+
+
+async def test_the_turn_line_goes_when_the_game_is_aborted(tg):
+    await two_player_game(tg)
+    api = tg.api
+    await api.wait_for(lambda: turn_lines(api))
+    await tg.say(ALICE, GROUP, "/abort", expect=(GROUP, "aborted"))
+    await tg.idle()
+    assert turn_lines(api) == []
