@@ -70,10 +70,7 @@ async def find_game(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: U
         row = await uow.games.get(number)
         if row is None:
             raise ServiceError(_("There is no game #{number}.", number=number))
-        if chat is not None and chat.platform not in ctx.own_tables:
-            chat_row = await uow.chats.find(chat.platform, chat.id)
-            if (chat_row is None or chat_row.id != row.chat_id) and not any(is_user(s, user) for s in row.seats):
-                raise ServiceError(_("Game #{number} is not played in this chat.", number=number))
+        await _check_here(ctx, uow, row, chat, user)
         return row
     statuses = lifecycle.allowed_statuses(command)
     found = await candidates(uow, chat, user, statuses)
@@ -92,6 +89,23 @@ async def find_game(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: U
         if games:
             return await _one_of(ctx, uow, games, user, command, mine)
     return max(found, key=lambda g: g.id)  # none running or open: the newest
+
+
+async def _check_here(ctx: Context, uow: UnitOfWork, row: GameRow, chat: ChatRef | None,
+                      user: UserRef | None) -> None:
+    """A game named by number is answered in its own chat, or privately to one of its players — never in
+    another group, where its board, log or refusals would show what is not that group's (a player asking
+    there included)."""
+    platform = chat.platform if chat is not None else user.platform if user is not None else None
+    if platform in ctx.own_tables:
+        return
+    if chat is None:
+        here = any(is_user(s, user) for s in row.seats)
+    else:
+        chat_row = await uow.chats.find(chat.platform, chat.id)
+        here = chat_row is not None and chat_row.id == row.chat_id
+    if not here:
+        raise ServiceError(_("Game #{number} is played in another chat.", number=row.id))
 
 
 async def _one_of(ctx: Context, uow: UnitOfWork, games: list[GameRow], user: UserRef | None, command: str,
@@ -144,8 +158,7 @@ async def active(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: User
     number = game_number(game_id)
     live = ctx.games.loaded(number) if number is not None else None
     if live is None or not (chat is None or chat.platform in ctx.own_tables or
-                            (chat.platform, chat.id) == (live.chat.platform, live.chat.id) or
-                            live.seat_of(user) is not None):
+                            (chat.platform, chat.id) == (live.chat.platform, live.chat.id)):
         row = await find_game(ctx, uow, chat, user, number, command, mine=True)
         await permitted(uow, command, row, user, chat)
         live = await ctx.games.get(uow, row.id)
