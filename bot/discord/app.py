@@ -243,8 +243,13 @@ class DiscordAdapter:
         return f" {named}", discord.AllowedMentions(everyone=False, roles=False, users=people, replied_user=False)
 
     async def _deliver_one(self, message: Message) -> None:
-        channel = await self._channel_of(message)
         slot_key = default_slot_key(message)
+        if message.retire:  # a slot whose message is no longer true (a finished game's turn line): it goes
+            found = await self.service.slots.lookup(PLATFORM, slot_key) if slot_key else None
+            if found is not None:
+                await self._retire(self.bot.get_partial_messageable(int(found[0])), int(found[1]))
+            return
+        channel = await self._channel_of(message)
         view = build_view(message)
         pings, allowed = self._mentions(message)
         content = payload(message.text, pings)

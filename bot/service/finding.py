@@ -1,7 +1,9 @@
 """Which game a command means, and whether the asker may use the command on it (the lifecycle table).
 
-A number names a game directly; without one, the game is the only one of the chat (or, in a private chat, of
-the person) in which the command can be used. Refusals say what there is instead.
+A number names a game directly; without one, of the games of the chat (or, in a private chat, of the person)
+in which the command can be used, the running game the asker sits in, else the only running game, else the
+newest; the asker is asked for the number only when several are equally likely, and told where it goes.
+Refusals say what there is instead.
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from bot.service.messages import ChatRef, UserRef
 from bot.service.rows import is_user, seat_of
 
 _NUMBERED = re.compile(r"^\s*#?(\d{1,10})\s+(\S.*)$", re.S)
+# where a game's number goes in each command (the rest: ``/<command> <number>``)
+_EXAMPLES = {"move": "/move {n} …", "log": "/log #{n}", "add_ai": "/addai {n}"}
 
 
 async def actor(uow: UnitOfWork, row: GameRow, user: UserRef | None, chat: ChatRef | None,
@@ -55,25 +59,21 @@ async def game_meant(ctx: Context, chat: ChatRef | None, user: UserRef, game_id,
 
 
 async def find_game(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: UserRef | None, game_id, command: str,
-                    *, mine: bool = False) -> GameRow:
-    """The game meant: by number (any status — the lifecycle check judges it), else the only game of this
-    chat (or, in a private chat, of this person) in which ``command`` can be used. ``mine``: prefer the
-    asker's own games when the chat has several."""
+                    *, mine: bool = True) -> GameRow:
+    """The game meant: by number (any status — the lifecycle check judges it); without one, of the games of
+    this chat (or, in a private chat, of this person) in which ``command`` can be used: the running game the
+    asker sits in, else the only running one, else the only open table (the asker's own first), else the
+    newest finished one. Only several equally likely games are a question. ``mine``: prefer the asker's own
+    games (not for /join)."""
     number = game_number(game_id)
     if number is not None:
         row = await uow.games.get(number)
         if row is None:
             raise ServiceError(_("There is no game #{number}.", number=number))
-        if chat is not None and chat.platform not in ctx.own_tables:
-            chat_row = await uow.chats.find(chat.platform, chat.id)
-            if (chat_row is None or chat_row.id != row.chat_id) and not any(is_user(s, user) for s in row.seats):
-                raise ServiceError(_("Game #{number} is not played in this chat.", number=number))
+        await _check_here(ctx, uow, row, chat, user)
         return row
     statuses = lifecycle.allowed_statuses(command)
     found = await candidates(uow, chat, user, statuses)
-    if len(found) > 1 and user is not None and (mine or chat is None):
-        own = [g for g in found if seat_of(g, user) is not None]
-        found = own or found
     if not found:
         # nothing in a status the command works in: say what there is instead
         others = await candidates(uow, chat, user, (lifecycle.LOBBY, lifecycle.ACTIVE))
@@ -82,11 +82,60 @@ async def find_game(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: U
         if chat is not None:
             raise ServiceError(_("There is no open game in this chat. Start one with /new <game> — see /help."))
         raise ServiceError(_("There is no open game for you. Start one with /new <game> — see /help."))
-    if len(found) > 1:
-        listing = ", ".join(f"#{g.id} {rules.get_game(g.game).title}" for g in found[:8])
-        raise ServiceError(_("Several games are open ({listing}): add the number, e.g. `{number}`.",
-                             listing=listing, number=found[0].id))
-    return found[0]
+    if command == "abort":  # it ends a game: several candidates are always a question
+        return await _one_of(ctx, uow, found, user, command, mine)
+    for status in (lifecycle.ACTIVE, lifecycle.LOBBY):  # a running game first, then an open table
+        games = [g for g in found if g.status == status]
+        if games:
+            return await _one_of(ctx, uow, games, user, command, mine)
+    return max(found, key=lambda g: g.id)  # none running or open: the newest
+
+
+async def _check_here(ctx: Context, uow: UnitOfWork, row: GameRow, chat: ChatRef | None,
+                      user: UserRef | None) -> None:
+    """A game named by number is answered in its own chat, or privately to one of its players — never in
+    another group, where its board, log or refusals would show what is not that group's (a player asking
+    there included)."""
+    platform = chat.platform if chat is not None else user.platform if user is not None else None
+    if platform in ctx.own_tables:
+        return
+    if chat is None:
+        here = any(is_user(s, user) for s in row.seats)
+    else:
+        chat_row = await uow.chats.find(chat.platform, chat.id)
+        here = chat_row is not None and chat_row.id == row.chat_id
+    if not here:
+        raise ServiceError(_("Game #{number} is played in another chat.", number=row.id))
+
+
+async def _one_of(ctx: Context, uow: UnitOfWork, games: list[GameRow], user: UserRef | None, command: str,
+                  mine: bool) -> GameRow:
+    """Of ``games`` (all running, or all open tables): the asker's own one (``mine``; of several, the one
+    waiting for them), else the only one; else the asker is asked for the number, and told where it goes."""
+    own = [g for g in games if mine and user is not None and seat_of(g, user) is not None]
+    if len(own) > 1:
+        waiting = [g for g in own if await _waits_for(ctx, uow, g, user)]
+        own = waiting if len(waiting) == 1 else own
+    pool = own or games
+    if len(pool) == 1:
+        return pool[0]
+    pool = sorted(pool, key=lambda g: g.id)
+    listing = ", ".join(f"#{g.id} {rules.get_game(g.game).title}" for g in pool[:8])
+    example = _EXAMPLES.get(command, "/{command} {n}").format(command=command, n=pool[-1].id)
+    if any(g.status == lifecycle.ACTIVE for g in pool):
+        raise ServiceError(_("Several games are running ({listing}): which one? Add its number, e.g. "
+                             "`{example}`.", listing=listing, example=example))
+    raise ServiceError(_("Several tables are open ({listing}): which one? Add its number, e.g. `{example}`.",
+                         listing=listing, example=example))
+
+
+async def _waits_for(ctx: Context, uow: UnitOfWork, row: GameRow, user: UserRef) -> bool:
+    """Whether it is ``user``'s turn in the running game ``row``."""
+    if row.status != lifecycle.ACTIVE:
+        return False
+    live = await ctx.games.get(uow, row.id)
+    seat = live.seat_of(user) if live is not None else None
+    return seat is not None and seat.seat in live.state.to_act()
 
 
 async def candidates(uow: UnitOfWork, chat: ChatRef | None, user: UserRef | None,
@@ -109,8 +158,7 @@ async def active(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: User
     number = game_number(game_id)
     live = ctx.games.loaded(number) if number is not None else None
     if live is None or not (chat is None or chat.platform in ctx.own_tables or
-                            (chat.platform, chat.id) == (live.chat.platform, live.chat.id) or
-                            live.seat_of(user) is not None):
+                            (chat.platform, chat.id) == (live.chat.platform, live.chat.id)):
         row = await find_game(ctx, uow, chat, user, number, command, mine=True)
         await permitted(uow, command, row, user, chat)
         live = await ctx.games.get(uow, row.id)

@@ -61,6 +61,8 @@ class Message:
     ``slot`` names the message this one replaces (``lobby:12``, ``board:12``, ``hand:12``, ``turn:12``): adapters
     edit the message they last sent for the slot, or post a new one when ``fresh`` or ``ping`` is set or there is
     none. A newer message for a slot supersedes an older one not yet sent (delivery coalesces by slot).
+    ``retire``: the slot's message is no longer true (the turn line of a game that ended): adapters delete the
+    message they last sent for the slot (or cut it down where they may not) and post nothing.
     """
 
     text: str
@@ -77,6 +79,7 @@ class Message:
     picture: tuple | None = None  # (game, view, names, language) still to be drawn into ``image`` by the service
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
+    retire: bool = False  # the slot's message goes, nothing is posted (see above)
     outbox_id: str | None = None  # the key of its outbox row: reported delivered once sent or superseded
     # What ``text``, ``buttons`` and ``menu`` are rendered from (``bot/service/rendering.py``): a game's boards
     # and hands are rendered when they are sent (``rendering.finish``), not when the move is committed, so one
@@ -109,7 +112,7 @@ def message_to_json(message: Message) -> dict:
     common = {"chat": _ref(message.chat), "user": _ref(message.user), "slot": message.slot,
               "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
               "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
-              "ping": message.ping, "mentions": [_ref(u) for u in message.mentions]}
+              "ping": message.ping, "mentions": [_ref(u) for u in message.mentions], "retire": message.retire}
     if message.needs_rendering:  # what it is rendered from, not the text: it is rendered when sent
         recipe = message.recipe
         picture = message.picture
@@ -122,7 +125,7 @@ def message_to_json(message: Message) -> dict:
         "buttons": [[[b.label, b.data, b.style] for b in row] for row in message.buttons],
         "slot": message.slot, "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
         "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
-        "ping": message.ping, "mentions": [_ref(u) for u in message.mentions],
+        "ping": message.ping, "mentions": [_ref(u) for u in message.mentions], "retire": message.retire,
         "menu": None if menu is None else {
             "data": menu.data, "options": [list(o) for o in menu.options], "multi": menu.multi,
             "min_values": menu.min_values, "max_values": menu.max_values, "placeholder": menu.placeholder,
@@ -142,7 +145,8 @@ def message_from_json(data: dict, outbox_id: str | None = None) -> Message:
         slot=data.get("slot"), game_id=data.get("game_id"), kind=data.get("kind", "info"),
         fresh=data.get("fresh", False), image_name=data.get("image_name"),
         picture=tuple(picture) if picture else None, ping=data.get("ping", False),
-        mentions=[UserRef(*u) for u in data.get("mentions", [])], outbox_id=outbox_id,
+        mentions=[UserRef(*u) for u in data.get("mentions", [])], retire=data.get("retire", False),
+        outbox_id=outbox_id,
         menu=None if menu is None else Menu(menu["data"], [tuple(o) for o in menu["options"]], menu["multi"],
                                             menu["min_values"], menu["max_values"], menu["placeholder"],
                                             [Button(*b) for b in menu["controls"]]),

@@ -82,9 +82,9 @@ async def _record_end(ctx: Context, live: LiveGame, work: State, write: MoveWrit
     await write_one(uow, write)
     await uow.timers.clear(live.id)
     row = await uow.games.get(live.id)
-    row.result = {"ranking": work.ranking(), "scores": work.scores(), "names": live.names,
+    row.result = {"ranking": telling.final_places(live, work), "scores": work.scores(), "names": live.names,
                   "resigned": sorted(s.seat for s in live.seats if s.resigned)}
-    ended = [telling.result_message(live, work)]
+    ended = [telling.result_message(live, work), telling.turn_retired(live.chat, live.id)]
     ended += await leagues.rate_finished(uow, row, work, live.chat)
     await uow.outbox.add(outbox_rows(ctx, ended))
     await uow.commit()

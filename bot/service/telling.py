@@ -17,6 +17,7 @@ from bot.render import boards
 from bot.service import buttons as codes, languages, narration, rendering
 from bot.service.ai_seats import thinking_seats
 from bot.service.languages import in_chat_language
+from bot.service.leagues import places_with_resigns
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Button, ChatRef, Message, UserRef
 from bot.service.rows import user_ref
@@ -102,6 +103,11 @@ def turn_message(live: LiveGame, state: State) -> Message:
                    mentions=[p.user for p in people if p.dm_ok is False])
 
 
+def turn_retired(chat: ChatRef, game_id: int) -> Message:
+    """The group's turn line of a game that ended or was aborted goes: nobody's turn is left to name."""
+    return Message("", chat=chat, slot=f"turn:{game_id}", game_id=game_id, kind="turn", retire=True)
+
+
 def change_messages(live: LiveGame, state: State, version: int, batch: list[tuple], actor: int | None,
                     before: list[int], pictures: bool, started: bool = False) -> list[Message]:
     """What a batch of moves makes the bot say: the board; each person's view where it changed (or where they
@@ -145,13 +151,20 @@ def since_last_turn(log, seat: int) -> list[list]:
     return [[seq, mover, [event.to_json() for event in events]] for seq, mover, events in moves[start:]]
 
 
+def final_places(live: LiveGame, state: State) -> list[int]:
+    """Each seat's place in the finished game: the engine's ranking, every resigned seat sharing last place
+    (``leagues.places_with_resigns``) — told in the result, stored for /history and /stats, rated."""
+    return places_with_resigns(state.ranking(), {s.seat for s in live.seats if s.resigned})
+
+
 @in_chat_language
 def result_message(live: LiveGame, state: State) -> Message:
-    """The final result, sorted by place (resigned seats last), in the chat's language."""
-    scores, ranking = state.scores(), state.ranking()
+    """The final result, sorted by place, in the chat's language: the places of ``final_places`` (those of
+    /history and the ratings), so a seat that resigned is last whatever the AI that played it scored."""
     resigned = sorted(s.seat for s in live.seats if s.resigned)
     lines = [_("🏆 Game #{id} is over.", id=live.id)]
-    lines += narration.final_result_lines(live.game, scores, ranking, live.names, resigned=resigned)
+    lines += narration.final_result_lines(live.game, state.scores(), final_places(live, state), live.names,
+                                          resigned=resigned)
     return Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")
 
 

@@ -96,8 +96,11 @@ class Outgoing:
         return rendered
 
     async def _deliver_one(self, message: Message, meta: dict, pace) -> None:
-        chat_id = int(self._resolve(message.chat.id if message.chat is not None else message.user.id))
         slot_key = default_slot_key(message)
+        if message.retire:
+            await self._retire_slot(slot_key, pace)
+            return
+        chat_id = int(self._resolve(message.chat.id if message.chat is not None else message.user.id))
         text = self._html(message)
         markup = keyboard(message.buttons, self._deep_link(message))
         renew = message.ping or message.fresh
@@ -159,6 +162,15 @@ class Outgoing:
                 chat_id = await self._moved_to(chat_id, moved.new_chat_id)
                 kwargs.pop("reply_parameters", None)
         raise BadRequest("the chat keeps moving")
+
+    async def _retire_slot(self, slot_key: str | None, pace) -> None:
+        """A slot whose message is no longer true (a finished game's turn line): its message goes, nothing new."""
+        found = await self.service.slots.lookup(PLATFORM, slot_key) if slot_key else None
+        if found is None:
+            return
+        chat_id, message_id = int(found[0]), int(found[1])
+        if await self._retire(chat_id, message_id, pace):
+            self.removed.setdefault(str(chat_id), set()).add(message_id)
 
     async def _retire(self, chat_id: int, message_id: int, pace) -> bool:
         """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line."""

@@ -306,7 +306,7 @@ async def test_several_games_in_one_chat_need_a_number(service):
     listing = await service.games(CHAT)
     assert f"#{a}" in listing[0].text and f"#{b}" in listing[0].text
     elsewhere = await service.join(OTHER_CHAT, CAROL, game_id=a)
-    assert elsewhere[0].kind == "error" and "not played in this chat" in elsewhere[0].text
+    assert elsewhere[0].kind == "error" and "played in another chat" in elsewhere[0].text
 
 
 async def test_settings_and_rules(service):

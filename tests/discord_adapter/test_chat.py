@@ -164,3 +164,27 @@ async def test_exactly_one_notification_per_turn_change_to_the_person_to_act(dc)
             assert len(api.notifying(int(other["id"]))) == rings[other["id"]] + 1
             assert len(api.notifying(int(mover["id"]))) == rings[mover["id"]]
         assert row is not None
+
+
+def turn_lines(dc) -> list[dict]:
+    return [m for m in dc.api.channel_messages() if "your turn" in text(m)]
+
+
+async def test_the_turn_line_goes_when_the_game_ends(dc):
+    from tests.discord_adapter.test_discord import play_to_the_end
+    await open_table(dc, game="toy")
+    await dc.slash(dc.bob, "join")
+    await dc.slash(dc.alice, "start")
+    await dc.wait_for(lambda: turn_lines(dc))
+    await play_to_the_end(dc, [dc.alice, dc.bob])
+    await dc.idle()
+    assert turn_lines(dc) == []
+
+
+async def test_the_turn_line_goes_when_the_game_is_aborted(dc):
+    await two_player_game(dc)
+    await dc.wait_for(lambda: turn_lines(dc))
+    await dc.slash(dc.alice, "abort")
+    await dc.idle()
+    assert any("aborted" in text(m) for m in dc.api.channel_messages())
+    assert turn_lines(dc) == []

@@ -225,3 +225,48 @@ async def test_exactly_one_notifying_message_per_turn_change_to_the_person_to_ac
         if nxt is other:  # the turn changed hands: exactly one ring for the new mover, none for the old
             assert len(api.notifying(other["id"])) == rings[other["id"]] + 1
             assert len(api.notifying(mover["id"])) == rings[mover["id"]]
+
+
+def turn_lines(api) -> list[dict]:
+    return [m for m in api.bot_messages(GROUP) if "your turn" in m["text"]]
+
+
+async def test_the_turn_line_goes_when_the_game_ends(tg):
+    from tests.telegram_adapter.test_telegram import play_to_the_end
+    api = tg.api
+    api.group(GROUP)
+    await tg.say(ALICE, GROUP, "/new toy", expect=(GROUP, "Duel of Cards"))
+    await tg.say(BOB, GROUP, "/join", expect=(GROUP, "Bob"))
+    await open_private_chats(tg, ALICE, BOB)
+    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "your turn"))
+    await play_to_the_end(tg, [ALICE, BOB])
+    assert any("is over" in m["text"] for m in api.bot_messages(GROUP))
+    assert turn_lines(api) == []
+
+
+async def test_the_turn_line_goes_when_the_game_is_aborted(tg):
+    await two_player_game(tg)
+    api = tg.api
+    await api.wait_for(lambda: turn_lines(api))
+    await tg.say(ALICE, GROUP, "/abort", expect=(GROUP, "aborted"))
+    await tg.idle()
+    assert turn_lines(api) == []
+
+
+async def test_a_game_of_another_group_is_refused_not_shown(tg):
+    api = tg.api
+    api.group(QUIET, "South")
+    await tg.say(ALICE, QUIET, "/new koenig_artus", expect=(QUIET, "König Artus"))
+    await tg.say(BOB, QUIET, "/join", expect=(QUIET, "Bob"))
+    await open_private_chats(tg, ALICE, BOB)
+    await tg.say(ALICE, QUIET, "/start", expect=(QUIET, "Hand 1"))
+    await tg.idle()
+    api.group(GROUP, "North")
+    south = len(api.bot_messages(QUIET))
+    refused = await tg.say(ALICE, GROUP, "/log 10 #1", expect=(GROUP, "another chat"))
+    assert "#1" in refused["text"]
+    await tg.say(ALICE, GROUP, "/board 1", expect=(GROUP, "another chat"))
+    await tg.idle()
+    assert not [m for m in api.bot_messages(GROUP) if "König Artus" in m["text"]]  # neither log nor board
+    assert len(api.bot_messages(QUIET)) == south  # and nothing re-posted in South
+    await tg.say(ALICE, ALICE["id"], "/log 10 #1", expect=(ALICE["id"], "the log"))  # privately, to a player

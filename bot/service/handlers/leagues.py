@@ -163,7 +163,7 @@ async def show_history(ctx: Context, command: c.ShowHistory) -> list[Message]:
             by_player = {change.player_id: change for change in await uow.leagues.changes_of_game(row.id)}
             seats = {s.seat: s for s in row.seats}
             parts = []
-            for seat in sorted(range(len(names)), key=lambda s: (places[s], s)):
+            for seat in sorted(range(len(names)), key=lambda s: (places[s], -scores[s], s)):  # as the result
                 change = by_player.get(seats[seat].player_id) if seat in seats else None
                 delta = ""
                 if change is not None:

@@ -203,7 +203,7 @@ async def abort(ctx: Context, command: c.Abort) -> list[Message]:
             if was == lifecycle.ACTIVE:
                 with i18n.using(chat_language(stored.settings)):
                     closed = _("🛑 Game #{id} was aborted by {name}.", id=row.id, name=user.name)
-                out += telling.closed_hands(row, closed)
+                out += telling.closed_hands(row, closed) + [telling.turn_retired(chat_ref(stored), row.id)]
             await uow.outbox.add(outbox_rows(ctx, out))
             await uow.commit()
             ctx.games.forget(row.id)

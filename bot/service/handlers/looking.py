@@ -9,7 +9,7 @@ from bot.i18n import _, ngettext
 from bot.service import commands as c, lifecycle, narration, telling
 from bot.service.context import Context
 from bot.service.errors import ServiceError, clean
-from bot.service.finding import active, candidates, find_game, permitted
+from bot.service.finding import active, find_game, permitted
 from bot.service.handlers.lobby import lobby_message
 from bot.service.live import LOG_KEPT, load_live
 from bot.service.messages import Message
@@ -72,15 +72,6 @@ async def show_log(ctx: Context, command: c.ShowLog) -> list[Message]:
     count = min(max(int(found.group("n") or LOG_PAGE), 1), LOG_MOST)
     game_id = command.game_id if command.game_id is not None else (found.group("game") or found.group("game2"))
     async with ctx.uow(readonly=True) as uow:
-        if game_id is None:  # the running game here (the asker's among several), else the last one finished
-            running = await candidates(uow, chat, user, (lifecycle.ACTIVE,))
-            if len(running) > 1 and user is not None:
-                running = [g for g in running if seat_of(g, user) is not None] or running
-            if len(running) == 1:
-                game_id = running[0].id
-            elif not running:
-                finished = await candidates(uow, chat, user, (lifecycle.FINISHED,))
-                game_id = max((g.id for g in finished), default=None)
         row = await find_game(ctx, uow, chat, user, game_id, "log")
         await permitted(uow, "log", row, user, chat)
         chat_row = await uow.chats.get(row.chat_id)

@@ -68,7 +68,7 @@ async def _resign(ctx: Context, chat: ChatRef | None, user: UserRef, game_id) ->
                              id=row.id)
                     ended = _("Game #{id} has ended.", id=row.id)
                 out = [Message(text, chat=chat_ref(stored), game_id=row.id, kind="result")]
-                out += telling.closed_hands(row, ended)
+                out += telling.closed_hands(row, ended) + [telling.turn_retired(chat_ref(stored), row.id)]
                 await uow.outbox.add(outbox_rows(ctx, out))
                 await uow.commit()
                 return out
