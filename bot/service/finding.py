@@ -207,6 +207,6 @@ async def split_number(uow: UnitOfWork, user: UserRef, move: str, game_id) -> tu
 
 
 async def active_game_ids(ctx: Context) -> list[int]:
-    """Every active game's number (the operator's view, and a restart's resume)."""
+    """Every active game's number (the operator's view)."""
     async with ctx.uow(readonly=True) as uow:
         return [g.id for g in await uow.games.with_status((lifecycle.ACTIVE,))]
