@@ -24,18 +24,20 @@ fault fail.
 from __future__ import annotations
 
 import asyncio
-import contextvars
+import logging
 import sqlite3
 from collections import deque
 
 from sqlalchemy.exc import DBAPIError
 
-from storage import health, lean, move_rows
+from storage import health, lean, move_rows, writers
 from storage.db import Database
 from storage.models import utcnow
 from storage.move_rows import MoveWrite
 from storage.repository import StaleVersion
 from storage.uow import UnitOfWork
+
+log = logging.getLogger(__name__)
 
 BUSY_RETRIES = 12  # with backoff up to 1 s: about 8 s beyond SQLite's own busy_timeout
 
@@ -55,21 +57,9 @@ def is_busy(error: Exception) -> bool:
     text = str(orig).lower()
     return "locked" in text or "busy" in text or "deadlock detected" in text
 
-class Waiting:
-    """How many writes of one command (its task and the tasks it starts) wait for the group commit now: the
-    service tells a person whose move waits long that it is still pending (``watch``)."""
-
-    writes = 0
-
-
-_WAITING: contextvars.ContextVar[Waiting | None] = contextvars.ContextVar("group_commit_waiting", default=None)
-
-
-def watch() -> Waiting:
-    """Count the writes the current context (and tasks created from it) hands to any group commit."""
-    waiting = Waiting()
-    _WAITING.set(waiting)
-    return waiting
+class StillWaiting(Exception):
+    """The write waits behind a stuck writers' queue (another process frozen while it holds SQLite's writers);
+    it stays in the group commit and is stored once the database lets it."""
 
 
 async def write_one(uow: UnitOfWork, write: MoveWrite) -> int:
@@ -78,6 +68,12 @@ async def write_one(uow: UnitOfWork, write: MoveWrite) -> int:
     if not await move_rows.execute(uow.session, move_rows.encode([write], (), utcnow())):
         raise StaleVersion(f"game {write.game_id} changed since version {write.version}")
     return write.new_version
+
+
+def _stored_late(future: asyncio.Future) -> None:
+    """A write answered "still waiting" ends: nobody awaits it any more (its failure was told to nobody)."""
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a write answered 'still pending' failed: %r", future.exception())
 
 
 class GroupCommit:
@@ -91,19 +87,22 @@ class GroupCommit:
         self.batches = 0  # for the bench: how many commits served how many writes
         self.writes = 0
 
-    async def run(self, write: MoveWrite) -> int:
-        """Store ``write`` with whatever else is waiting; its new version once committed."""
+    async def run(self, write: MoveWrite, pending_after: float | None = None) -> int:
+        """Store ``write`` with whatever else is waiting; its new version once committed. ``pending_after``:
+        once the write has waited that long while the writers' queue is stuck, raise ``StillWaiting`` (the
+        write goes on and is stored when it can) instead of waiting on without a word."""
         future = asyncio.get_running_loop().create_future()
         self._pending.append((write, future))
         self._start()
-        waiting = _WAITING.get()
-        if waiting is None:
+        if pending_after is None:
             return await future
-        waiting.writes += 1
-        try:
-            return await future
-        finally:
-            waiting.writes -= 1
+        while True:
+            done, _waiting = await asyncio.wait((future,), timeout=pending_after)
+            if done:
+                return future.result()
+            if writers.stuck():  # a frozen process, not mere load: it may wait long
+                future.add_done_callback(_stored_late)
+                raise StillWaiting(f"game {write.game_id}: its write waits behind a stuck writers' queue")
 
     async def mark_sent(self, keys: list[str]) -> None:
         """Stamp ``sent_at`` on these outbox rows, with the next batch of moves (or alone if none waits);

@@ -7,7 +7,8 @@ handled — each handler just does its job and raises ``ServiceError`` to refuse
 - The handler runs in the asker's language (their replies and refusals); it scopes public and others'
   private texts to their own languages itself.
 - A refusal becomes one reply to the asker; storage that cannot store says why (disk full, read-only, file
-  gone); a write stuck behind a frozen process is answered "still pending" (``pending``); anything unexpected
+  gone); a move whose write waits behind a frozen process is answered "still pending" (the group commit says so,
+  ``StillWaiting``, after ``ctx.pending_after`` seconds; the write is stored when it can); anything unexpected
   is logged and answered "something went wrong": never a traceback in a chat.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Awaitable, Callable
 
 from rules.api import IllegalAction
 from storage import StaleVersion, StorageUnavailable, health
+from storage.group_commit import StillWaiting
 from bot import i18n
 from bot.i18n import _
 from bot.service import buttons, commands as c
@@ -25,7 +27,6 @@ from bot.service.context import Context
 from bot.service.errors import ServiceError, safe_chat, safe_user, unavailable_text
 from bot.service.handlers import chat, leagues, lobby, looking, moves, people, resign, settings, hints
 from bot.service.messages import Message
-from bot.service.pending import StillPending, in_time
 
 log = logging.getLogger("bot.service")
 
@@ -71,12 +72,12 @@ async def handle(ctx: Context, command: c.Command) -> list[Message]:
         try:
             if isinstance(command, c.PressButton):
                 command = buttons.parse(command)
-            return await in_time(HANDLERS[type(command)](ctx, command), ctx.pending_after)
+            return await HANDLERS[type(command)](ctx, command)
         except (ServiceError, IllegalAction) as error:
             return [refusal(command, str(error))]
         except StaleVersion:
             return [refusal(command, _("Someone else moved at the same moment; please try again."))]
-        except StillPending:
+        except StillWaiting:
             return [refusal(command, _("⏳ The database is slow to answer (another bot process holds it); your move "
                                        "is still pending and the table will be told once it is stored."), "notice")]
         except StorageUnavailable as error:  # its cause is logged by storage, once a minute

@@ -50,7 +50,7 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
             ended = await _record_end(ctx, live, work, write, uow)
             new_version = write.new_version
         elif uow is None:
-            new_version = await ctx.group.run(write)
+            new_version = await ctx.group.run(write, ctx.pending_after)
         else:
             new_version = await write_one(uow, write)
             await uow.commit()
