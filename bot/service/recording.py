@@ -4,7 +4,7 @@ tell it (the outbox), committed before any message is returned.
 Every way a game moves (a person's move, a timed-out turn, a thinking AI's answer, a resignation, the start)
 ends here. The batch of moves was applied to a clone (``work``); ``telling`` makes its messages; the write
 joins the group commit (shared with other games' concurrent moves), or completes the caller's unit of work
-when the caller already wrote in it. A game that ends is rated in the same transaction (``leagues.rate``),
+when the caller already wrote in it. A game that ends is rated in the same transaction (``leagues.rate_finished``),
 so two games ending at once both count exactly once.
 """
 from __future__ import annotations
