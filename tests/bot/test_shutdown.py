@@ -23,7 +23,14 @@ async def test_close_ends_the_loops_before_the_database_even_while_another_proce
              asyncio.create_task(service.timer_loop(deliver, max_sleep=0.05))]
     await asyncio.sleep(0.3)
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    other.execute("BEGIN IMMEDIATE")  # another process holds SQLite's write lock for a second
+    for _ in range(100):  # another process takes SQLite's write lock (the loops hold it a moment now and then)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # ... and holds it for a second
+            break
+        except sqlite3.OperationalError:
+            await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the loops never let another process write")
     threading.Timer(1.0, lambda: other.execute("ROLLBACK")).start()
     await asyncio.sleep(0.3)  # the outbox loop's claim now waits for that lock in SQLite's busy handler
 
