@@ -57,6 +57,18 @@ def is_busy(error: Exception) -> bool:
     text = str(orig).lower()
     return "locked" in text or "busy" in text or "deadlock detected" in text
 
+async def retry_while_busy(work):
+    """``await work()``, tried again with a growing pause while another process is in the way (``is_busy``),
+    ``BUSY_RETRIES`` times in all; any other failure, or the last, is raised."""
+    for attempt in range(BUSY_RETRIES):
+        try:
+            return await work()
+        except (DBAPIError, sqlite3.Error, OSError) as error:
+            if not is_busy(error) or attempt == BUSY_RETRIES - 1:
+                raise
+            await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
+
+
 class StillWaiting(Exception):
     """The write waits behind a stuck writers' queue (another process frozen while it holds SQLite's writers);
     it stays in the group commit and is stored once the database lets it."""
@@ -149,19 +161,17 @@ class GroupCommit:
         """Write the batch (and the sent marks ``keys``); a database busy with another process is waited for,
         and reported only after every retry. A database that cannot store (disk full, read-only, file gone,
         busy beyond the retries) raises StorageUnavailable, its cause logged once a minute (health.py)."""
-        for attempt in range(BUSY_RETRIES):
-            try:
-                if not await self._all_at_once(batch, keys):
-                    await self._one_by_one(batch, keys)
-                return
-            except (DBAPIError, sqlite3.Error, OSError) as error:
-                if is_busy(error) and attempt < BUSY_RETRIES - 1:
-                    await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
-                    continue
-                found = health.unavailable(error)
-                if found is None:
-                    raise
-                raise found from error
+        async def attempt() -> None:
+            if not await self._all_at_once(batch, keys):
+                await self._one_by_one(batch, keys)
+
+        try:
+            await retry_while_busy(attempt)
+        except (DBAPIError, sqlite3.Error, OSError) as error:
+            found = health.unavailable(error)
+            if found is None:
+                raise
+            raise found from error
 
     async def _all_at_once(self, batch: list[tuple[MoveWrite, asyncio.Future]], keys: list[str]) -> bool:
         """The common case: a handful of statements for the whole batch. False if it must be redone."""

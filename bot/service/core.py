@@ -61,9 +61,6 @@ class Service:
     async def delivered(self, outbox_ids: list[str]) -> None:
         await self.marks.delivered(outbox_ids)
 
-    def holding(self, outbox_ids: list[str]) -> None:
-        self.marks.holding(outbox_ids)
-
     async def flush_delivered(self) -> None:
         await self.marks.flush()
 

@@ -9,13 +9,9 @@ so two games ending at once both count exactly once.
 """
 from __future__ import annotations
 
-import asyncio
-
-from sqlalchemy.exc import DBAPIError
-
 from rules.api import State
 from storage import StaleVersion, UnitOfWork
-from storage.group_commit import BUSY_RETRIES, MoveWrite, is_busy, write_one
+from storage.group_commit import MoveWrite, retry_while_busy, write_one
 from bot.service import leagues, telling
 from bot.service.context import Context
 from bot.service.deadlines import timer_changes
@@ -71,14 +67,11 @@ async def _record_end(ctx: Context, live: LiveGame, work: State, write: MoveWrit
                       uow: UnitOfWork | None) -> list[Message]:
     """The last move, the result and the ratings in one transaction (the caller's, or one of its own)."""
     if uow is None:  # another process's transaction in the way (a rating row both add) is waited out
-        for attempt in range(BUSY_RETRIES):
-            try:
-                async with ctx.uow() as own:
-                    return await _record_end(ctx, live, work, write, own)
-            except DBAPIError as error:
-                if not is_busy(error) or attempt == BUSY_RETRIES - 1:
-                    raise
-                await asyncio.sleep(min(1.0, 0.02 * 2 ** attempt))
+        async def attempt() -> list[Message]:
+            async with ctx.uow() as own:
+                return await _record_end(ctx, live, work, write, own)
+
+        return await retry_while_busy(attempt)
     await write_one(uow, write)
     await uow.timers.clear(live.id)
     row = await uow.games.get(live.id)
