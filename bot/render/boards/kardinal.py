@@ -136,7 +136,9 @@ def draw(view: dict, names: list[str]) -> Canvas:
         x += 30
     y += 34
     for p in range(n):
-        right = seat_tag(canvas, f"seat:{p}", 24, y, p, names, acting=p in view["to_act"])
+        # the badge in the seat's own (first) colour, as its buildings and the text's squares: one colour a seat
+        right = seat_tag(canvas, f"seat:{p}", 24, y, p, names, acting=p in view["to_act"],
+                         colour=COLOURS[view["colours"][p][0]])
         x = max(right + 12, 280)
         for colour in view["colours"][p]:
             x = chip(canvas, f"colour:{p}:{colour}", x, y, COLOURS[colour], LETTERS[colour], size=26)
