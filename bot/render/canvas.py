@@ -252,8 +252,15 @@ class Canvas:
         def draw_face(c: Canvas) -> None:
             symbol, colour = SUITS[suit]
             c.draw.rounded_rectangle((0, 0, w, h), radius=7, fill=WHITE, outline=INK, width=2)
-            c.text((5, 3), rank, max(12, h // 5), bold=True, fill=colour, ground=WHITE)
-            c.text((w // 2, h * 6 // 10), symbol, max(16, h // 2), fill=colour, anchor="mm", ground=WHITE)
+            # the index (rank and suit) in the corner, readable on a phone and on a card half covered in a fan;
+            # the big symbol below it where the card is tall enough
+            index = rank + symbol
+            box = c.text((4, 2), index, MIN_TEXT, bold=True, fill=colour, ground=WHITE, measure=True)
+            room = h - box[3] - 3
+            if room >= MIN_TEXT + 4:
+                big = min(h // 2, room * 5 // 6)
+                tall = sum(glyphs.measure(symbol, big, False)[2:])
+                c.text((w // 2, box[3] + (room - tall) // 2), symbol, big, fill=colour, anchor="ma", ground=WHITE)
 
         self.paste(self.piece(("playing", rank, suit, w, h), w + 1, h + 1, draw_face, radius=7), x, y)
         self.mark(name, box)
