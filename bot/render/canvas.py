@@ -225,11 +225,11 @@ class Canvas:
         self.draw.rounded_rectangle(box, radius=8, fill=WHITE, outline=INK, width=2)
         self.draw.rounded_rectangle((x + 3, y + 3, x + w - 3, y + band), radius=6, fill=colour)
         if letter:
-            self.text((x + w // 2, y + 3 + band // 2), letter, max(12, band - 8), bold=True,
+            self.text((x + w // 2, y + 3 + band // 2), letter, max(MIN_TEXT, band - 8), bold=True,
                       fill=text_colour_on(colour), anchor="mm", ground=colour)
-        size = max(14, min(30, (h - band) * 5 // 10))
+        size = max(MIN_TEXT, min(30, (h - band) * 5 // 10))
         if len(rank) >= 3:
-            size = size * 2 // 3
+            size = max(MIN_TEXT, size * 2 // 3)
         self.text((x + w // 2, y + band + (h - band) // 2), rank, size=size, bold=True, fill=INK, anchor="mm",
                   ground=WHITE)
         if dim:
@@ -266,14 +266,14 @@ class Canvas:
         self.mark(name, box)
         return box
 
-    def tile(self, name: str, x: int, y: int, text: str, colour, w: int = 44, h: int = 30) -> Box:
+    def tile(self, name: str, x: int, y: int, text: str, colour, w: int = 54, h: int = 32) -> Box:
         """A small card as a coloured tile whose text names it (``R12``): letter and colour together."""
         box = (x, y, x + w, y + h)
 
         def draw_tile(c: Canvas) -> None:
             c.draw.rounded_rectangle((0, 0, w, h), radius=5, fill=colour, outline=INK, width=1)
-            c.text((w // 2, h // 2), text, 15 if len(text) <= 3 else 13, bold=True, fill=text_colour_on(colour),
-                   anchor="mm", ground=colour)
+            c.text((w // 2, h // 2), text, MIN_TEXT, bold=True, fill=text_colour_on(colour), anchor="mm",
+                   ground=colour)
 
         self.paste(self.piece(("tile", text, colour, w, h), w + 1, h + 1, draw_tile, radius=5), x, y)
         self.mark(name, box)

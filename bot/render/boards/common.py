@@ -66,6 +66,40 @@ def fits_beside(canvas: Canvas, right: int, text: str, size: int = MIN_TEXT) -> 
     return canvas.width - 24 - canvas.text_width(text, size) >= right + 16
 
 
+def wrapped(canvas: Canvas, x: int, y: int, text: str, size: int = MIN_TEXT, line: int | None = None,
+            right: int | None = None, **style) -> int:
+    """``text`` in lines up to ``right`` (the picture's width less the margin), broken between words; returns the
+    y below it."""
+    line = line or size + 10
+    right = right or canvas.width - x
+    current = ""
+    for word in text.split(" "):
+        longer = f"{current} {word}" if current else word
+        if current and x + canvas.text_width(longer, size, style.get("bold", False)) > right:
+            canvas.text((x, y), current, size, **style)
+            y += line
+            longer = word
+        current = longer
+    if current:
+        canvas.text((x, y), current, size, **style)
+        y += line
+    return y
+
+
+def wrapped_lines(canvas: Canvas, x: int, text: str, size: int = MIN_TEXT, right: int | None = None,
+                  bold: bool = False) -> int:
+    """How many lines ``wrapped`` draws ``text`` in."""
+    right = right or canvas.width - x
+    lines, current = 0, ""
+    for word in text.split(" "):
+        longer = f"{current} {word}" if current else word
+        if current and x + canvas.text_width(longer, size, bold) > right:
+            lines += 1
+            longer = word
+        current = longer
+    return lines + (1 if current else 0)
+
+
 def count(n, word: str, plural: str | None = None) -> str:
     """``1 pt``, ``2 pts``, ``1 card``: counted properly."""
     return f"{n} {word if n == 1 else plural or word + 's'}"
@@ -83,7 +117,7 @@ def chip(canvas: Canvas, name: str, x: int, y: int, colour, letter: str, size: i
     """A small colour square with its letter (e.g. the trump); returns the x after it."""
     def draw_chip(c: Canvas) -> None:
         c.draw.rounded_rectangle((0, 0, size, size), radius=5, fill=colour, outline=INK, width=2)
-        c.text((size // 2, size // 2), letter, size * 6 // 10, bold=True, fill=text_colour_on(colour), anchor="mm",
+        c.text((size // 2, size // 2), letter, max(MIN_TEXT, size * 6 // 10), bold=True, fill=text_colour_on(colour), anchor="mm",
                ground=colour)
 
     canvas.paste(canvas.piece(("chip", colour, letter, size), size + 1, size + 1, draw_chip, radius=5), x, y)

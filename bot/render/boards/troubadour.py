@@ -11,7 +11,8 @@ import json
 from bot.i18n import _, language, translate
 from bot.render import glyphs
 from bot.render.boards import common
-from bot.render.boards.common import beside_or_below, finish, fits_beside, player, seat_tag, tag_width, title
+from bot.render.boards.common import (beside_or_below, finish, fits_beside, player, seat_tag, tag_width, title,
+                                      wrapped)
 from bot.render.canvas import MIN_TEXT, Canvas
 from bot.render.palette import INK, MUTED, PANEL, SUIT_RED, SUITS, blend
 from rules.troubadour.text import STATUS
@@ -208,21 +209,6 @@ def draw_hand(part: dict, names: list[str]) -> Canvas:
         lines.append(_("Nobles:") + " " + " · ".join(f"{noble(k)} {translate(STATUS[v])}"
                                                    for k, v in part["nobles"].items()))
     for line in lines:
-        y = _wrapped(canvas, 24, y, line)
+        y = wrapped(canvas, 24, y, line)
     return finish(canvas, 24, y, _("Your move — see the buttons") if part["acting"] else None)
 
-
-def _wrapped(canvas: Canvas, x: int, y: int, text: str) -> int:
-    """``text`` in lines as wide as the picture, broken between words; returns the y below it."""
-    line = ""
-    for word in text.split(" "):
-        longer = f"{line} {word}" if line else word
-        if line and canvas.text_width(longer, MIN_TEXT) > canvas.width - 2 * x:
-            canvas.text((x, y), line, MIN_TEXT)
-            y += LINE
-            longer = word
-        line = longer
-    if line:
-        canvas.text((x, y), line, MIN_TEXT)
-        y += LINE
-    return y
