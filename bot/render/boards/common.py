@@ -68,10 +68,10 @@ def fits_beside(canvas: Canvas, right: int, text: str, size: int = MIN_TEXT) -> 
 
 def wrapped(canvas: Canvas, x: int, y: int, text: str, size: int = MIN_TEXT, line: int | None = None,
             right: int | None = None, **style) -> int:
-    """``text`` in lines up to ``right`` (the picture's width less the margin), broken between words; returns the
+    """``text`` in lines up to ``right`` (default: the picture's right margin), broken between words; returns the
     y below it."""
     line = line or size + 10
-    right = right or canvas.width - x
+    right = right or canvas.width - 24
     current = ""
     for word in text.split(" "):
         longer = f"{current} {word}" if current else word
@@ -89,7 +89,7 @@ def wrapped(canvas: Canvas, x: int, y: int, text: str, size: int = MIN_TEXT, lin
 def wrapped_lines(canvas: Canvas, x: int, text: str, size: int = MIN_TEXT, right: int | None = None,
                   bold: bool = False) -> int:
     """How many lines ``wrapped`` draws ``text`` in."""
-    right = right or canvas.width - x
+    right = right or canvas.width - 24
     lines, current = 0, ""
     for word in text.split(" "):
         longer = f"{current} {word}" if current else word
