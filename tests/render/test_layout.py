@@ -1,5 +1,5 @@
 """Every text of every picture, in every language: readable on a phone (≥ 9 px tall when the picture is shown 400 px
-wide) and clear of every other text (no two text boxes overlap). The canvas records each text it draws — inside
+wide), clear of every other text (no two text boxes overlap) and inside the picture. The canvas records each text it draws — inside
 pasted pieces and cached layers too — with its box and font size."""
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ def too_small(canvas) -> list[tuple]:
             if size * PHONE / canvas.width < 9]
 
 
+def outside(canvas) -> list[tuple]:
+    """Texts that run past the picture's edges (cut off)."""
+    return [(text, box) for box, size, text in canvas.texts
+            if box[0] < 0 or box[1] < 0 or box[2] > canvas.width or box[3] > canvas.image.height]
+
+
 def pictures(name: str, count: int = 8):
     """(what, canvas) for public and private pictures of random states, every configuration, the end included."""
     rng = random.Random(11)
@@ -54,6 +60,7 @@ def test_no_two_texts_overlap_and_every_text_is_readable_at_phone_width(name, la
             assert canvas.texts, what
             assert not overlapping(canvas.texts), (what, overlapping(canvas.texts)[:5])
             assert not too_small(canvas), (what, too_small(canvas)[:8])
+            assert not outside(canvas), (what, outside(canvas)[:5])
             drawn += 1
     assert drawn >= 8
 
