@@ -1,6 +1,6 @@
 """Every text of every picture, in every language: readable on a phone (≥ 9 px tall when the picture is shown 400 px
-wide), clear of every other text (no two text boxes overlap) and inside the picture. The canvas records each text it draws — inside
-pasted pieces and cached layers too — with its box and font size."""
+wide), clear of every other text (no two text boxes overlap) and inside the picture. The canvas records each text it
+draws — inside pasted pieces and cached layers too — with its box and font size."""
 from __future__ import annotations
 
 import random

@@ -117,7 +117,8 @@ def chip(canvas: Canvas, name: str, x: int, y: int, colour, letter: str, size: i
     """A small colour square with its letter (e.g. the trump); returns the x after it."""
     def draw_chip(c: Canvas) -> None:
         c.draw.rounded_rectangle((0, 0, size, size), radius=5, fill=colour, outline=INK, width=2)
-        c.text((size // 2, size // 2), letter, max(MIN_TEXT, size * 6 // 10), bold=True, fill=text_colour_on(colour), anchor="mm",
+        c.text((size // 2, size // 2), letter, max(MIN_TEXT, size * 6 // 10), bold=True, fill=text_colour_on(colour),
+               anchor="mm",
                ground=colour)
 
     canvas.paste(canvas.piece(("chip", colour, letter, size), size + 1, size + 1, draw_chip, radius=5), x, y)

@@ -10,8 +10,8 @@ Every text is at least ``MIN_TEXT`` (readable at phone width): an army too wide 
 cards as small tiles in rows, a stack of backs is labelled once, labels wrap where a language's words are long."""
 from __future__ import annotations
 
-from bot.render.boards.common import (beside_or_below, finish, fits_beside, player, seat_name, seat_tag, tag_width,
-                                      title, wrapped, wrapped_lines)
+from bot.render.boards.common import (beside_or_below, finish, player, seat_name, seat_tag, title, wrapped,
+                                      wrapped_lines)
 from bot.i18n import N_, _, ngettext, translate
 from bot.render.canvas import MIN_TEXT, Canvas
 from bot.render.palette import COLOURS, INK, MUTED, WHITE, text_colour_on
@@ -138,7 +138,8 @@ def draw_two_sets(view: dict, names: list[str]) -> Canvas:
     n = len(view["members"])
     row_h, tile, step, first = 160, 104, 184, 250
     canvas = Canvas(height=70 + n * row_h + 2 * LINE * n + 20)
-    title(canvas, "Guyenne", _("{level} · two sets · round {round}", level=translate(view['level']), round=view['round']))
+    title(canvas, "Guyenne", _("{level} · two sets · round {round}", level=translate(view['level']),
+                               round=view['round']))
     fights = {f["castle"]: f for f in view["fights"]}
     y = 64
     for f, (a, b) in enumerate(view["frontiers"]):

@@ -132,8 +132,9 @@ def draw(view: dict, names: list[str]) -> Canvas:
                     size=max(MIN_TEXT, size // 2))
 
     y = top + 24 + rows * size + 12
-    y = wrapped(canvas, 24, y, _("⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · {mark} the "
-                                 "Cardinal", mark=CARDINAL_MARK), fill=MUTED, line=30)
+    legend = _("⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · {mark} the "
+               "Cardinal", mark=CARDINAL_MARK)
+    y = wrapped(canvas, 24, y, legend, fill=MUTED, line=30)
     if last:
         y = wrapped(canvas, 24, y + 2, _("Last built: {building} — next not {colour}, not a {kind}",
                                          building=translate(BUILDINGS[(last['color'], last['kind'])][0]),
