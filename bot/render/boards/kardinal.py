@@ -7,7 +7,7 @@ every other column label are left out (the colours and shapes still tell the bui
 from __future__ import annotations
 
 from bot.render.boards.common import chip, player, seat_tag, title, wrapped
-from bot.i18n import _, translate
+from bot.i18n import _, ngettext, translate
 from rules.kardinal.names import BUILDINGS, COLOUR_NAMES, KIND_NAMES
 from bot.render.canvas import MIN_TEXT, Canvas
 from bot.render.palette import BACKGROUND, COLOURS, INK, LETTERS, MUTED, WHITE
@@ -142,7 +142,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
                                          kind=translate(KIND_NAMES[last['kind']])), line=30)
     x = canvas.text((24, y + 6), _("Stone supply"), MIN_TEXT, fill=MUTED, measure=True)[2] + 12
     for colour, count in view["stone_supply"].items():
-        x = chip(canvas, f"supply:{colour}", x, y, COLOURS[colour], str(count), size=32)
+        x = chip(canvas, f"supply:{colour}", x, y - 2, COLOURS[colour], str(count), size=36)  # room for "12"
     y += 46
     for p in range(n):
         # the badge in the seat's own (first) colour, as its buildings and the text's squares: one colour a seat
@@ -154,8 +154,9 @@ def draw(view: dict, names: list[str]) -> Canvas:
         x = max(x + 14, 400)
         for colour, count in view["stones"][p].items():
             if count:
-                x = chip(canvas, f"stones:{p}:{colour}", x, y, COLOURS[colour], str(count), size=32)
-        canvas.text((canvas.width - 24, y + 4), f"score {view['scores'][p]}", MIN_TEXT, bold=True, anchor="ra")
+                x = chip(canvas, f"stones:{p}:{colour}", x, y - 2, COLOURS[colour], str(count), size=36)
+        canvas.text((canvas.width - 24, y + 4), ngettext("{n} pt", "{n} pts", view['scores'][p]), MIN_TEXT, bold=True,
+                    anchor="ra")  # the catalog's points, not an English "score"
         y += 40
     y += 4
     canvas.crop_height(y)
