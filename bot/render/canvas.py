@@ -2,7 +2,9 @@
 record. Colours are in ``palette``, text in ``glyphs``, the PNG in ``png``.
 
 Every picture is drawn from a view only. ``Canvas.mark`` records where each element landed (name → box) so tests
-can look at the pixels that matter, and ``Canvas.png`` encodes the result.
+can look at the pixels that matter, ``Canvas.texts`` every text drawn (its box and font size, those inside pasted
+pieces and layers too) so tests can check that no two overlap and that each stays readable at phone width
+(``MIN_TEXT``), and ``Canvas.png`` encodes the result.
 
 Speed: a picture is a palette image ("P") from the start, on the one fixed palette, so nothing is quantized when it
 is encoded and the PNG is one byte a pixel; with numpy the image is drawn straight into the PNG's rows. What
@@ -20,8 +22,11 @@ from bot.render.palette import (BACKGROUND, CARD_BACK, CARD_BACK_LINE, DIM, HIGH
                                 SUITS, WHITE, ink, text_colour_on, to_palette)
 from bot.render.png import encode_png, np, raw_png
 
-WIDTH = 960  # phone-sized pictures are shown about 400 px wide: 960 keeps 12 px text readable at that scale
+WIDTH = 960  # pictures are drawn 960 px wide and shown about 400 px wide on a phone
+PHONE = 400
+MIN_TEXT = 22  # the least font size (px) on a 960-wide picture: 22 × 400 / 960 ≈ 9.2 px on a phone
 Box = tuple[int, int, int, int]
+Text = tuple[Box, int, str]  # a drawn text: its box (ascent to descent), its font size, the text
 _LAYERS: OrderedDict[tuple, tuple] = OrderedDict()  # larger pieces: a player's panel, a board's fixed part
 LAYERS_KEPT = 128  # at most ~250 KB each
 
@@ -49,6 +54,7 @@ class Canvas:
 
     def __init__(self, height: int, width: int = WIDTH, background=BACKGROUND):
         self.layout: dict[str, Box] = {}
+        self.texts: list[Text] = []
         self.width = width
         self.background = ink(background)
         self._rows = None
@@ -93,12 +99,16 @@ class Canvas:
         return self.background
 
     def paste(self, piece: tuple, x: int, y: int) -> None:
-        picture, mask = piece
+        """Paste a drawn piece (image, mask[, the texts drawn on it], as ``piece`` makes them) at (x, y)."""
+        picture, mask = piece[0], piece[1]
         w, h = picture.size
         if mask is None:
             self._core.paste(picture.im, (x, y, x + w, y + h))
         else:
             self._core.paste(picture.im, (x, y, x + w, y + h), mask.im)
+        if len(piece) > 2:
+            self.texts.extend(((x0 + x, y0 + y, x1 + x, y1 + y), size, text)
+                              for (x0, y0, x1, y1), size, text in piece[2])
 
     def text(self, xy: tuple[float, float], text: str, size: int = 18, bold: bool = False, fill=INK,
              anchor: str = "la", measure: bool = False, ground=None) -> Box | None:
@@ -111,6 +121,7 @@ class Canvas:
         box = (x, y, x + width, y + ascent + descent)
         if width <= 0:
             return box if measure else None
+        self.texts.append((box, size, text))
         if ground is None:  # the ground: what most of the box's corners and middle show
             probes = [self.ground(x + 1, y + 1), self.ground(x + width - 2, y + 1), self.ground(x + 1, box[3] - 2),
                       self.ground(x + width - 2, box[3] - 2), self.ground(x + width // 2, y + 1)]
@@ -156,15 +167,16 @@ class Canvas:
         def make():
             small = Canvas(h, w, background=BACKGROUND)
             draw_piece(small)
+            texts = tuple(small.texts)
             if shape == "rect":
-                return small.image, None
+                return small.image, None, texts
             mask = Image.new("1", (w, h))
             md = ImageDraw.Draw(mask)
             if shape == "ellipse":
                 md.ellipse((0, 0, w - 1, h - 1), fill=1)
             else:
                 md.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=1)
-            return small.image, mask
+            return small.image, mask, texts
 
         return glyphs.sprite(("piece", *key), make)
 
@@ -175,7 +187,7 @@ class Canvas:
         if hit is None:
             band = Canvas(h, w, background=BACKGROUND)
             draw_layer(band)
-            hit = (band.image, dict(band.layout))
+            hit = (band.image, dict(band.layout), tuple(band.texts))
             with glyphs.SPRITES_LOCK:
                 _LAYERS[key] = hit
                 while len(_LAYERS) > LAYERS_KEPT:
@@ -185,8 +197,8 @@ class Canvas:
                 _LAYERS.move_to_end(key)
             except KeyError:
                 pass
-        image, layout = hit
-        self.paste((image, None), x, y)
+        image, layout, texts = hit
+        self.paste((image, None, texts), x, y)
         for name, (x0, y0, x1, y1) in layout.items():
             self.layout[name] = (x0 + x, y0 + y, x1 + x, y1 + y)
 
@@ -213,11 +225,11 @@ class Canvas:
         self.draw.rounded_rectangle(box, radius=8, fill=WHITE, outline=INK, width=2)
         self.draw.rounded_rectangle((x + 3, y + 3, x + w - 3, y + band), radius=6, fill=colour)
         if letter:
-            self.text((x + w // 2, y + 3 + band // 2), letter, max(12, band - 8), bold=True,
+            self.text((x + w // 2, y + 3 + band // 2), letter, max(MIN_TEXT, band - 8), bold=True,
                       fill=text_colour_on(colour), anchor="mm", ground=colour)
-        size = max(14, min(30, (h - band) * 5 // 10))
+        size = max(MIN_TEXT, min(30, (h - band) * 5 // 10))
         if len(rank) >= 3:
-            size = size * 2 // 3
+            size = max(MIN_TEXT, size * 2 // 3)
         self.text((x + w // 2, y + band + (h - band) // 2), rank, size=size, bold=True, fill=INK, anchor="mm",
                   ground=WHITE)
         if dim:
@@ -240,21 +252,28 @@ class Canvas:
         def draw_face(c: Canvas) -> None:
             symbol, colour = SUITS[suit]
             c.draw.rounded_rectangle((0, 0, w, h), radius=7, fill=WHITE, outline=INK, width=2)
-            c.text((5, 3), rank, max(12, h // 5), bold=True, fill=colour, ground=WHITE)
-            c.text((w // 2, h * 6 // 10), symbol, max(16, h // 2), fill=colour, anchor="mm", ground=WHITE)
+            # the index (rank and suit) in the corner, readable on a phone and on a card half covered in a fan;
+            # the big symbol below it where the card is tall enough
+            index = rank + symbol
+            box = c.text((4, 2), index, MIN_TEXT, bold=True, fill=colour, ground=WHITE, measure=True)
+            room = h - box[3] - 3
+            if room >= MIN_TEXT + 4:
+                big = min(h // 2, room * 5 // 6)
+                tall = sum(glyphs.measure(symbol, big, False)[2:])
+                c.text((w // 2, box[3] + (room - tall) // 2), symbol, big, fill=colour, anchor="ma", ground=WHITE)
 
         self.paste(self.piece(("playing", rank, suit, w, h), w + 1, h + 1, draw_face, radius=7), x, y)
         self.mark(name, box)
         return box
 
-    def tile(self, name: str, x: int, y: int, text: str, colour, w: int = 44, h: int = 30) -> Box:
+    def tile(self, name: str, x: int, y: int, text: str, colour, w: int = 54, h: int = 32) -> Box:
         """A small card as a coloured tile whose text names it (``R12``): letter and colour together."""
         box = (x, y, x + w, y + h)
 
         def draw_tile(c: Canvas) -> None:
             c.draw.rounded_rectangle((0, 0, w, h), radius=5, fill=colour, outline=INK, width=1)
-            c.text((w // 2, h // 2), text, 15 if len(text) <= 3 else 13, bold=True, fill=text_colour_on(colour),
-                   anchor="mm", ground=colour)
+            c.text((w // 2, h // 2), text, MIN_TEXT, bold=True, fill=text_colour_on(colour), anchor="mm",
+                   ground=colour)
 
         self.paste(self.piece(("tile", text, colour, w, h), w + 1, h + 1, draw_tile, radius=5), x, y)
         self.mark(name, box)

@@ -5,7 +5,7 @@ his seat's colour, then his name — "1 Alice" — in every picture (Guyenne's c
 from __future__ import annotations
 
 from bot.i18n import _
-from bot.render.canvas import Canvas
+from bot.render.canvas import MIN_TEXT, Canvas
 from bot.render.palette import INK, SEAT_COLOURS, text_colour_on
 
 
@@ -33,14 +33,71 @@ def player(names: list[str], seat: int | None, limit: int = 18) -> str:
 
 
 def seat_tag(canvas: Canvas, name: str, x: int, y: int, seat: int, names: list[str], acting: bool = False,
-             size: int = 18, colour=None) -> int:
+             size: int = MIN_TEXT, colour=None) -> int:
     """The seat's number on its colour, then its name (bold when it is to act); returns the x after it."""
     colour = colour or seat_colour(seat)
-    r = size // 2 + 4
-    canvas.pawn(name, x + r, y + size // 2 + 2, r, colour, str(seat + 1), size=size - 2)
+    r = size // 2 + 5
+    canvas.pawn(name, x + r, y + size // 2 + 3, r, colour, str(seat + 1), size=size)
     label = seat_name(names, seat) + ("  " + _("◀ to act") if acting else "")
     box = canvas.text((x + 2 * r + 8, y), label, size, bold=acting, fill=INK, measure=True)
     return box[2]
+
+
+def tag_width(canvas: Canvas, seat: int, names: list[str], acting: bool = False, size: int = MIN_TEXT) -> int:
+    """How wide ``seat_tag`` draws (to decide what fits beside it)."""
+    label = seat_name(names, seat) + ("  " + _("◀ to act") if acting else "")
+    return 2 * (size // 2 + 5) + 8 + canvas.text_width(label, size, bold=acting)
+
+
+def beside_or_below(canvas: Canvas, right: int, y: int, text: str, size: int = MIN_TEXT, fill=INK, ground=None,
+                    line: int | None = None) -> int:
+    """``text`` right-aligned on the line at ``y`` when it clears ``right`` (what the line holds already), else on
+    the next line at the left margin of the line's start; returns the y below what was drawn."""
+    line = line or size + 10
+    width = canvas.text_width(text, size)
+    if canvas.width - 24 - width >= right + 16:
+        canvas.text((canvas.width - 24, y + 2), text, size, fill=fill, anchor="ra", ground=ground)
+        return y + line
+    canvas.text((24, y + line), text, size, fill=fill, ground=ground)
+    return y + 2 * line
+
+
+def fits_beside(canvas: Canvas, right: int, text: str, size: int = MIN_TEXT) -> bool:
+    return canvas.width - 24 - canvas.text_width(text, size) >= right + 16
+
+
+def wrapped(canvas: Canvas, x: int, y: int, text: str, size: int = MIN_TEXT, line: int | None = None,
+            right: int | None = None, **style) -> int:
+    """``text`` in lines up to ``right`` (default: the picture's right margin), broken between words; returns the
+    y below it."""
+    line = line or size + 10
+    right = right or canvas.width - 24
+    current = ""
+    for word in text.split(" "):
+        longer = f"{current} {word}" if current else word
+        if current and x + canvas.text_width(longer, size, style.get("bold", False)) > right:
+            canvas.text((x, y), current, size, **style)
+            y += line
+            longer = word
+        current = longer
+    if current:
+        canvas.text((x, y), current, size, **style)
+        y += line
+    return y
+
+
+def wrapped_lines(canvas: Canvas, x: int, text: str, size: int = MIN_TEXT, right: int | None = None,
+                  bold: bool = False) -> int:
+    """How many lines ``wrapped`` draws ``text`` in."""
+    right = right or canvas.width - 24
+    lines, current = 0, ""
+    for word in text.split(" "):
+        longer = f"{current} {word}" if current else word
+        if current and x + canvas.text_width(longer, size, bold) > right:
+            lines += 1
+            longer = word
+        current = longer
+    return lines + (1 if current else 0)
 
 
 def count(n, word: str, plural: str | None = None) -> str:
@@ -49,9 +106,10 @@ def count(n, word: str, plural: str | None = None) -> str:
 
 
 def title(canvas: Canvas, text: str, right: str = "") -> int:
-    canvas.text((20, 16), text, 24, bold=True)
+    """The picture's title, and what it is at (round, trick) on the right; returns the y below them."""
+    canvas.text((20, 12), text, 28, bold=True)
     if right:
-        canvas.text((canvas.width - 20, 18), right, 18, anchor="ra")
+        canvas.text((canvas.width - 20, 16), right, MIN_TEXT, anchor="ra")
     return 56
 
 
@@ -59,7 +117,8 @@ def chip(canvas: Canvas, name: str, x: int, y: int, colour, letter: str, size: i
     """A small colour square with its letter (e.g. the trump); returns the x after it."""
     def draw_chip(c: Canvas) -> None:
         c.draw.rounded_rectangle((0, 0, size, size), radius=5, fill=colour, outline=INK, width=2)
-        c.text((size // 2, size // 2), letter, size * 6 // 10, bold=True, fill=text_colour_on(colour), anchor="mm",
+        c.text((size // 2, size // 2), letter, max(MIN_TEXT, size * 6 // 10), bold=True, fill=text_colour_on(colour),
+               anchor="mm",
                ground=colour)
 
     canvas.paste(canvas.piece(("chip", colour, letter, size), size + 1, size + 1, draw_chip, radius=5), x, y)
@@ -70,7 +129,7 @@ def chip(canvas: Canvas, name: str, x: int, y: int, colour, letter: str, size: i
 def finish(canvas: Canvas, x: int, y: int, hint: str | None) -> Canvas:
     """A hand picture's last line (what to do now, if anything), then the picture cut to its content."""
     if hint:
-        canvas.text((x, y), hint, 16, bold=True)
-        y += 26
+        canvas.text((x, y), hint, MIN_TEXT, bold=True)
+        y += 32
     canvas.crop_height(y + 8)
     return canvas

@@ -1,12 +1,15 @@
 """Kardinal: the town on its lettered grid — buildings in their colours with a shape icon and colour letter, the
 Dom, the Cardinal (a cross, not a letter: K is a column), the sites where the player to move can build, the last
-building framed — then everyone's colours, stones and score."""
+building framed — then everyone's colours, stones and score. A seat's badge has the seat's own colour.
+
+Every text is at least ``MIN_TEXT`` (readable at phone width); on a town too wide for that, a cell's letters and
+every other column label are left out (the colours and shapes still tell the buildings apart)."""
 from __future__ import annotations
 
-from bot.render.boards.common import chip, player, seat_tag, title
-from bot.i18n import _, translate
+from bot.render.boards.common import chip, player, seat_tag, title, wrapped
+from bot.i18n import _, ngettext, translate
 from rules.kardinal.names import BUILDINGS, COLOUR_NAMES, KIND_NAMES
-from bot.render.canvas import Canvas
+from bot.render.canvas import MIN_TEXT, Canvas
 from bot.render.palette import BACKGROUND, COLOURS, INK, LETTERS, MUTED, WHITE
 from rules.kardinal.geometry import col_label, parse_label, xy
 
@@ -48,7 +51,7 @@ def draw(view: dict, names: list[str]) -> Canvas:
     cols, rows = x_hi - x_lo + 1, y_hi - y_lo + 1
     size = max(18, min(MAX_CELL, (960 - 80) // cols, 900 // rows))
     left, top = 56, 70
-    canvas = Canvas(height=top + 30 + rows * size + 120 + 44 * n)
+    canvas = Canvas(height=top + 30 + rows * size + 200 + 44 * n)
     title(canvas, "Kardinal", _("game over") if view["phase"] == "over" else
           _("{who} to play", who=player(names, view['current'])))
 
@@ -58,23 +61,29 @@ def draw(view: dict, names: list[str]) -> Canvas:
         by = top + 24 + (y_hi - y) * size  # north (higher rows) at the top
         return bx, by, bx + size, by + size
 
-    small = max(11, size // 3)
-    label_size = max(11, min(16, size // 3))
+    small = MIN_TEXT if size >= 40 else 0  # a cell's colour letter, where it fits
+    label_size = MIN_TEXT
 
-    # the board: column letters, row numbers (each a cached text), the ground
+    # the board: column letters (every other one where the cells are narrower than a label), row numbers (every
+    # other one where they are lower), the ground
+    widest = max(canvas.text_width(col_label(x), label_size) for x in range(x_lo, x_hi + 1)) + 4
     for i, x in enumerate(range(x_lo, x_hi + 1)):
-        canvas.text((left + i * size + size // 2, top), col_label(x), label_size, fill=MUTED, anchor="ma",
-                    ground=BACKGROUND)
+        if size >= widest or i % 2 == 0:
+            canvas.text((left + i * size + size // 2, top - 4), col_label(x), label_size, fill=MUTED, anchor="ma",
+                        ground=BACKGROUND)
     for j, y in enumerate(range(y_hi, y_lo - 1, -1)):
-        canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), label_size, fill=MUTED, anchor="rm",
-                    ground=BACKGROUND)
+        if size >= 28 or j % 2 == 0:
+            canvas.text((left - 8, top + 24 + j * size + size // 2), str(y + 13), label_size, fill=MUTED,
+                        anchor="rm", ground=BACKGROUND)
     canvas.draw.rectangle((left, top + 24, left + cols * size, top + 24 + rows * size), fill=GROUND)
 
     def draw_site(c: Canvas, buildable: bool) -> None:
         c.draw.rectangle((0, 0, size, size), fill=GROUND)
         if buildable:
             c.draw.rectangle((3, 3, size - 3, size - 3), outline=SITE, width=3)
-            c.text((size // 2, size // 2), "+", max(12, size // 2), bold=True, fill=SITE, anchor="mm", ground=GROUND)
+            if size >= 30:
+                c.text((size // 2, size // 2), "+", max(MIN_TEXT, size // 2), bold=True, fill=SITE, anchor="mm",
+                       ground=GROUND)
         else:
             c.draw.ellipse((size / 2 - 3, size / 2 - 3, size / 2 + 3, size / 2 + 3), fill=DOT)
 
@@ -92,8 +101,9 @@ def draw(view: dict, names: list[str]) -> Canvas:
 
         def draw_building(c: Canvas) -> None:
             c.draw.rectangle((0, 0, w - 2, h - 2), fill=colour, outline=INK, width=width)
-            _icon(c, kind, (-1, 5, w - 1, h + 3), colour)  # a little low: the letter sits top left
-            c.text((3, 1), letter, small, bold=True, fill=INK if sum(colour) > 500 else WHITE, ground=colour)
+            _icon(c, kind, (10, 12, w + 2, h + 6), colour)  # low and right: the letter sits top left
+            if small:
+                c.text((3, 0), letter, small, bold=True, fill=INK if sum(colour) > 500 else WHITE, ground=colour)
 
         canvas.paste(canvas.piece(("kardinal-building", kind, colour, letter, w, h, small), w - 1, h - 1,
                                   draw_building, shape="rect"), box[0] + 1, box[1] + 1)
@@ -119,34 +129,35 @@ def draw(view: dict, names: list[str]) -> Canvas:
     if view.get("cardinal"):
         x0, y0, x1, y1 = box_of(view["cardinal"])
         canvas.pawn("cardinal", (x0 + x1) // 2, (y0 + y1) // 2, max(8, size // 2 - 6), CARDINAL, CARDINAL_MARK,
-                    size=max(12, size // 2))
+                    size=max(MIN_TEXT, size // 2))
 
     y = top + 24 + rows * size + 12
-    canvas.text((24, y), _("⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · {mark} the "
-                           "Cardinal", mark=CARDINAL_MARK), 14, fill=MUTED)
-    y += 24
+    legend = _("⌂ house · ♜ tower · □ courtyard (letter = colour) · + where you can build · {mark} the "
+               "Cardinal", mark=CARDINAL_MARK)
+    y = wrapped(canvas, 24, y, legend, fill=MUTED, line=30)
     if last:
-        canvas.text((24, y + 3), _("Last built: {building} — next not {colour}, not a {kind}",
-                                   building=translate(BUILDINGS[(last['color'], last['kind'])][0]),
-                                   colour=translate(COLOUR_NAMES[last['color']]), kind=translate(KIND_NAMES[last['kind']])), 16)
-    x = canvas.width - 24 - 30 * len(view["stone_supply"])  # the stone supply, right of the last building
-    canvas.text((x - 8, y + 5), _("Stone supply"), 15, fill=MUTED, anchor="ra")
+        y = wrapped(canvas, 24, y + 2, _("Last built: {building} — next not {colour}, not a {kind}",
+                                         building=translate(BUILDINGS[(last['color'], last['kind'])][0]),
+                                         colour=translate(COLOUR_NAMES[last['color']]),
+                                         kind=translate(KIND_NAMES[last['kind']])), line=30)
+    x = canvas.text((24, y + 6), _("Stone supply"), MIN_TEXT, fill=MUTED, measure=True)[2] + 12
     for colour, count in view["stone_supply"].items():
-        chip(canvas, f"supply:{colour}", x, y, COLOURS[colour], str(count), size=24)
-        x += 30
-    y += 34
+        x = chip(canvas, f"supply:{colour}", x, y - 2, COLOURS[colour], str(count), size=36)  # room for "12"
+    y += 46
     for p in range(n):
-        right = seat_tag(canvas, f"seat:{p}", 24, y, p, names, acting=p in view["to_act"])
-        x = max(right + 12, 280)
+        # the badge in the seat's own (first) colour, as its buildings and the text's squares: one colour a seat
+        right = seat_tag(canvas, f"seat:{p}", 24, y, p, names, acting=p in view["to_act"],
+                         colour=COLOURS[view["colours"][p][0]])
+        x = max(right + 14, 300)
         for colour in view["colours"][p]:
-            x = chip(canvas, f"colour:{p}:{colour}", x, y, COLOURS[colour], LETTERS[colour], size=26)
-        x = max(x + 10, 380)
+            x = chip(canvas, f"colour:{p}:{colour}", x, y, COLOURS[colour], LETTERS[colour], size=32)
+        x = max(x + 14, 400)
         for colour, count in view["stones"][p].items():
             if count:
-                chip(canvas, f"stones:{p}:{colour}", x, y + 3, COLOURS[colour], str(count), size=22)
-                x += 28
-        canvas.text((canvas.width - 24, y + 2), f"score {view['scores'][p]}", 18, bold=True, anchor="ra")
-        y += 34
+                x = chip(canvas, f"stones:{p}:{colour}", x, y - 2, COLOURS[colour], str(count), size=36)
+        canvas.text((canvas.width - 24, y + 4), ngettext("{n} pt", "{n} pts", view['scores'][p]), MIN_TEXT, bold=True,
+                    anchor="ra")  # the catalog's points, not an English "score"
+        y += 40
     y += 4
     canvas.crop_height(y)
     return canvas
