@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from tests.telegram_adapter.conftest import ALICE, BOB, GROUP
-from tests.telegram_adapter.test_telegram import mover_of, open_private_chats
+from tests.telegram_adapter.test_telegram import open_private_chats
 
 SUPER = -1001234567  # a supergroup: its messages have t.me/c/ links
 CAROL = {"id": 103, "is_bot": False, "first_name": "Carol"}
@@ -38,10 +38,13 @@ async def test_mygames_lists_every_game_of_the_person_across_groups_with_links(t
                                 rf"Bob) · last move just now", text) for text in lines), lines
     assert "• #4 Guyenne in South — lobby, 1/4 seated" in others
     assert not any("#3" in line for line in lines)  # Alice is not seated there
-    waiting = await mover_of(tg)  # the same list for Bob: his games only, and what waits for him marked
-    bob = await tg.say(BOB, BOB["id"], "/mygames", expect=(BOB["id"], "Your game"))
-    assert bob["text"].startswith("Your games (2) — ") and "#4" not in bob["text"]
-    assert waiting is not BOB or "▶ " in bob["text"]
+    bob = await tg.say(BOB, BOB["id"], "/mygames", expect=(BOB["id"], "Your game"))  # his games only
+    bob_lines = bob["text"].splitlines()
+    assert bob_lines[0] == f"Your games (2) — your turn in {sum(line.startswith('▶ ') for line in bob_lines)}:"
+    assert "#4" not in bob["text"]
+    # each game waits for exactly one of them (both two-person games with one to act)
+    for number in ("#1", "#2"):
+        assert sum(any(line.startswith(f"▶ {number} ") for line in text) for text in (lines, bob_lines)) == 1
     # links only where Telegram has them: the supergroup's board message
     buttons = [b for row in reply["reply_markup"]["inline_keyboard"] for b in row]
     board = next(m for m in api.bot_messages(SUPER) if any(  # the board: its "My hand" button
