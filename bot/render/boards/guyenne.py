@@ -7,6 +7,7 @@ in the duel, the team game and the two-set game alike, always with his seat numb
 side, so there the number tells them apart, as in the text)."""
 from __future__ import annotations
 
+from bot.render.boards import common
 from bot.render.boards.common import finish, player, seat_name, seat_tag, title
 from bot.i18n import N_, _, ngettext, translate
 from bot.render.canvas import Canvas
@@ -243,8 +244,9 @@ def draw(view: dict, names: list[str]) -> Canvas:
         canvas.text((24, y), _("Last round — {fights}", fights=" · ".join(lines)), 15, fill=MUTED)
         y += 28
     if view["phase"] == "over":
-        places = [view["ranking"][view["members"][a][0]] for a in (0, 1)]
-        best = places.index(1)
+        ranked = common.places(view)  # resigned seats last: an army is placed as its best member
+        places = [min(ranked[m] for m in view["members"][a]) for a in (0, 1)]
+        best = places.index(min(places))
         text = _("Draw") if places[0] == places[1] else "★ " + (
             _("{who} wins", who=army_name(best)) if len(view["members"][best]) == 1 else
             _("{who} win", who=army_name(best)))

@@ -2,6 +2,7 @@
 current trick; in a private picture the viewer's hand with the playable cards raised."""
 from __future__ import annotations
 
+from bot.render.boards import common
 from bot.render.boards.common import chip, finish, player, seat_colour, seat_tag, title
 from bot.i18n import _, language, ngettext
 from rules.koenig_artus.text import colour_name
@@ -161,8 +162,13 @@ def draw(view: dict, names: list[str]) -> Canvas:
         y += 28
 
     if view["phase"] == "over":
-        canvas.text((24, y), "♔ " + _("Winner: {who}, first to King Arthur's field!", who=player(names, view['winner'])),
-                    20, bold=True)
+        first = common.first_places(view) or [view["winner"]]
+        if first == [view["winner"]]:
+            text = "♔ " + _("Winner: {who}, first to King Arthur's field!", who=player(names, view['winner']))
+        else:  # the first to the field resigned: the others share first place, as the result says
+            text = "★ " + (_("{who} wins", who=player(names, first[0])) if len(first) == 1 else
+                           _("Winners: {names}", names=", ".join(player(names, p) for p in first)))
+        canvas.text((24, y), text, 20, bold=True)
         y += 34
     elif view["phase"] != "play" and view.get("decider") is not None:
         who = player(names, view['decider'])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bot.render.boards import common
 from bot.render.boards.common import chip, finish, player, seat_name, seat_tag, title
 from bot.i18n import _, language, ngettext
 from bot.render.canvas import Canvas
@@ -121,9 +122,10 @@ def draw(view: dict, names: list[str]) -> Canvas:
                      acting=acting: _panel(c, p, names, facts, piles, hidden, acting))
         y += 96
 
-    if view["phase"] == "over" and view.get("ranking"):
-        order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
-        canvas.text((20, y), _("Final:") + " " + ", ".join(f"{view['ranking'][p]}. {player(names, p)} "
+    ranked = common.places(view)  # the places the result tells: resigned seats last
+    if view["phase"] == "over" and ranked:
+        order = sorted(range(n), key=lambda p: (ranked[p], p))
+        canvas.text((20, y), _("Final:") + " " + ", ".join(f"{ranked[p]}. {player(names, p)} "
                                                    f"{view['totals'][p]}" for p in order), 18, bold=True)
         y += 32
     canvas.crop_height(y + 10)

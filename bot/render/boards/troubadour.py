@@ -121,8 +121,10 @@ def draw(view: dict, names: list[str]) -> Canvas:
                      _panel(c, p, seat, names, acting, trio, chosen[p], phase, ace, heights[p]))
         y += heights[p] + 10
     if phase == "over":
-        winner = view.get("winner")
-        text = _("Draw") if view.get("draw") or winner is None else "★ " + _("{who} wins", who=player(names, winner))
+        first = common.first_places(view)
+        if first is None:
+            first = [] if view.get("draw") or view.get("winner") is None else [view["winner"]]
+        text = "★ " + _("{who} wins", who=player(names, first[0])) if len(first) == 1 else _("Draw")
         canvas.text((24, y), text, 20, bold=True, fill=INK)
         y += 32
     canvas.crop_height(y + 4)
