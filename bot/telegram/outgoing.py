@@ -107,7 +107,9 @@ class Outgoing:
         known = None
         if slot_key:
             found = await self.service.slots.lookup(PLATFORM, slot_key)
-            if found and self._resolve(found[0]) == str(chat_id):
+            # a slot shown in a group that became a supergroup is posted anew in the new chat (and remembered
+            # there): its old message cannot be edited or deleted any more
+            if found and found[0] == str(chat_id):
                 known = (int(found[0]), int(found[1]))
         if known is not None and not renew and not self._scrolled_away(known[0], known[1]):
             try:
@@ -173,11 +175,17 @@ class Outgoing:
             self.removed.setdefault(str(chat_id), set()).add(message_id)
 
     async def _retire(self, chat_id: int, message_id: int, pace) -> bool:
-        """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line."""
+        """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line.
+        One in a group that became a supergroup stays as it is (that chat takes no calls any more)."""
         bot = self.app.bot
+        if str(chat_id) in self.moved:
+            return False
         try:
             await bot.delete_message(chat_id, message_id)
             return True
+        except ChatMigrated as moved:
+            await self._moved_to(chat_id, moved.new_chat_id)
+            return False
         except (BadRequest, Forbidden) as error:
             log.info("could not delete an old message (%s): cutting it down instead", error)
         try:
