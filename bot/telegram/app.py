@@ -202,9 +202,9 @@ class TelegramAdapter(Outgoing):
             await asyncio.wait({work}, timeout=self.verdict_wait)
         finally:
             out = work.result() if work.done() and not work.cancelled() and work.exception() is None else None
-            answer, out = self._verdict(out, user, data)
+            answer, out, link = self._verdict(out, user, data)
             try:
-                await query.answer(answer[:200] or None, show_alert=len(answer) > 60)
+                await query.answer(answer[:200] or None, show_alert=len(answer) > 60 and link is None, url=link)
             except TelegramError as error:
                 log.warning("could not answer a callback: %s", error)
         if out is None:  # the service is still at work: its refusal comes as a message instead of a toast
@@ -216,17 +216,25 @@ class TelegramAdapter(Outgoing):
             admin = await self.is_admin(update) if data.startswith(("s:", "x:")) else False
             return await self.service.handle(c.PressButton(user, chat, data, None, admin))
 
-    @staticmethod
-    def _verdict(out: list[Message] | None, user: UserRef, data: str) -> tuple[str, list[Message] | None]:
+    def _verdict(self, out: list[Message] | None, user: UserRef,
+                 data: str) -> tuple[str, list[Message] | None, str | None]:
+        """The toast for a press (and the messages still to send); a press whose person's private chat is known
+        to fail is answered with the deep link that opens it (Telegram opens the link for the person)."""
         if out is None:
-            return "", None
+            return "", None, None
         errors = [m for m in out if m.kind == "error" and (m.user is None or m.user.id == user.id)]
         if errors:
-            return errors[0].text, [m for m in out if m is not errors[0]]
+            return errors[0].text, [m for m in out if m is not errors[0]], None
+        closed = next((m for m in out if m.kind == "dm_needed" and m.is_reply and m.user.id == user.id), None)
+        if closed is not None:
+            with i18n.using(user.locale):
+                text = _("🔒 Our private chat is closed: open it and press Start (unblock me first if you blocked "
+                         "me) — your hand comes right after.")
+            return text, [m for m in out if m is not closed], self.start_link(closed.game_id)
         if data.startswith("h:") and any(m.is_private and m.kind == "hand" for m in out):
             with i18n.using(user.locale):
-                return _("📬 Your hand is in our private chat."), out
-        return "", out
+                return _("📬 Your hand is in our private chat."), out, None
+        return "", out, None
 
     @_counted
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -210,8 +210,10 @@ class Outgoing:
         """Lobbies and 'open a private chat' notes carry the link that opens the private chat."""
         if message.kind not in ("lobby", "dm_needed") or message.game_id is None:
             return []
-        username = self.app.bot.username
         with i18n.using(message.chat.locale if message.chat is not None else None):
             label = _("🔔 Open private chat with me")
-        return [[InlineKeyboardButton(label,
-                                      url=f"https://t.me/{username}?start=g{message.game_id}")]]
+        return [[InlineKeyboardButton(label, url=self.start_link(message.game_id))]]
+
+    def start_link(self, game_id: int | None) -> str:
+        """The deep link that opens the private chat with the bot (and, pressing Start, brings the hands)."""
+        return f"https://t.me/{self.app.bot.username}?start=g{game_id}"

@@ -33,3 +33,31 @@ async def test_after_the_upgrade_to_a_supergroup_the_turn_line_and_board_follow_
     boards = [m for m in api.bot_messages(SUPER) if "photo" in m]
     assert len(boards) == 1
     assert not [r for r in caplog.records if "upgraded to a supergroup" in r.getMessage()]
+
+
+async def test_a_person_who_blocked_the_bot_is_answered_with_the_way_back_and_not_named_once_back(tg):
+    await two_player_game(tg)
+    api = tg.api
+    mover = await mover_of(tg)
+    waiting = BOB if mover is ALICE else ALICE
+    api.blocked.add(waiting["id"])
+    before = tg.snapshot()
+    message = api.last_with_keyboard(mover["id"])
+    await tg.press(mover, mover["id"], message, choose(message))
+    await tg.changed(before, GROUP, f"cannot send private messages to {waiting['first_name']}")
+    await tg.idle()
+    board = [m for m in api.bot_messages(GROUP) if "photo" in m][-1]
+    for _ in range(2):  # every press, not only the first
+        answer = await tg.press(waiting, GROUP, board, "h:1")
+        assert "📬" not in (answer.get("text") or "") and "press Start" in answer["text"]
+        assert answer.get("url") == "https://t.me/herald_bot?start=g1"
+    reply = await tg.say(waiting, GROUP, "/hand", expect=(GROUP, "press Start"))
+    assert any(b.get("url") == "https://t.me/herald_bot?start=g1" for b in buttons(reply))
+    await tg.idle()
+    api.blocked.discard(waiting["id"])
+    await tg.say(waiting, waiting["id"], "/start", expect=(waiting["id"], "your view"))
+    await tg.idle()
+    reopened = len(api.sends)
+    await play_moves(tg, 6)
+    lines = [s for s in api.sends[reopened:] if s["chat"] == GROUP and "your turn" in s["text"]]
+    assert lines and all(s["mentions"] == [] for s in lines)  # back: pinged by their hand, not in the group
