@@ -273,6 +273,11 @@ class DiscordAdapter:
         retired = known is not None and (message.ping or message.is_private)
         if retired:
             await self._retire(channel, known)
+        elif known is not None:  # the older message stays (a board asked for again): its buttons go
+            try:
+                await channel.get_partial_message(known).edit(view=None)
+            except discord.HTTPException as error:
+                log.info("could not remove the buttons of an older message: %s", error)
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:

@@ -127,6 +127,8 @@ class Outgoing:
         if known is not None and renew and (message.ping or message.is_private):
             if await self._retire(known[0], known[1], pace) and not message.is_private:
                 self.removed.setdefault(str(known[0]), set()).add(known[1])
+        elif known is not None:  # the older message stays (a board asked for again): its buttons go
+            await self._strip(known[0], known[1], pace)
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
@@ -201,14 +203,25 @@ class Outgoing:
                     pass
         return False
 
+    async def _strip(self, chat_id: int, message_id: int, pace) -> None:
+        """A message superseded by a newer one of its slot keeps its text and loses its buttons (a press there
+        would act on a board that is no longer the one shown)."""
+        try:
+            await pace()
+            await self.app.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+        except BadRequest as error:  # it had none, or it is gone
+            log.info("could not remove the buttons of an older message: %s", error)
+
     def _scrolled_away(self, chat_id: int, message_id: int) -> bool:
         latest = self.latest_message.get(str(chat_id), message_id)
         gone = sum(1 for m in self.removed.get(str(chat_id), ()) if message_id < m <= latest)
         return latest - message_id - gone > REPOST_AFTER
 
     def _deep_link(self, message: Message) -> list[list[InlineKeyboardButton]]:
-        """Lobbies and 'open a private chat' notes carry the link that opens the private chat."""
+        """Open lobbies and 'open a private chat' notes carry the link that opens the private chat."""
         if message.kind not in ("lobby", "dm_needed") or message.game_id is None:
+            return []
+        if message.kind == "lobby" and not message.buttons:  # the table started (everyone opened it): no link
             return []
         with i18n.using(message.chat.locale if message.chat is not None else None):
             label = _("🔔 Open private chat with me")

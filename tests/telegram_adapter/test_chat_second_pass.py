@@ -61,3 +61,21 @@ async def test_a_person_who_blocked_the_bot_is_answered_with_the_way_back_and_no
     await play_moves(tg, 6)
     lines = [s for s in api.sends[reopened:] if s["chat"] == GROUP and "your turn" in s["text"]]
     assert lines and all(s["mentions"] == [] for s in lines)  # back: pinged by their hand, not in the group
+
+
+async def test_a_board_asked_for_again_leaves_the_old_one_without_buttons(tg):
+    await two_player_game(tg)
+    api = tg.api
+    old = [m for m in api.bot_messages(GROUP) if "photo" in m][-1]
+    assert buttons(old)
+    await tg.say(BOB, GROUP, "/board")
+    await tg.idle()
+    shown = [m for m in api.bot_messages(GROUP) if "photo" in m]
+    assert len(shown) == 2 and shown[0]["message_id"] == old["message_id"]
+    assert buttons(shown[0]) == [] and [b["text"] for b in buttons(shown[1])] == ["🂠 My hand"]
+
+
+async def test_the_start_message_keeps_no_open_private_chat_link(tg):
+    await two_player_game(tg)
+    started = next(m for m in tg.api.bot_messages(GROUP) if m["text"].startswith("🏁"))
+    assert buttons(started) == []
