@@ -153,7 +153,25 @@ class TelegramAdapter(Outgoing):
         self._seen(update)
         async with self._lock(update):
             out = await self._command(update, context)
+            if any(m.conceal for m in out) and message.chat.type != ChatType.PRIVATE:
+                await self._conceal(message, out, self.user_ref(update))
         self.submit(out, asker=self.user_ref(update), reply_to=message.message_id)
+
+    async def _conceal(self, typed, out: list[Message], user: UserRef) -> None:
+        """A secret move typed in the group: its message is deleted where the bot may (an admin with the right to
+        delete messages), else the person is asked to delete it; the refusal says which."""
+        try:
+            await self.app.bot.delete_message(typed.chat.id, typed.message_id)
+            done = True
+        except TelegramError as error:
+            log.info("could not delete a secret move typed in a group: %s", error)
+            done = False
+        with i18n.using(user.locale):
+            said = _("I deleted your message so the table cannot read it.") if done else \
+                _("Please delete your message: the table can read it.")
+        for m in out:
+            if m.conceal:
+                m.text += "\n" + said
 
     async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> list[Message]:
         message = update.effective_message

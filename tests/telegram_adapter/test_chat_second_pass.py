@@ -79,3 +79,38 @@ async def test_the_start_message_keeps_no_open_private_chat_link(tg):
     await two_player_game(tg)
     started = next(m for m in tg.api.bot_messages(GROUP) if m["text"].startswith("🏁"))
     assert buttons(started) == []
+
+
+async def secret_move_typed(tg, bot_is_admin: bool):
+    """Alice types her Troubadour trio — a secret move — in the group; returns her message and the refusal."""
+    from rules import get_game
+    api = tg.api
+    api.group(GROUP)
+    if bot_is_admin:
+        api.admins.add((GROUP, 999))
+    await tg.say(ALICE, GROUP, "/new troubadour", expect=(GROUP, "Troubadour"))
+    await tg.say(BOB, GROUP, "/join", expect=(GROUP, "Bob"))
+    from tests.telegram_adapter.test_telegram import open_private_chats
+    await open_private_chats(tg, ALICE, BOB)
+    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "🏁"))
+    await tg.idle()
+    live = tg.service.ctx.games.loaded(1)
+    seat = live.seat_of(next(s.user for s in live.seats if s.user and s.user.id == str(ALICE["id"]))).seat
+    typed = get_game("troubadour").format_action(live.state.legal_actions(seat)[0])
+    before = tg.snapshot()
+    sent = api.send(ALICE, GROUP, "/move " + typed)
+    refusal = await tg.changed(before, GROUP, "secret")
+    await tg.idle()
+    return sent, refusal, typed
+
+
+async def test_a_secret_move_typed_in_the_group_is_deleted_where_the_bot_may(tg):
+    sent, refusal, typed = await secret_move_typed(tg, bot_is_admin=True)
+    assert sent not in tg.api.messages[GROUP]  # nobody reads it any more
+    assert "I deleted your message" in refusal["text"] and typed not in refusal["text"]
+
+
+async def test_a_secret_move_the_bot_may_not_delete_is_left_with_a_request_to_delete_it(tg):
+    sent, refusal, typed = await secret_move_typed(tg, bot_is_admin=False)
+    assert sent in tg.api.messages[GROUP]
+    assert "Please delete your message" in refusal["text"] and typed not in refusal["text"]
