@@ -104,7 +104,7 @@ class Outgoing:
         text = self._html(message)
         markup = keyboard(message.buttons, self._deep_link(message))
         renew = message.ping or message.fresh
-        known = None
+        known = superseded = None
         if slot_key:
             found = await self.service.slots.lookup(PLATFORM, slot_key)
             # a slot shown in a group that became a supergroup is posted anew in the new chat (and remembered
@@ -119,7 +119,9 @@ class Outgoing:
             except BadRequest as error:
                 if "not modified" in str(error).lower():
                     return
-                known = None  # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below
+                # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below, and the old
+                # one (if it is still there) loses its buttons
+                superseded, known = known, None
             except ChatMigrated as moved:
                 chat_id = await self._moved_to(known[0], moved.new_chat_id)
                 known = None
@@ -127,8 +129,8 @@ class Outgoing:
         if known is not None and renew and (message.ping or message.is_private):
             if await self._retire(known[0], known[1], pace) and not message.is_private:
                 self.removed.setdefault(str(known[0]), set()).add(known[1])
-        elif known is not None:  # the older message stays (a board asked for again): its buttons go
-            await self._strip(known[0], known[1], pace)
+        elif known is not None or superseded is not None:  # the older message stays (a board asked for again,
+            await self._strip(*(known or superseded), pace)  # or a picture followed by text): its buttons go
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
