@@ -26,8 +26,9 @@ def finished(name: str, seed: int, players: int = 3):  # the first ``players`` o
     return game, state
 
 
-def live_game(game, state, resigned: int) -> LiveGame:
-    seats = [LiveSeat(s, s + 1, UserRef("telegram", str(s + 1), NAMES[s]), NAMES[s], None, s == resigned)
+def live_game(game, state, resigned: int | set[int]) -> LiveGame:
+    resigned = resigned if isinstance(resigned, set) else {resigned}
+    seats = [LiveSeat(s, s + 1, UserRef("telegram", str(s + 1), NAMES[s]), NAMES[s], None, s in resigned)
              for s in range(len(state.scores()))]
     return LiveGame(id=7, game=game, chat=ChatRef("telegram", "-5", "-5"), chat_db_id=1, created_by=1, seed=1,
                     status="active", version=3, state=state, seats=seats, moves=0, settings={"language": "en"})
@@ -74,3 +75,27 @@ def test_the_final_picture_of_list_und_tuecke_lists_the_results_places(drawn_tex
     boards.draw(*board.picture[:3])
     final = next(t for t in drawn_texts if t.startswith("Final:"))
     assert final.endswith(f"4. {winner + 1} {NAMES[winner]} {board.recipe['view']['totals'][winner]}")
+
+
+def test_the_final_picture_of_a_guyenne_team_game_crowns_the_army_that_stayed(drawn_texts):
+    game = get_game("guyenne")
+    for seed in range(30):
+        state = game.new_game(4, seed=seed, options=dict(game.default_options(), mode="teams"))
+        player, rng = RandomPlayer(seed), random.Random(seed)
+        while not state.is_over():
+            seat = rng.choice(state.to_act())
+            state.apply(seat, player.choose(state, seat))
+        view = state.view(None)
+        if len(set(view["ranking"])) > 1:  # not a draw
+            break
+    members = view["members"]
+    winners = next(a for a in (0, 1) if view["ranking"][members[a][0]] == 1)
+    live = live_game(game, state, resigned=set(members[winners]))  # the winning army walked out, both of them
+    board = telling.board_message(live, state, pictures=True)
+    boards.draw(*board.picture[:3])
+    final = next(t for t in drawn_texts if t.startswith("★") or t.startswith("Draw"))
+    drawn_texts.clear()
+    engine_view = {k: v for k, v in board.recipe["view"].items() if k != "places"}  # the engine's ranking alone
+    boards.draw("guyenne", engine_view, board.picture[2])
+    engine = next(t for t in drawn_texts if t.startswith("★") or t.startswith("Draw"))
+    assert final.startswith("★") and final != engine  # the other army is crowned, as the result places it
