@@ -230,7 +230,9 @@ class DiscordAdapter:
             return
         try:
             await previous[0].delete_message(previous[1])
-        except discord.HTTPException as error:
+        except discord.NotFound:
+            pass  # the person dismissed it already
+        except discord.HTTPException as error:  # its token ran out (15 minutes)
             log.info("could not remove an older ephemeral hand: %s", error)
             if key not in self.stale_told:
                 self.stale_told.add(key)

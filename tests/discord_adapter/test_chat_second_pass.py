@@ -38,6 +38,10 @@ async def test_a_person_with_closed_dms_keeps_one_ephemeral_hand(dc):
         newest = api.messages[record.original_id]
         assert "your view" in text(newest) and "allow direct messages" in text(newest)  # the way to get DMs
         assert hands_shown(dc, dc.bob) == [newest]  # the older ones went
+    newest["deleted"] = True  # Bob dismissed it: the next one replaces nothing, and says nothing about it
+    record = await dc.slash(dc.bob, "hand")
+    assert hands_shown(dc, dc.bob) == [api.messages[record.original_id]]
+    assert not [m for m in api.ephemerals(int(dc.bob["id"])) if "out of date" in text(m)]
     for record in api.interactions.values():  # 15 minutes later: the older tokens are no longer valid
         record.created -= 1000
     for _ in range(2):
