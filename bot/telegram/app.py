@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 GROUP_BUDGET = Budget(((20, 63.0), (1, 1.05)))  # Telegram: 20 a minute in a group, about one a second
 PRIVATE_BUDGET = Budget(((3, 1.1),))
 OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
+HAND_WAIT = 3.0  # seconds a My hand press waits for its hand to be sent before it is answered (a query lasts 15)
 
 COMMANDS = [
     ("new", N_("open a table: /new <game> [options]")), ("join", N_("take a seat")),
@@ -221,6 +222,11 @@ class TelegramAdapter(Outgoing):
         finally:
             out = work.result() if work.done() and not work.cancelled() and work.exception() is None else None
             answer, out, link = self._verdict(out, user, data)
+            hands = [m for m in out or [] if m.is_private and m.kind == "hand"] \
+                if data.startswith("h:") and not answer else []
+            if hands:  # My hand: said to be there only once it is
+                out = [m for m in out if not any(m is h for h in hands)]
+                answer, link = await self._hand_sent(hands, user)
             try:
                 await query.answer(answer[:200] or None, show_alert=len(answer) > 60 and link is None, url=link)
             except TelegramError as error:
@@ -245,14 +251,29 @@ class TelegramAdapter(Outgoing):
             return errors[0].text, [m for m in out if m is not errors[0]], None
         closed = next((m for m in out if m.kind == "dm_needed" and m.is_reply and m.user.id == user.id), None)
         if closed is not None:
-            with i18n.using(user.locale):
-                text = _("🔒 Our private chat is closed: open it and press Start (unblock me first if you blocked "
-                         "me) — your hand comes right after.")
-            return text, [m for m in out if m is not closed], self.start_link(closed.game_id)
-        if data.startswith("h:") and any(m.is_private and m.kind == "hand" for m in out):
-            with i18n.using(user.locale):
-                return _("📬 Your hand is in our private chat."), out, None
+            return self._closed(user), [m for m in out if m is not closed], self.start_link(closed.game_id)
         return "", out, None
+
+    @staticmethod
+    def _closed(user: UserRef) -> str:
+        with i18n.using(user.locale):
+            return _("🔒 Our private chat is closed: open it and press Start (unblock me first if you blocked me) — "
+                     "your hand comes right after.")
+
+    async def _hand_sent(self, hands: list[Message], user: UserRef) -> tuple[str, str | None]:
+        """The hand a My hand press asked for is sent before the press is answered (within ``HAND_WAIT``), so the
+        answer says what became of it: there, or — the private chat failed — the deep link that opens it."""
+        outcome = asyncio.get_running_loop().create_future()
+        self.delivery.submit(hands, {"outcome": outcome})
+        try:
+            reached = await asyncio.wait_for(asyncio.shield(outcome), HAND_WAIT)
+        except asyncio.TimeoutError:
+            reached = None
+        if reached is False:
+            return self._closed(user), self.start_link(hands[0].game_id)
+        with i18n.using(user.locale):
+            return (_("📬 Your hand is in our private chat.") if reached else
+                    _("📬 Your hand is on its way to our private chat.")), None
 
     @_counted
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -31,6 +31,13 @@ def _seconds(value) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+def _settle(meta: dict, reached: bool | None) -> None:
+    """Tell whoever waits for this message (``meta["outcome"]``, a My hand press) whether it reached its person."""
+    outcome = meta.get("outcome")
+    if outcome is not None and not outcome.done():
+        outcome.set_result(reached)
+
+
 class Outgoing:
     """The sending half of ``TelegramAdapter`` (a mixin: it uses the adapter's ``app``, ``service``,
     ``delivery``, ``latest_message``, ``moved`` and ``removed``)."""
@@ -39,10 +46,12 @@ class Outgoing:
         """Deliver one message; a 429 or a network failure is handed back to the queue to wait and retry."""
         try:
             await self._deliver_one(message, meta, pace)
+            _settle(meta, True)
         except RetryAfter as error:
             raise RetryLater(_seconds(error.retry_after), str(error)) from None
         except Forbidden as error:
             if message.is_private:  # the person never opened the private chat, or blocked me
+                _settle(meta, False)
                 await self._dm_failed(message)
             else:
                 log.warning("not allowed to post a %s message: %s", message.kind, error)
@@ -52,6 +61,7 @@ class Outgoing:
             raise RetryLater(1.0, str(error)) from None
         except TelegramError as error:
             log.warning("could not deliver a %s message: %s", message.kind, error)
+        _settle(meta, None)  # refused for another reason: whoever waits is told it is not known
 
     async def _dm_failed(self, message: Message) -> None:
         """Tell the game's group, in Telegram's own terms: open the private chat and press Start (the service's

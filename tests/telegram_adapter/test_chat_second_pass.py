@@ -114,3 +114,17 @@ async def test_a_secret_move_the_bot_may_not_delete_is_left_with_a_request_to_de
     sent, refusal, typed = await secret_move_typed(tg, bot_is_admin=False)
     assert sent in tg.api.messages[GROUP]
     assert "Please delete your message" in refusal["text"] and typed not in refusal["text"]
+
+
+async def test_my_hand_says_the_hand_is_there_only_once_it_is(tg):
+    await two_player_game(tg)
+    api = tg.api
+    board = [m for m in api.bot_messages(GROUP) if "photo" in m][-1]
+    answer = await tg.press(BOB, GROUP, board, "h:1")
+    assert answer["text"] == "📬 Your hand is in our private chat."
+    assert "your view" in api.bot_messages(BOB["id"])[-1]["text"]  # it was there when that was said
+    api.blocked.add(BOB["id"])  # the first failure: nothing told the bot before this press
+    await tg.idle()
+    answer = await tg.press(BOB, GROUP, board, "h:1")
+    assert "📬" not in answer["text"] and "press Start" in answer["text"]
+    assert answer.get("url") == "https://t.me/herald_bot?start=g1"
