@@ -120,11 +120,16 @@ async def test_my_hand_says_the_hand_is_there_only_once_it_is(tg):
     await two_player_game(tg)
     api = tg.api
     board = [m for m in api.bot_messages(GROUP) if "photo" in m][-1]
-    answer = await tg.press(BOB, GROUP, board, "h:1")
-    assert answer["text"] == "📬 Your hand is in our private chat."
-    assert "your view" in api.bot_messages(BOB["id"])[-1]["text"]  # it was there when that was said
     api.blocked.add(BOB["id"])  # the first failure: nothing told the bot before this press
-    await tg.idle()
     answer = await tg.press(BOB, GROUP, board, "h:1")
     assert "📬" not in answer["text"] and "press Start" in answer["text"]
     assert answer.get("url") == "https://t.me/herald_bot?start=g1"
+    await tg.idle()
+    api.blocked.discard(BOB["id"])
+    await tg.say(BOB, BOB["id"], "/start", expect=(BOB["id"], "your view"))
+    await tg.idle()
+    last = api.bot_messages(BOB["id"])[-1]["message_id"]
+    answer = await tg.press(BOB, GROUP, board, "h:1")
+    assert answer["text"] == "📬 Your hand is in our private chat."
+    newest = api.bot_messages(BOB["id"])[-1]
+    assert newest["message_id"] > last and "your view" in newest["text"]  # there when that was said
