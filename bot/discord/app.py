@@ -48,9 +48,15 @@ def _files(message: Message) -> list[discord.File]:
     return [discord.File(io.BytesIO(message.image), filename=message.image_name or "picture.png")]
 
 
+def message_link(guild_id: str, channel_id: str, message_id: str) -> str:
+    """Discord's jump link to a message in a server's channel."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
 class DiscordAdapter:
     def __init__(self, service: Service, bot: "HeraldBot"):
         self.service = service
+        service.ctx.link_makers[PLATFORM] = message_link
         self.bot = bot
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there

@@ -130,6 +130,10 @@ def register_commands(bot: Bot) -> None:
     async def games(interaction: discord.Interaction):
         await a.command(interaction, lambda c, u: cmd.ShowGames(u, c))
 
+    @tree.command(name="mygames", description=N_("Every game you sit in, in any server — yours to play first"))
+    async def mygames(interaction: discord.Interaction):
+        await a.command(interaction, lambda c, u: cmd.ShowMyGames(u, c), guild_only=False)
+
     @tree.command(name="rules", description=N_("How a game is played, and how to play it here"))
     @app_commands.describe(game=N_("which game"))
     @app_commands.autocomplete(game=_game_names)

@@ -49,7 +49,9 @@ class HeraldMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"hs:(?P<da
         await bot.adapter.on_menu(interaction, self.data, values)
 
 
-def _button(button: Button, row: int) -> HeraldButton:
+def _button(button: Button, row: int) -> discord.ui.Item:
+    if button.url:  # a link: Discord opens it, nothing comes back
+        return discord.ui.Button(label=button.label[:80], url=button.url, row=row)
     item = HeraldButton(button.data, button.label, STYLES.get(button.style, discord.ButtonStyle.secondary))
     item.item.row = row
     return item

@@ -138,6 +138,11 @@ class ShowGames(Command):
 
 
 @dataclass(frozen=True)
+class ShowMyGames(Command):
+    """``/mygames``: every game the person sits in on this platform, in any chat."""
+
+
+@dataclass(frozen=True)
 class ShowRules(Command):
     game: str = ""
 

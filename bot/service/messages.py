@@ -34,6 +34,7 @@ class Button:
     label: str
     data: str
     style: str = "secondary"  # primary, secondary, success, danger
+    url: str | None = None  # a link button (opens ``url``; ``data`` unused): the adapters make it a link
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def message_to_json(message: Message) -> dict:
     menu = message.menu
     return {
         "text": message.text, "chat": _ref(message.chat), "user": _ref(message.user),
-        "buttons": [[[b.label, b.data, b.style] for b in row] for row in message.buttons],
+        "buttons": [[[b.label, b.data, b.style, *([b.url] if b.url else [])] for b in row] for row in message.buttons],
         "slot": message.slot, "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
         "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
         "ping": message.ping, "mentions": [_ref(u) for u in message.mentions], "retire": message.retire,

@@ -15,6 +15,7 @@ HELP_LINES = (
     N_("/hand — your private view and move buttons · /move <notation> — type a move"),
     N_("/hint — privately, what the strong AI would play (the game is then not rated)"),
     N_("/board — show the board again · /games — games of this chat"),
+    N_("/mygames — every game you sit in, anywhere; those waiting for you first"),
     N_("/resign — an AI takes your seat · /abort — creator or admin ends a game"),
     N_("/rules <game> — how to play · /leaderboard [game] · /stats [@user] · /history"),
     N_("/settings — turn timer and more (admins) · /newseason [game] — a new league season (admins)"),

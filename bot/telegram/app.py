@@ -53,12 +53,18 @@ COMMANDS = [
     ("board", N_("show the board again")), ("log", N_("what happened: /log [lines] [#game]")),
     ("resign", N_("leave a running game (an AI takes over): /resign [yes]")),
     ("abort", N_("end a table or game (creator or admin)")), ("games", N_("the games of this group")),
+    ("mygames", N_("every game you sit in, yours to play first")),
     ("rules", N_("rules of a game: /rules <game>")),
     ("leaderboard", N_("the group's ratings: /leaderboard [game]")), ("stats", N_("a player's record")),
     ("history", N_("recent games")), ("settings", N_("group settings (admins); /settings mylanguage=de")),
     ("newseason", N_("start a new league season: /newseason [game] (admins)")),
     ("help", N_("how to play here: /help [game]")),
 ]
+
+
+def message_link(league: str, chat_id: str, message_id: str) -> str | None:
+    """A link to a message: supergroups (ids ``-100…``) have ``t.me/c/<id>/<message>``; a basic group has none."""
+    return f"https://t.me/c/{chat_id[4:]}/{message_id}" if chat_id.startswith("-100") else None
 
 
 def _counted(handler):
@@ -78,6 +84,7 @@ def _counted(handler):
 class TelegramAdapter(Outgoing):
     def __init__(self, service: Service, app: Application, *, pace_scale: float = 1.0, verdict_wait: float = 0.5):
         self.service = service
+        service.ctx.link_makers[PLATFORM] = message_link
         self.app = app
         self.verdict_wait = verdict_wait
         self.latest_message: dict[str, int] = {}  # group id → newest message id seen there

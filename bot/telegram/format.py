@@ -53,8 +53,9 @@ def to_html(text: str) -> str:
 
 def keyboard(rows: list[list[Button]], extra: list[list[InlineKeyboardButton]] | None = None
              ) -> InlineKeyboardMarkup | None:
-    markup = [[InlineKeyboardButton(b.label[:60], callback_data=b.data) for b in row
-               if len(b.data.encode()) <= CALLBACK_DATA_LIMIT] for row in rows if row]
+    markup = [[InlineKeyboardButton(b.label[:60], url=b.url) if b.url else
+               InlineKeyboardButton(b.label[:60], callback_data=b.data) for b in row
+               if b.url or len(b.data.encode()) <= CALLBACK_DATA_LIMIT] for row in rows if row]
     markup = [row for row in markup if row] + (extra or [])
     return InlineKeyboardMarkup(markup) if markup else None
 

@@ -7,7 +7,7 @@ from bot.service import commands as c
 
 YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 ADMIN_COMMANDS = frozenset({"abort", "settings", "newseason"})  # the group's admins may do more here
-PRIVATE = frozenset({"hand", "move", "rules", "settings", "hint", "help", "log"})  # what the private chat takes
+PRIVATE = frozenset({"hand", "move", "rules", "settings", "hint", "help", "log", "mygames"})  # what the private chat takes
 
 
 def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, admin: bool) -> c.Command | None:
@@ -40,6 +40,8 @@ def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, 
              "history": c.ShowHistory, "help": c.ShowHelp}
     if name == "games":
         return c.ShowGames(user, chat)
+    if name == "mygames":
+        return c.ShowMyGames(user, chat)
     return kinds.get(name, c.ShowHelp)(user, chat, text)
 
 

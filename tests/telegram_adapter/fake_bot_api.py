@@ -312,6 +312,9 @@ class FakeBotApi:
             for button in row:
                 if "callback_data" in button and len(button["callback_data"].encode()) > 64:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                if "url" in button and ("callback_data" in button or
+                                        not re.match(r"(https?|tg)://\S+$", button["url"])):
+                    raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
 
     def _sent(self, method: str, p: dict, message: dict) -> dict:
         """A new message: does it notify, and whom does it mention?"""
