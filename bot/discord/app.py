@@ -61,6 +61,10 @@ class DiscordAdapter:
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
         self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
+        # (person, game) → the webhook of the interaction that last showed their hand ephemerally, and its message:
+        # a newer one replaces it (deleted by that webhook while its token lasts, 15 min), so one is kept
+        self.ephemeral_hands: dict[tuple[str, int | None], tuple[discord.Webhook, int]] = {}
+        self.stale_told: set[tuple[str, int | None]] = set()  # told once that older ones above are out of date
         # a message is rendered and its picture drawn when it is really sent (``service.finish_one``): a board
         # replaced while it waited is never drawn
         self.delivery = Delivery(self._send, on_delivered=service.marks.delivered, prepare=service.finish_one,
@@ -201,6 +205,7 @@ class DiscordAdapter:
         answer = payload(message.text)
         if message.is_private and clicked is not None and clicked.flags.ephemeral and message.kind == "hand":
             await interaction.edit_original_response(**answer, view=view, attachments=_files(message))
+            self._keep_hand(message, interaction.followup, clicked.id)  # a fresher token for the same message
             return
         if message.kind == "confirm" and clicked is not None:  # a question answered: its buttons go with it
             await interaction.edit_original_response(**answer, view=view)
@@ -208,10 +213,39 @@ class DiscordAdapter:
         kwargs = {"ephemeral": True, "view": view} if view is not None else {"ephemeral": True}
         if message.image is not None:
             kwargs["files"] = _files(message)
-        if answer["embed"] is None:
-            await interaction.followup.send(answer["content"], **kwargs)
-        else:
-            await interaction.followup.send(answer["content"], embed=answer["embed"], **kwargs)
+        if answer["embed"] is not None:
+            kwargs["embed"] = answer["embed"]
+        sent = await interaction.followup.send(answer["content"], wait=True, **kwargs)
+        if message.is_private and message.kind == "hand":
+            await self._replace_hand(message, interaction, sent.id)
+
+    def _keep_hand(self, message: Message, webhook: discord.Webhook, message_id: int) -> None:
+        key = (message.user.id, message.game_id)
+        self.ephemeral_hands.pop(key, None)
+        if len(self.ephemeral_hands) >= 10_000:  # the oldest first (a dict keeps its order)
+            del self.ephemeral_hands[next(iter(self.ephemeral_hands))]
+        self.ephemeral_hands[key] = (webhook, message_id)
+
+    async def _replace_hand(self, message: Message, interaction: discord.Interaction, message_id: int) -> None:
+        """A hand shown ephemerally anew: the previous one of the person's game goes while its interaction's
+        token lasts; after that it cannot be removed, and the person is told so once."""
+        key = (message.user.id, message.game_id)
+        previous = self.ephemeral_hands.get(key)
+        self._keep_hand(message, interaction.followup, message_id)
+        if previous is None or previous[1] == message_id:
+            return
+        try:
+            await previous[0].delete_message(previous[1])
+        except discord.NotFound:
+            pass  # the person dismissed it already
+        except discord.HTTPException as error:  # its token ran out (15 minutes)
+            log.info("could not remove an older ephemeral hand: %s", error)
+            if key not in self.stale_told:
+                self.stale_told.add(key)
+                with i18n.using(i18n.supported(interaction.locale)):
+                    note = _("Older copies of your hand above are out of date (I can no longer remove them): "
+                             "use the newest.")
+                await interaction.followup.send(to_markdown(note), ephemeral=True)
 
     async def _channel_of(self, message: Message) -> discord.abc.Messageable:
         if message.chat is not None:
@@ -279,6 +313,11 @@ class DiscordAdapter:
         retired = known is not None and (message.ping or message.is_private)
         if retired:
             await self._retire(channel, known)
+        elif known is not None:  # the older message stays (a board asked for again): its buttons go
+            try:
+                await channel.get_partial_message(known).edit(view=None)
+            except discord.HTTPException as error:
+                log.info("could not remove the buttons of an older message: %s", error)
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:

@@ -75,7 +75,9 @@ async def handle(ctx: Context, command: c.Command) -> list[Message]:
                 command = buttons.parse(command)
             return await HANDLERS[type(command)](ctx, command)
         except (ServiceError, IllegalAction) as error:
-            return [refusal(command, str(error))]
+            said = refusal(command, str(error))
+            said.conceal = getattr(error, "conceal", False)  # a secret typed where the table reads it
+            return [said]
         except StaleVersion:
             return [refusal(command, _("Someone else moved at the same moment; please try again."))]
         except StillWaiting:

@@ -19,6 +19,15 @@ TEXT_LENGTH = 2000  # a typed move, options or settings: longer is never meaning
 class ServiceError(Exception):
     """A friendly refusal: the text goes back to the person, nothing changed."""
 
+    conceal = False  # the refusal's ``Message.conceal``
+
+
+class SecretRefused(ServiceError):
+    """A secret move typed where the table reads it: refused, and the adapter removes (or asks the person to
+    remove) the message that shows it."""
+
+    conceal = True
+
 
 def clean(text: str | None, limit: int = TEXT_LENGTH) -> str:
     """Text as the database can store it: no NUL characters, at most ``limit`` characters."""

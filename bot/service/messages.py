@@ -81,6 +81,7 @@ class Message:
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
     retire: bool = False  # the slot's message goes, nothing is posted (see above)
+    conceal: bool = False  # a refusal whose asker's own message shows a secret: adapters delete it where they may
     outbox_id: str | None = None  # the key of its outbox row: reported delivered once sent or superseded
     # What ``text``, ``buttons`` and ``menu`` are rendered from (``bot/service/rendering.py``): a game's boards
     # and hands are rendered when they are sent (``rendering.finish``), not when the move is committed, so one

@@ -61,6 +61,8 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
     built it already (a view is built once per move)."""
     view = state.view(None) if view is None else view
     over = state.is_over()
+    if over:  # the picture draws the places the result tells (resigned seats last), not the engine's ranking
+        view = dict(view, places=final_places(live, state))
     lang = languages.of_live_chat(live)
     recipe = {"render": "board", "lang": lang, "game": live.game.name, "id": live.id,
               "view": view, "names": list(live.names), "recent": [event.to_json() for event in live.recent],

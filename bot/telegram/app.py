@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 GROUP_BUDGET = Budget(((20, 63.0), (1, 1.05)))  # Telegram: 20 a minute in a group, about one a second
 PRIVATE_BUDGET = Budget(((3, 1.1),))
 OVERALL_BUDGET = Budget(((30, 1.0),))  # about 30 a second for the whole bot
+HAND_WAIT = 3.0  # seconds a My hand press waits for its hand to be sent before it is answered (a query lasts 15)
 
 COMMANDS = [
     ("new", N_("open a table: /new <game> [options]")), ("join", N_("take a seat")),
@@ -160,7 +161,25 @@ class TelegramAdapter(Outgoing):
         self._seen(update)
         async with self._lock(update):
             out = await self._command(update, context)
+            if any(m.conceal for m in out) and message.chat.type != ChatType.PRIVATE:
+                await self._conceal(message, out, self.user_ref(update))
         self.submit(out, asker=self.user_ref(update), reply_to=message.message_id)
+
+    async def _conceal(self, typed, out: list[Message], user: UserRef) -> None:
+        """A secret move typed in the group: its message is deleted where the bot may (an admin with the right to
+        delete messages), else the person is asked to delete it; the refusal says which."""
+        try:
+            await self.app.bot.delete_message(typed.chat.id, typed.message_id)
+            done = True
+        except TelegramError as error:
+            log.info("could not delete a secret move typed in a group: %s", error)
+            done = False
+        with i18n.using(user.locale):
+            said = _("I deleted your message so the table cannot read it.") if done else \
+                _("Please delete your message: the table can read it.")
+        for m in out:
+            if m.conceal:
+                m.text += "\n" + said
 
     async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> list[Message]:
         message = update.effective_message
@@ -209,9 +228,14 @@ class TelegramAdapter(Outgoing):
             await asyncio.wait({work}, timeout=self.verdict_wait)
         finally:
             out = work.result() if work.done() and not work.cancelled() and work.exception() is None else None
-            answer, out = self._verdict(out, user, data)
+            answer, out, link = self._verdict(out, user, data)
+            hands = [m for m in out or [] if m.is_private and m.kind == "hand"] \
+                if data.startswith("h:") and not answer else []
+            if hands:  # My hand: said to be there only once it is
+                out = [m for m in out if not any(m is h for h in hands)]
+                answer, link = await self._hand_sent(hands, user)
             try:
-                await query.answer(answer[:200] or None, show_alert=len(answer) > 60)
+                await query.answer(answer[:200] or None, show_alert=len(answer) > 60 and link is None, url=link)
             except TelegramError as error:
                 log.warning("could not answer a callback: %s", error)
         if out is None:  # the service is still at work: its refusal comes as a message instead of a toast
@@ -223,17 +247,40 @@ class TelegramAdapter(Outgoing):
             admin = await self.is_admin(update) if data.startswith(("s:", "x:")) else False
             return await self.service.handle(c.PressButton(user, chat, data, None, admin))
 
-    @staticmethod
-    def _verdict(out: list[Message] | None, user: UserRef, data: str) -> tuple[str, list[Message] | None]:
+    def _verdict(self, out: list[Message] | None, user: UserRef,
+                 data: str) -> tuple[str, list[Message] | None, str | None]:
+        """The toast for a press (and the messages still to send); a press whose person's private chat is known
+        to fail is answered with the deep link that opens it (Telegram opens the link for the person)."""
         if out is None:
-            return "", None
+            return "", None, None
         errors = [m for m in out if m.kind == "error" and (m.user is None or m.user.id == user.id)]
         if errors:
-            return errors[0].text, [m for m in out if m is not errors[0]]
-        if data.startswith("h:") and any(m.is_private and m.kind == "hand" for m in out):
-            with i18n.using(user.locale):
-                return _("📬 Your hand is in our private chat."), out
-        return "", out
+            return errors[0].text, [m for m in out if m is not errors[0]], None
+        closed = next((m for m in out if m.kind == "dm_needed" and m.is_reply and m.user.id == user.id), None)
+        if closed is not None:
+            return self._closed(user), [m for m in out if m is not closed], self.start_link(closed.game_id)
+        return "", out, None
+
+    @staticmethod
+    def _closed(user: UserRef) -> str:
+        with i18n.using(user.locale):
+            return _("🔒 Our private chat is closed: open it and press Start (unblock me first if you blocked me) — "
+                     "your hand comes right after.")
+
+    async def _hand_sent(self, hands: list[Message], user: UserRef) -> tuple[str, str | None]:
+        """The hand a My hand press asked for is sent before the press is answered (within ``HAND_WAIT``), so the
+        answer says what became of it: there, or — the private chat failed — the deep link that opens it."""
+        outcome = asyncio.get_running_loop().create_future()
+        self.delivery.submit(hands, {"outcome": outcome})
+        try:
+            reached = await asyncio.wait_for(asyncio.shield(outcome), HAND_WAIT)
+        except asyncio.TimeoutError:
+            reached = None
+        if reached is False:
+            return self._closed(user), self.start_link(hands[0].game_id)
+        with i18n.using(user.locale):
+            return (_("📬 Your hand is in our private chat.") if reached else
+                    _("📬 Your hand is on its way to our private chat.")), None
 
     @_counted
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

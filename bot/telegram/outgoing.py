@@ -31,6 +31,13 @@ def _seconds(value) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+def _settle(meta: dict, reached: bool | None) -> None:
+    """Tell whoever waits for this message (``meta["outcome"]``, a My hand press) whether it reached its person."""
+    outcome = meta.get("outcome")
+    if outcome is not None and not outcome.done():
+        outcome.set_result(reached)
+
+
 class Outgoing:
     """The sending half of ``TelegramAdapter`` (a mixin: it uses the adapter's ``app``, ``service``,
     ``delivery``, ``latest_message``, ``moved`` and ``removed``)."""
@@ -39,10 +46,12 @@ class Outgoing:
         """Deliver one message; a 429 or a network failure is handed back to the queue to wait and retry."""
         try:
             await self._deliver_one(message, meta, pace)
+            _settle(meta, True)
         except RetryAfter as error:
             raise RetryLater(_seconds(error.retry_after), str(error)) from None
         except Forbidden as error:
             if message.is_private:  # the person never opened the private chat, or blocked me
+                _settle(meta, False)
                 await self._dm_failed(message)
             else:
                 log.warning("not allowed to post a %s message: %s", message.kind, error)
@@ -52,6 +61,7 @@ class Outgoing:
             raise RetryLater(1.0, str(error)) from None
         except TelegramError as error:
             log.warning("could not deliver a %s message: %s", message.kind, error)
+        _settle(meta, None)  # refused for another reason: whoever waits is told it is not known
 
     async def _dm_failed(self, message: Message) -> None:
         """Tell the game's group, in Telegram's own terms: open the private chat and press Start (the service's
@@ -104,10 +114,12 @@ class Outgoing:
         text = self._html(message)
         markup = keyboard(message.buttons, self._deep_link(message))
         renew = message.ping or message.fresh
-        known = None
+        known = superseded = None
         if slot_key:
             found = await self.service.slots.lookup(PLATFORM, slot_key)
-            if found and self._resolve(found[0]) == str(chat_id):
+            # a slot shown in a group that became a supergroup is posted anew in the new chat (and remembered
+            # there): its old message cannot be edited or deleted any more
+            if found and found[0] == str(chat_id):
                 known = (int(found[0]), int(found[1]))
         if known is not None and not renew and not self._scrolled_away(known[0], known[1]):
             try:
@@ -117,7 +129,9 @@ class Outgoing:
             except BadRequest as error:
                 if "not modified" in str(error).lower():
                     return
-                known = None  # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below
+                # gone (deleted, too old) or of the other kind (text ↔ photo): post a new one below, and the old
+                # one (if it is still there) loses its buttons
+                superseded, known = known, None
             except ChatMigrated as moved:
                 chat_id = await self._moved_to(known[0], moved.new_chat_id)
                 known = None
@@ -125,6 +139,8 @@ class Outgoing:
         if known is not None and renew and (message.ping or message.is_private):
             if await self._retire(known[0], known[1], pace) and not message.is_private:
                 self.removed.setdefault(str(known[0]), set()).add(known[1])
+        elif known is not None or superseded is not None:  # the older message stays (a board asked for again,
+            await self._strip(*(known or superseded), pace)  # or a picture followed by text): its buttons go
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
@@ -173,11 +189,17 @@ class Outgoing:
             self.removed.setdefault(str(chat_id), set()).add(message_id)
 
     async def _retire(self, chat_id: int, message_id: int, pace) -> bool:
-        """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line."""
+        """The previous message of a slot, now that a newer one notified: deleted (True), or cut to one line.
+        One in a group that became a supergroup stays as it is (that chat takes no calls any more)."""
         bot = self.app.bot
+        if str(chat_id) in self.moved:
+            return False
         try:
             await bot.delete_message(chat_id, message_id)
             return True
+        except ChatMigrated as moved:
+            await self._moved_to(chat_id, moved.new_chat_id)
+            return False
         except (BadRequest, Forbidden) as error:
             log.info("could not delete an old message (%s): cutting it down instead", error)
         try:
@@ -193,17 +215,30 @@ class Outgoing:
                     pass
         return False
 
+    async def _strip(self, chat_id: int, message_id: int, pace) -> None:
+        """A message superseded by a newer one of its slot keeps its text and loses its buttons (a press there
+        would act on a board that is no longer the one shown)."""
+        try:
+            await pace()
+            await self.app.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+        except BadRequest as error:  # it had none, or it is gone
+            log.info("could not remove the buttons of an older message: %s", error)
+
     def _scrolled_away(self, chat_id: int, message_id: int) -> bool:
         latest = self.latest_message.get(str(chat_id), message_id)
         gone = sum(1 for m in self.removed.get(str(chat_id), ()) if message_id < m <= latest)
         return latest - message_id - gone > REPOST_AFTER
 
     def _deep_link(self, message: Message) -> list[list[InlineKeyboardButton]]:
-        """Lobbies and 'open a private chat' notes carry the link that opens the private chat."""
+        """Open lobbies and 'open a private chat' notes carry the link that opens the private chat."""
         if message.kind not in ("lobby", "dm_needed") or message.game_id is None:
             return []
-        username = self.app.bot.username
+        if message.kind == "lobby" and not message.buttons:  # the table started (everyone opened it): no link
+            return []
         with i18n.using(message.chat.locale if message.chat is not None else None):
             label = _("🔔 Open private chat with me")
-        return [[InlineKeyboardButton(label,
-                                      url=f"https://t.me/{username}?start=g{message.game_id}")]]
+        return [[InlineKeyboardButton(label, url=self.start_link(message.game_id))]]
+
+    def start_link(self, game_id: int | None) -> str:
+        """The deep link that opens the private chat with the bot (and, pressing Start, brings the hands)."""
+        return f"https://t.me/{self.app.bot.username}?start=g{game_id}"

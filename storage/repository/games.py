@@ -157,6 +157,12 @@ class Games:
             .order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit))
         return list(rows)
 
+    async def count_finished(self, chat_ids: list[int], since) -> int:
+        """How many games of the chats finished since ``since``."""
+        return await self.session.scalar(
+            select(func.count()).select_from(GameRow).where(
+                GameRow.chat_id.in_(chat_ids), GameRow.status == "finished", GameRow.finished_at >= since)) or 0
+
 
 def _snapshot_values(version: int, state: dict, status: str | None, result: dict | None) -> dict:
     """The columns a new snapshot writes: the next version, and the end time when the game ends."""

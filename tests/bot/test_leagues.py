@@ -224,7 +224,7 @@ async def test_stats_and_history_with_a_chart(service):
     assert bobs.text.startswith("📜 Bob — 3 games")
     [by_name] = await service.stats(CHAT, ALICE, "@bob")
     assert by_name.text.startswith("📜 Bob")
-    assert "has not played here" in (await service.stats(CHAT, ALICE, "@nobody"))[0].text
+    assert "has played here yet" in (await service.stats(CHAT, ALICE, "@nobody"))[0].text
     history = (await service.history(CHAT, ALICE))[0].text
     assert history.count("Duel of Cards") == 3 and "(+" in history or "(-" in history
     async with UnitOfWork(service.db) as uow:

@@ -84,8 +84,8 @@ async def test_stats_finds_a_player_by_part_of_the_name_and_asks_when_several_ma
     assert which.kind == "error" and "Robert Smith" in which.text and "Roberta Jones" in which.text
     [exact] = await service.stats(CHAT, ALICE, "robert smith")
     assert exact.text.startswith("📜 Robert Smith")
-    assert "has not played here" in (await service.stats(CHAT, ALICE, "Zed"))[0].text
-    assert "has not played here" in (await service.stats(CHAT, ALICE, "%"))[0].text
+    assert "has played here yet" in (await service.stats(CHAT, ALICE, "Zed"))[0].text
+    assert "has played here yet" in (await service.stats(CHAT, ALICE, "%"))[0].text
 
 
 # ---------------------------------------------------------------------------------------------- secret moves

@@ -544,6 +544,8 @@ class FakeDiscord:
         return json_response(self._public(self._edit(message, body, files)))
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        if not self._token_ok(self.by_token.get(request.match_info["token"])):  # 15 minutes on: as followups
+            return error(401, 50027, "Invalid Webhook Token")
         message = self._webhook_message(request)
         if message is None:
             return error(404, 10008, "Unknown Message")

@@ -347,8 +347,17 @@ class FakeBotApi:
         return self._sent("sendPhoto", p, message)
 
     async def api_deleteMessage(self, p):
+        """The bot's own messages; in a group also other people's, when the bot is an admin there (with the right
+        to delete messages), as on Telegram."""
         chat_id = self._target(p["chat_id"])
-        message = self._own_message(chat_id, p["message_id"], "delete")
+        theirs = next((m for m in self.messages.get(chat_id, []) if m["message_id"] == int(p["message_id"])
+                       and m["from"]["id"] != BOT["id"]), None)
+        if theirs is not None:
+            if chat_id > 0 or (chat_id, BOT["id"]) not in self.admins:
+                raise ApiError(400, "Bad Request: message can't be deleted")
+            message = theirs
+        else:
+            message = self._own_message(chat_id, p["message_id"], "delete")
         self.messages[chat_id].remove(message)
         self.deleted.append((chat_id, message["message_id"]))
         return True

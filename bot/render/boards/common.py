@@ -20,6 +20,18 @@ def seat_name(names: list[str], seat: int | None) -> str:
     return name if len(name) <= 18 else name[:17] + "…"
 
 
+def places(view: dict) -> list[int] | None:
+    """Each seat's place in a finished game: the places the service tells (``places``: resigned seats last, as
+    the result, /history and the ratings), else the engine's ``ranking``."""
+    return view.get("places") or view.get("ranking")
+
+
+def first_places(view: dict) -> list[int] | None:
+    """The seats placed first in a finished game (None: the view ranks nobody)."""
+    ranked = places(view)
+    return None if not ranked else [p for p, r in enumerate(ranked) if r == 1]
+
+
 def player(names: list[str], seat: int | None, limit: int = 18) -> str:
     """``1 Alice``: the seat's number and name, as the text names him (a name that already starts with its
     number is not numbered twice)."""

@@ -10,6 +10,7 @@ Every text is at least ``MIN_TEXT`` (readable at phone width): an army too wide 
 cards as small tiles in rows, a stack of backs is labelled once, labels wrap where a language's words are long."""
 from __future__ import annotations
 
+from bot.render.boards import common
 from bot.render.boards.common import (beside_or_below, finish, player, seat_name, seat_tag, title, wrapped,
                                       wrapped_lines)
 from bot.i18n import N_, _, ngettext, translate
@@ -293,8 +294,9 @@ def draw(view: dict, names: list[str]) -> Canvas:
                          (" " + _("(conceded)") if f["conceded"] else ""))
         y = wrapped(canvas, 24, y, _("Last round — {fights}", fights=" · ".join(lines)), fill=MUTED, line=LINE)
     if view["phase"] == "over":
-        places = [view["ranking"][view["members"][a][0]] for a in (0, 1)]
-        best = places.index(1)
+        ranked = common.places(view)  # resigned seats last: an army is placed as its best member
+        places = [min(ranked[m] for m in view["members"][a]) for a in (0, 1)]
+        best = places.index(min(places))
         text = _("Draw") if places[0] == places[1] else "★ " + (
             _("{who} wins", who=army_name(best)) if len(view["members"][best]) == 1 else
             _("{who} win", who=army_name(best)))

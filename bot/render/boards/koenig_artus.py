@@ -3,6 +3,7 @@ current trick; in a private picture the viewer's hand with the playable cards ra
 ``MIN_TEXT`` (readable at phone width)."""
 from __future__ import annotations
 
+from bot.render.boards import common
 from bot.render.boards.common import beside_or_below, chip, finish, player, seat_colour, seat_tag, title, wrapped
 from bot.i18n import _, language, ngettext
 from rules.koenig_artus.text import colour_name
@@ -165,8 +166,13 @@ def draw(view: dict, names: list[str]) -> Canvas:
         y = below + 4
 
     if view["phase"] == "over":
-        y = wrapped(canvas, 24, y, "♔ " + _("Winner: {who}, first to King Arthur's field!",
-                                            who=player(names, view['winner'])), 24, bold=True, line=36)
+        first = common.first_places(view) or [view["winner"]]
+        if first == [view["winner"]]:
+            text = "♔ " + _("Winner: {who}, first to King Arthur's field!", who=player(names, view['winner']))
+        else:  # the first to the field resigned: the others share first place, as the result says
+            text = "★ " + (_("{who} wins", who=player(names, first[0])) if len(first) == 1 else
+                           _("Winners: {names}", names=", ".join(player(names, p) for p in first)))
+        y = wrapped(canvas, 24, y, text, 24, bold=True, line=36)
     elif view["phase"] != "play" and view.get("decider") is not None:
         who = player(names, view['decider'])
         what = _("{who} swaps two trump tokens", who=who) if len(view["slots"]) == 6 else \

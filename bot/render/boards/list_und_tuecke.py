@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bot.render.boards import common
 from bot.render.boards.common import (beside_or_below, chip, finish, fits_beside, player, seat_colour, seat_name,
                                       seat_tag, tag_width, title, wrapped)
 from bot.i18n import _, language, ngettext
@@ -158,9 +159,10 @@ def draw(view: dict, names: list[str]) -> Canvas:
                      acting=acting, height=height: _panel(c, p, names, facts, piles, hidden, acting, height))
         y += height + 10
 
-    if view["phase"] == "over" and view.get("ranking"):
-        order = sorted(range(n), key=lambda p: (view["ranking"][p], p))
-        y = wrapped(canvas, 20, y, _("Final:") + " " + ", ".join(f"{view['ranking'][p]}. {player(names, p)} "
+    ranked = common.places(view)  # the places the result tells: resigned seats last
+    if view["phase"] == "over" and ranked:
+        order = sorted(range(n), key=lambda p: (ranked[p], p))
+        y = wrapped(canvas, 20, y, _("Final:") + " " + ", ".join(f"{ranked[p]}. {player(names, p)} "
                                                               f"{view['totals'][p]}" for p in order), bold=True)
     canvas.crop_height(y + 10)
     return canvas

@@ -168,8 +168,10 @@ def draw(view: dict, names: list[str]) -> Canvas:
         ace = turn.get("pending_ace") if turn.get("seat") == p else None
         y += _panel_layer(canvas, y, p, seat, names, p in view["to_act"], trio, chosen[p], phase, ace) + 10
     if phase == "over":
-        winner = view.get("winner")
-        text = _("Draw") if view.get("draw") or winner is None else "★ " + _("{who} wins", who=player(names, winner))
+        first = common.first_places(view)
+        if first is None:
+            first = [] if view.get("draw") or view.get("winner") is None else [view["winner"]]
+        text = "★ " + _("{who} wins", who=player(names, first[0])) if len(first) == 1 else _("Draw")
         canvas.text((24, y), text, 24, bold=True, fill=INK)
         y += 36
     canvas.crop_height(y + 4)

@@ -1,6 +1,8 @@
 """What a chat asks about itself: its games (``/games``), a game's rules (``/rules``), and help (``/help``)."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import rules
 from bot.i18n import _, ngettext
 from bot.service import commands as c, lifecycle, telling
@@ -11,19 +13,21 @@ from bot.service.messages import Message
 from bot.service.rows import seat_of
 from bot.service.texts import game_list_text, help_text
 
+RECENTLY = timedelta(days=7)  # /games counts the games finished in this stretch (/history lists them)
+
 
 async def show_games(ctx: Context, command: c.ShowGames) -> list[Message]:
     chat, user = command.chat, command.user
     async with ctx.uow(readonly=True) as uow:
         chat_row = await uow.chats.find(chat.platform, chat.id)
         rows = await uow.games.in_chat(chat_row.id, (lifecycle.LOBBY, lifecycle.ACTIVE)) if chat_row else []
-        finished = await uow.games.recent_finished([chat_row.id], 3) if chat_row else []
+        finished = await uow.games.count_finished([chat_row.id], ctx.now() - RECENTLY) if chat_row else 0
         if not rows:
             text = _("No game is open here. Open one with /new <game>:") + "\n" + game_list_text()
             if finished:
                 text = ngettext("No game is open here; {n} finished recently (/history). Open one with "
                                 "/new <game>:", "No game is open here; {n} finished recently (/history). "
-                                "Open one with /new <game>:", len(finished)) + "\n" + game_list_text()
+                                "Open one with /new <game>:", finished) + "\n" + game_list_text()
             return [Message(text, chat=chat, user=user)]
         lines = [_("Games in this chat:")]
         for row in rows:

@@ -117,7 +117,8 @@ async def show_stats(ctx: Context, command: c.ShowStats) -> list[Message]:
         chat_ids = await uow.leagues.chat_ids(chat.platform, chat.league_key)
         player, name = await _target(uow, chat, user, text, chat_ids)
         if player is None:
-            return [Message(_("{name} has not played here yet.", name=name), chat=chat, user=command.user)]
+            return [Message(_("Nobody called “{name}” has played here yet.", name=name), chat=chat,
+                            user=command.user)]
         places, per_game = [], Counter()
         for row in await uow.leagues.finished_games(chat_ids):
             seat = next((s for s in row.seats if s.player_id == player.id), None)

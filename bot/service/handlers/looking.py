@@ -11,6 +11,7 @@ from bot.service.context import Context
 from bot.service.errors import ServiceError, clean
 from bot.service.finding import active, find_game, permitted
 from bot.service.handlers.lobby import lobby_message
+from bot.service.handlers.people import remedy
 from bot.service.live import LOG_KEPT, load_live
 from bot.service.messages import Message
 from bot.service.rows import chat_ref, seat_of
@@ -26,10 +27,17 @@ async def show_hand(ctx: Context, command: c.ShowHand) -> list[Message]:
     sees it answered; asked for in a group, it also notifies them (it is at the bottom of their private chat)."""
     async with ctx.uow(readonly=True) as uow:
         live = await active(ctx, uow, command.chat, command.user, command.game_id, "hand", fresh=True)
-        message = telling.private_message(live, live.seat_of(command.user), live.state, live.version, ctx.pictures)
+        seat = live.seat_of(command.user)
+        message = telling.private_message(live, seat, live.state, live.version, ctx.pictures)
         message.fresh = True
         message.ping = command.chat is not None
-        return [message]
+    if command.chat is not None and seat.dm_ok is False:  # known to fail: say how to open it (and still try)
+        text = "🔒 " + remedy(ctx, command.user.platform, command.user.name)
+        if command.user.platform not in ctx.dm_required:  # the hand is shown where it was asked for: said in it
+            message.recipe["note"] = text
+            return [message]
+        return [Message(text, chat=command.chat, user=command.user, game_id=live.id, kind="dm_needed"), message]
+    return [message]
 
 
 async def show_board(ctx: Context, command: c.ShowBoard) -> list[Message]:

@@ -12,7 +12,7 @@ from storage import StaleVersion
 from bot.i18n import _
 from bot.service import ai_seats, commands as c, picker, telling
 from bot.service.context import Context
-from bot.service.errors import ServiceError
+from bot.service.errors import SecretRefused, ServiceError
 from bot.service.finding import active, game_for_private_move, split_number
 from bot.service.live import LiveGame, LiveSeat
 from bot.service.messages import Message, UserRef
@@ -133,5 +133,5 @@ def _refuse_secret(live: LiveGame, user: UserRef, move: str) -> None:
     except IllegalAction:
         return  # the usual refusal explains the notation
     if live.state.is_secret(seat_row.seat, action):
-        raise ServiceError(_("That move is secret: make it privately, in my private chat (type it there, or use "
-                             "the buttons of /hand), so the table does not read it. Nothing was played."))
+        raise SecretRefused(_("That move is secret: make it privately, in my private chat (type it there, or use "
+                              "the buttons of /hand), so the table does not read it. Nothing was played."))

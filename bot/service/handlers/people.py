@@ -29,8 +29,12 @@ async def private_chat_opened(ctx: Context, command: c.PrivateChatOpened) -> lis
         for row in await uow.games.of_player(player.id, (lifecycle.LOBBY,)):
             note = L("{name} can now get private messages.", name=player.name)
             out.append(await lobby_message(ctx, uow, row, note=note))
+        running = await uow.games.of_player(player.id, (lifecycle.ACTIVE,))
+        for row in running:  # a later failure is told again
+            await uow.slots.drop(user.platform, f"dm-failed:{row.id}:{user.id}")
         await uow.commit()
-        for row in await uow.games.of_player(player.id, (lifecycle.ACTIVE,)):
+        _reached(ctx, user)
+        for row in running:
             live = await ctx.games.fresh(uow, row.id)
             seat = live.seat_of(user) if live else None
             if seat is not None:
@@ -64,7 +68,7 @@ async def private_chat_failed(ctx: Context, command: c.PrivateChatFailed) -> lis
         stored = await uow.chats.get(row.chat_id)
         with i18n.using(chat_language(stored.settings)):
             text = _("⚠ I cannot send private messages to {name}.", name=user.name) + " " + \
-                _remedy(ctx, user.platform, user.name)
+                remedy(ctx, user.platform, user.name)
         # where a bot cannot write first, the chat's message carries the way to open the private chat (the
         # adapter adds its button) and pings the person; elsewhere it names them
         opens = user.platform in ctx.dm_required
@@ -89,7 +93,16 @@ async def private_chat_delivered(ctx: Context, command: c.PrivateChatDelivered) 
         if player is not None and player.dm_ok is not True:
             player.dm_ok = True
             await uow.commit()
+            _reached(ctx, user)
     return []
+
+
+def _reached(ctx: Context, user) -> None:
+    """The person's private chat works: the games in memory stop mentioning them in their turn lines."""
+    for live in ctx.games.all():
+        seat = live.seat_of(user)
+        if seat is not None:
+            seat.dm_ok = True
 
 
 async def chat_moved(ctx: Context, command: c.ChatMoved) -> list[Message]:
@@ -112,7 +125,8 @@ async def games_of(ctx: Context, user, statuses: tuple[str, ...] = ("active",)) 
         return [g.id for g in await uow.games.of_player(player.id, statuses)] if player else []
 
 
-def _remedy(ctx: Context, platform: str, name: str = "") -> str:
+def remedy(ctx: Context, platform: str, name: str = "") -> str:
+    """How a person opens their private chat with the bot, in the platform's terms (the language current now)."""
     if platform in ctx.dm_required:  # a bot that cannot write first: the adapter adds the button that opens it
         return _("The private chat with me is not open, or I was blocked. {name}, open it with the button below and "
                  "press Start (unblock me first if you blocked me) — your hand comes right after.", name=name)

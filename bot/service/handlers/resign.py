@@ -67,7 +67,8 @@ async def _resign(ctx: Context, chat: ChatRef | None, user: UserRef, game_id) ->
                     text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
                              id=row.id)
                     ended = _("Game #{id} has ended.", id=row.id)
-                out = [Message(text, chat=chat_ref(stored), game_id=row.id, kind="result")]
+                out = [Message(text, chat=chat_ref(stored), slot=f"board:{row.id}", game_id=row.id,
+                               kind="result")]  # in place of the board, as an abort: no button stays live
                 out += telling.closed_hands(row, ended) + [telling.turn_retired(chat_ref(stored), row.id)]
                 await uow.outbox.add(outbox_rows(ctx, out))
                 await uow.commit()
