@@ -28,6 +28,8 @@ class Player(Base):
     dm_ok: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # None: unknown yet
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)  # chosen: /settings mylanguage=de
     locale: Mapped[str | None] = mapped_column(String(8), nullable=True)  # last seen client language
+    # /settings myweb=hidden: the web pages show "a player" instead of the name
+    web_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

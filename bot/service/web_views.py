@@ -1,0 +1,41 @@
+"""What the web pages show of a game, through the engines: the public board of a stored state, the final result,
+a view's picture. The web package imports no ``rules``; it asks here.
+
+Public only unless a finished game's page asks for a seat or for everything (a finished game hides nothing
+that matters any more, as the records' replay shows it); a running game is only ever shown from ``view(None)``.
+"""
+from __future__ import annotations
+
+import rules
+from rules.lang import reading
+from bot.render import boards
+from bot.service.leagues import game_title, places_with_resigns
+from bot.service.narration import final_result_lines
+from bot.service.rendering import substitute
+
+__all__ = ["game_title", "places_with_resigns", "public_board", "result_lines", "picture", "has_picture"]
+
+
+def public_board(game_name: str, state: dict, names: list[str]) -> tuple[str, dict]:
+    """(the text of ``view(None)`` with the seats' names, that view) of a stored snapshot."""
+    game = rules.get_game(game_name)
+    view = game.from_json(state).view(None)
+    with reading(None):
+        return substitute(game.render_view(view), names), view
+
+
+def result_lines(game_name: str, result: dict, names: list[str]) -> list[str]:
+    """The final result by place, in the language current now (as the chat was told at the end)."""
+    game = rules.get_game(game_name)
+    resigned = set(result.get("resigned", []))
+    places = places_with_resigns(result.get("ranking", []), resigned)
+    return final_result_lines(game, result.get("scores", []), places, names, None, resigned)
+
+
+def has_picture(game_name: str) -> bool:
+    return boards.has_picture(game_name)
+
+
+def picture(game_name: str, view: dict, names: list[str]) -> bytes | None:
+    """The PNG of a view (the board for a public view, the hand for a seat's), or None."""
+    return boards.picture(game_name, view, names)
