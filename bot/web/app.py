@@ -71,19 +71,33 @@ def make_app(db) -> web.Application:
 
 
 async def serve(database_url: str, listen: str, port: int) -> None:
-    """Serve until cancelled (Ctrl-C, SIGTERM)."""
+    """Serve until SIGTERM or Ctrl-C. The schema is the bots' to migrate; a database no bot has opened yet (a
+    newcomer's first ``python -m bot web``) is brought to it, so the pages answer "nothing here" rather than fail."""
     import asyncio
+    import signal
 
     from storage import open_database
 
     db = await open_database(database_url, migrate=False)
+    if not await _has_schema(db):
+        await db.migrate()
     runner = web.AppRunner(make_app(db), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, listen, port)
     await site.start()
     log.info("Herald's pages on http://%s:%s/", listen, port)
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
     try:
-        await asyncio.Event().wait()
+        await stop.wait()
     finally:
         await runner.cleanup()
         await db.close()
+
+
+async def _has_schema(db) -> bool:
+    from sqlalchemy import inspect
+
+    async with db.engine.connect() as conn:
+        return await conn.run_sync(lambda sync: inspect(sync).has_table("alembic_version"))
