@@ -21,7 +21,13 @@ def public_board(game_name: str, state: dict, names: list[str]) -> tuple[str, di
     game = rules.get_game(game_name)
     view = game.from_json(state).view(None)
     with reading(None):
-        return substitute(game.render_view(view), names), view
+        return page_text(substitute(game.render_view(view), names)), view
+
+
+def page_text(text: str) -> str:
+    """A chat's text for a page: the code fences that make a chat show a table in monospace go (the page
+    shows the whole board in monospace)."""
+    return "\n".join(line for line in text.split("\n") if line.strip() != "```")
 
 
 def result_lines(game_name: str, result: dict, names: list[str]) -> list[str]:

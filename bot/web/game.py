@@ -56,9 +56,8 @@ async def game_page(uow, chat: Chat, game_id: int, viewer: str | None, step: int
     finished = row.status == "finished"
     text, view = web_views.public_board(row.game, row.state, names)
     result = web_views.result_lines(row.game, row.result, names) if finished and row.result else []
-    steps = await uow.games.move_count(row.id)
     return GamePage(row.id, row.game, web_views.game_title(row.game), finished, row.finished_at, names, result,
-                    PUBLIC, [(PUBLIC, _("Public"))], steps, steps, text, view,
+                    PUBLIC, [(PUBLIC, _("Public"))], 0, 0, text, view,
                     has_picture=web_views.has_picture(row.game))
 
 

@@ -9,18 +9,9 @@ from bot.service.context import Context
 from bot.service.messages import Message
 
 
-def page_link(ctx: Context, settings: dict | None, path: str = "") -> str | None:
-    """The address of the chat's pages (``path`` below them: ``/g/12``), or None when they are off. Without a
-    configured WEB_BASE_URL the address starts at ``/c/``: the web process's own address is not known here."""
-    settings = effective(settings)
-    if settings.get("web") != "on" or not settings.get(SLUG):
-        return None
-    return f"{(ctx.web_base_url or '').rstrip('/')}/c/{settings[SLUG]}{path}"
-
-
 def link_line(ctx: Context, settings: dict | None, path: str = "") -> str:
     """``"\\n\\n🌐 <link>"`` to append to an answer, or ``""`` when the chat shows no pages."""
-    link = page_link(ctx, settings, path)
+    link = web_link(ctx.web_base_url, settings, path)
     return "\n\n" + _("🌐 On the web: {link}", link=link) if link else ""
 
 
