@@ -37,7 +37,7 @@ async def careful(request: web.Request, handler) -> web.StreamResponse:
     try:
         response = await handler(request)
     except web.HTTPNotFound:
-        response = _not_found(request.get("lang", i18n.DEFAULT))
+        response = _not_found(request.get(pages.LANG, i18n.DEFAULT))
     except web.HTTPException as e:
         if e.status >= 400:
             response = web.Response(text=f"{e.status} {e.reason}", status=e.status)
@@ -45,7 +45,7 @@ async def careful(request: web.Request, handler) -> web.StreamResponse:
             raise
     except Exception:
         log.exception("the page %s failed", request.path)
-        response = web.Response(text=render("error.html", request.get("lang", i18n.DEFAULT)), status=500,
+        response = web.Response(text=render("error.html", request.get(pages.LANG, i18n.DEFAULT)), status=500,
                                 content_type="text/html")
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)

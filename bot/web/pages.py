@@ -18,6 +18,7 @@ from storage import UnitOfWork
 
 STATIC = Path(__file__).resolve().parent / "static"
 DB = web.AppKey("db", object)
+LANG = web.RequestKey("lang", str) if hasattr(web, "RequestKey") else "lang"  # the page's language (aiohttp ≥ 3.12)
 
 
 def _html(text: str) -> web.Response:
@@ -36,7 +37,7 @@ async def _chat(request: web.Request, uow: UnitOfWork):
     chat = await uow.pages.chat_by_slug(request.match_info["slug"])
     if chat is None:
         raise web.HTTPNotFound()
-    request["lang"] = i18n.supported(effective(chat.settings)["language"]) or i18n.DEFAULT
+    request[LANG] = i18n.supported(effective(chat.settings)["language"]) or i18n.DEFAULT
     return chat
 
 
@@ -52,22 +53,22 @@ async def league(request: web.Request) -> web.Response:
     game, season = request.query.get("game"), _number(request.query.get("season"))
     async with UnitOfWork(request.app[DB], readonly=True) as uow:
         chat = await _chat(request, uow)
-        with i18n.using(request["lang"]):
+        with i18n.using(request[LANG]):
             page = await leagues.league_page(uow, chat, game, season)
-    return _html(render("league.html", request["lang"], page=page, **_common(request, chat)))
+    return _html(render("league.html", request[LANG], page=page, **_common(request, chat)))
 
 
 async def player(request: web.Request) -> web.Response:
     player_id = _number(request.match_info["player"])
     async with UnitOfWork(request.app[DB], readonly=True) as uow:
         chat = await _chat(request, uow)
-        with i18n.using(request["lang"]):
+        with i18n.using(request[LANG]):
             page = await leagues.player_page(uow, chat, player_id) if player_id is not None else None
     if page is None:
         raise web.HTTPNotFound()
-    with i18n.using(request["lang"]):
+    with i18n.using(request[LANG]):
         svg = chart.rating_svg(page.series, i18n._("rated games"), i18n._("rating (μ − 3σ)"))
-    return _html(render("player.html", request["lang"], page=page, chart=_markup(svg),
+    return _html(render("player.html", request[LANG], page=page, chart=_markup(svg),
                         legend=chart.legend(page.series), **_common(request, chat)))
 
 
@@ -83,7 +84,7 @@ async def _game(request: web.Request):
         chat = await _chat(request, uow)
         if game_id is None:
             raise web.HTTPNotFound()
-        with i18n.using(request["lang"]):
+        with i18n.using(request[LANG]):
             page = await replay.game_page(uow, chat, game_id, request.query.get("seat"),
                                           _number(request.query.get("step")))
     if page is None:
@@ -93,7 +94,7 @@ async def _game(request: web.Request):
 
 async def game(request: web.Request) -> web.Response:
     chat, page = await _game(request)
-    return _html(render("game.html", request["lang"], page=page, **_common(request, chat)))
+    return _html(render("game.html", request[LANG], page=page, **_common(request, chat)))
 
 
 async def picture(request: web.Request) -> web.Response:
@@ -102,7 +103,7 @@ async def picture(request: web.Request) -> web.Response:
     _chat_row, page = await _game(request)
     if not page.has_picture:
         raise web.HTTPNotFound()
-    png = await asyncio.get_running_loop().run_in_executor(None, replay.picture_of, page, request["lang"])
+    png = await asyncio.get_running_loop().run_in_executor(None, replay.picture_of, page, request[LANG])
     if png is None:
         raise web.HTTPNotFound()
     return web.Response(body=png, content_type="image/png")
