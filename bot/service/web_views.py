@@ -11,9 +11,12 @@ from rules.lang import reading
 from bot.render import boards
 from bot.service.leagues import game_title, places_with_resigns
 from bot.service.narration import final_result_lines
+from bot.service.records import ALL, PUBLIC, audience_for, build_record, load_game
 from bot.service.rendering import substitute
+from bot.service.replay import Replay
 
-__all__ = ["game_title", "places_with_resigns", "public_board", "result_lines", "picture", "has_picture"]
+__all__ = ["game_title", "places_with_resigns", "public_board", "result_lines", "picture", "has_picture",
+           "view_text", "replay_of", "PUBLIC", "ALL"]
 
 
 def public_board(game_name: str, state: dict, names: list[str]) -> tuple[str, dict]:
@@ -28,6 +31,33 @@ def page_text(text: str) -> str:
     """A chat's text for a page: the code fences that make a chat show a table in monospace go (the page
     shows the whole board in monospace)."""
     return "\n".join(line for line in text.split("\n") if line.strip() != "```")
+
+
+def view_text(game_name: str, view: dict, names: list[str], viewer: int | str | None) -> str:
+    """The text of a replay's view for a page: the board (``view(None)``), a seat's view as that seat read it,
+    or for everything (``ALL``) the board and each seat's own lines under its name."""
+    game = rules.get_game(game_name)
+    if viewer == ALL:
+        board = view_text(game_name, view["public"], names, None)
+        shown = set(board.split("\n"))
+        parts = [board]
+        for seat, seat_view in enumerate(view["seats"]):
+            own = [line for line in view_text(game_name, seat_view, names, seat).split("\n")
+                   if line.strip() and line not in shown]
+            if own:
+                parts.append(f"— {names[seat]} —\n" + "\n".join(own))
+        return "\n\n".join(parts)
+    with reading(viewer if isinstance(viewer, int) else None):
+        return page_text(substitute(game.render_view(view), names))
+
+
+async def replay_of(uow, game_id: int, chat_id: int) -> Replay | None:
+    """The replay of a started game of this chat as the web may show it: everything once it is over (unless
+    the chat keeps the hands hidden after the end), only what the table saw while it runs."""
+    stored = await load_game(uow, game_id)
+    if stored is None or stored.chat_id != chat_id:
+        return None
+    return Replay(build_record(stored, audience_for(stored, None)))
 
 
 def result_lines(game_name: str, result: dict, names: list[str]) -> list[str]:

@@ -5,7 +5,6 @@ database's own ids of players and games, checked to belong to the slug's chat.
 """
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from aiohttp import web
@@ -101,9 +100,10 @@ async def picture(request: web.Request) -> web.Response:
     """The picture of what the game page shows at this step for this viewer (drawn off the event loop,
     kept by what it shows)."""
     _chat_row, page = await _game(request)
-    if not page.has_picture:
+    whose = request.query.get("show", replay.PUBLIC)
+    if whose not in page.pictures():
         raise web.HTTPNotFound()
-    png = await asyncio.get_running_loop().run_in_executor(None, replay.picture_of, page, request[LANG])
+    png = await replay.picture_of(page, request[LANG], whose)
     if png is None:
         raise web.HTTPNotFound()
     return web.Response(body=png, content_type="image/png")
