@@ -9,8 +9,8 @@ from __future__ import annotations
 from html import escape
 
 STYLES = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
-WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 36
+WIDTH, HEIGHT = 480, 280
+LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 40
 
 
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:
