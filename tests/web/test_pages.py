@@ -161,3 +161,18 @@ async def test_headers_as_a_careful_site_sets_them(database_url, league):
             assert " style=" not in page and "<style" not in page  # nor inline style (the CSP allows none)
         _status, _css, headers = await get(site, "/static/herald.css")
         assert headers["X-Content-Type-Options"] == "nosniff" and "max-age" in headers["Cache-Control"]
+
+
+async def test_pages_speak_the_chats_language(database_url, league):
+    service = await build_service(database_url)
+    try:
+        await service.settings(CHAT, ALICE, "language=de", is_admin=True)
+    finally:
+        await service.close()
+    async with Site(database_url) as site:
+        _status, page, _ = await get(site, f"/c/{league.slug}")
+        assert '<html lang="de">' in page and "Duel of Cards — Saison 1" in page and "Letzte Partien" in page
+        _status, page, _ = await get(site, f"/c/{league.slug}/g/{league.finished}?step=3")
+        assert "Schritt 3 von" in page and "Wiederholung" in page
+        status, page, _ = await get(site, f"/c/{league.slug}/g/12345")
+        assert status == 404 and "Hier ist nichts" in page
