@@ -2,7 +2,7 @@
 
 A SQLite file gets one chat that shows its pages, 40 players and ``--games`` finished, rated games of all five
 (real games: each a copy of one of 20 played by the engines with first-legal moves, with its ratings and rating
-changes). The move log is written for the first 1,000 games only (a log of every game would be ~2 million rows
+changes). The move log is written for the first 500 games only (a log of every game would be millions of rows
 and change nothing the pages read: a game's moves are found by the unique (game_id, seq) index). Then the web app
 runs on a local port and a client asks over HTTP, one request at a time:
 
@@ -34,7 +34,7 @@ from storage.models import Chat, GameRow, Move, Player, Rating, RatingChange, Se
 
 GAMES = [("kardinal", 2), ("list_und_tuecke", 4), ("troubadour", 3), ("guyenne", 2), ("koenig_artus", 3)]
 LEAGUE = "telegram:-1001"
-LOGGED = 1000
+LOGGED = 500
 
 
 def played(name: str, players: int, seed: int) -> tuple[int, dict, list, list[int], list[float]]:
@@ -136,7 +136,7 @@ async def main(games: int, requests: int) -> None:
             await timed(session, base)  # the first request opens the connections
             league = [await timed(session, base) for _ in range(requests)]
             first, stepping, pictures, cached = [], [], [], []
-            for gid in rng.sample(range(1, LOGGED + 1), requests):
+            for gid in rng.sample(range(1, min(LOGGED, games) + 1), min(requests, LOGGED, games)):
                 first.append(await timed(session, f"{base}/g/{gid}"))
                 viewer = rng.choice(["public", "0", "1", "all"])
                 for step in rng.sample(range(0, 20), 3):
