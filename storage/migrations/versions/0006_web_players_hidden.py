@@ -15,9 +15,10 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table('players') as batch:
-        batch.add_column(sa.Column('web_hidden', sa.Boolean(), nullable=False, server_default=sa.false()))
+        # a constant default: SQLite adds the column in place (an expression would rebuild the table)
+        batch.add_column(sa.Column('web_hidden', sa.Boolean(), nullable=False, server_default='0'))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('players') as batch:
-        batch.drop_column('web_hidden')
+    # in place (SQLite ≥ 3.35 drops a column itself): rebuilding players would break the games' references to it
+    op.drop_column('players', 'web_hidden')
