@@ -48,6 +48,8 @@ class Chat(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
+    # a chat's finished games, newest first, without reading every game of the chat (the web pages, /history)
+    __table_args__ = (Index("ix_games_chat_status_finished", "chat_id", "status", "finished_at"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(ForeignKey("chats.id"), index=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -172,7 +174,9 @@ class RatingChange(Base):
     """One rated game's effect on one player, for history and charts."""
 
     __tablename__ = "rating_changes"
-    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+    # wins per player of a league's season (the web's standings) without reading the whole table
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),
+                      Index("ix_rating_changes_season_place", "league", "game", "season", "place", "player_id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
