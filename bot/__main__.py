@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return asyncio.run(play_console(args.game, args.players, args.seed, args.options,
                                             args.db or settings.database_url, args.resume, args.game_id,
-                                            lang=args.lang))
+                                            lang=args.lang, web_base_url=settings.web_base_url or
+                                            f"http://{settings.web_listen}:{settings.web_port}"))
         except KeyboardInterrupt:
             print("\nBye — the game is saved; continue with --resume.")
             return 0

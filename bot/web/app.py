@@ -76,7 +76,7 @@ async def serve(database_url: str, listen: str, port: int) -> None:
     import asyncio
     import signal
 
-    from storage import open_database
+    from storage import UnitOfWork, open_database
 
     db = await open_database(database_url, migrate=False)
     if not await _has_schema(db):
@@ -86,6 +86,9 @@ async def serve(database_url: str, listen: str, port: int) -> None:
     site = web.TCPSite(runner, listen, port)
     await site.start()
     log.info("Herald's pages on http://%s:%s/", listen, port)
+    async with UnitOfWork(db, readonly=True) as uow:  # a newcomer's console games: where to look
+        for chat in await uow.pages.shown_of("console"):
+            log.info("the console's games: http://%s:%s/c/%s", listen, port, chat.settings["web_slug"])
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         asyncio.get_running_loop().add_signal_handler(sig, stop.set)

@@ -25,6 +25,12 @@ class Pages:
             return None
         return chat
 
+    async def shown_of(self, platform: str) -> list[Chat]:
+        """The chats of a platform that show their pages (the console's, to name at the web process's start)."""
+        chats = await self.session.scalars(select(Chat).where(Chat.platform == platform))
+        return [chat for chat in chats if (chat.settings or {}).get("web") == "on"
+                and (chat.settings or {}).get("web_slug")]
+
     async def wins(self, league: str, game: str, season: int) -> dict[int, int]:
         """Rated games won (first place) per player in one season of a league's game."""
         rows = await self.session.execute(
