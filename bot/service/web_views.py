@@ -16,7 +16,7 @@ from bot.service.rendering import substitute
 from bot.service.replay import Replay
 
 __all__ = ["game_title", "places_with_resigns", "public_board", "result_lines", "picture", "has_picture",
-           "view_text", "replay_of", "PUBLIC", "ALL"]
+           "view_text", "replay_of", "last_told", "notation", "PUBLIC", "ALL"]
 
 
 def public_board(game_name: str, state: dict, names: list[str]) -> tuple[str, dict]:
@@ -58,6 +58,19 @@ async def replay_of(uow, game_id: int, chat_id: int) -> Replay | None:
     if stored is None or stored.chat_id != chat_id:
         return None
     return Replay(build_record(stored, audience_for(stored, None)))
+
+
+def notation(game_name: str, action: dict) -> str:
+    return rules.get_game(game_name).format_action(action)
+
+
+def last_told(game_name: str, events: list[dict], names: list[str]) -> list[str]:
+    """The public narration of a game's last move (its logged events), as the table read it."""
+    from bot.service import narration
+    from rules.api import Event
+
+    game = rules.get_game(game_name)
+    return narration.narrate(game, [e for e in map(Event.from_json, events) if e.visible_to(None)], None, names)
 
 
 def result_lines(game_name: str, result: dict, names: list[str]) -> list[str]:

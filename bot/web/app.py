@@ -16,6 +16,7 @@ from aiohttp import web
 
 from bot import i18n
 from bot.web import pages
+from bot.web.game import Replays
 from bot.web.templates import render
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ def make_app(db) -> web.Application:
     """The application on an open ``storage.Database`` (the caller closes it)."""
     app = web.Application(middlewares=[careful])
     app[pages.DB] = db
+    app[pages.REPLAYS] = Replays()
     app.router.add_get("/", pages.index)
     app.router.add_get("/c/{slug}", pages.league)
     app.router.add_get("/c/{slug}/p/{player}", pages.player)

@@ -49,25 +49,29 @@ class GamePage:
         return [PUBLIC] + ([self.viewer] if self.hand is not None else [])
 
 
-_replays: OrderedDict[tuple[int, int], object] = OrderedDict()
+class Replays:
+    """Finished games' replays kept by one web app (one database): (game id, version) → replay."""
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[int, int], object] = OrderedDict()
+
+    def __contains__(self, key: tuple[int, int]) -> bool:
+        return key in self.kept
 
 
-async def _replay(uow, chat: Chat, game_id: int):
+async def _replay(uow, chat: Chat, game_id: int, version: int, replays: Replays):
     """The game's replay; a finished game's is kept (it never changes), a running game's is built anew."""
-    version = await uow.games.version_of(game_id)
-    if version is None:
-        return None
     key = (game_id, version)
-    if key in _replays:
-        _replays.move_to_end(key)
-        replay = _replays[key]
-        return replay if replay.record["game_id"] == game_id and replay.chat_id == chat.id else None
+    if key in replays.kept:
+        replays.kept.move_to_end(key)
+        replay = replays.kept[key]
+        return replay if replay.chat_id == chat.id else None
     replay = await web_views.replay_of(uow, game_id, chat.id)
     if replay is not None and replay.over:
         replay.chat_id = chat.id
-        _replays[key] = replay
-        while len(_replays) > REPLAYS_KEPT:
-            _replays.popitem(last=False)
+        replays.kept[key] = replay
+        while len(replays.kept) > REPLAYS_KEPT:
+            replays.kept.popitem(last=False)
     return replay
 
 
@@ -85,15 +89,18 @@ def _code(viewer: int | str | None) -> str:
     return PUBLIC if viewer is None else ALL if viewer == web_views.ALL else str(viewer)
 
 
-async def game_page(uow, chat: Chat, game_id: int, viewer: str | None, step: int | None) -> GamePage | None:
+async def game_page(uow, chat: Chat, game_id: int, viewer: str | None, step: int | None,
+                    replays: Replays) -> GamePage | None:
     """The page of a started game of this chat at ``step`` from ``viewer``; None when there is no such game."""
     row = await uow.pages.game_in(chat.id, game_id)
     if row is None or row.state is None:
         return None
-    replay = await _replay(uow, chat, game_id)
+    seats = {s.seat: s for s in row.seats if s.seat is not None}
+    if row.status == "finished" and viewer in (None, PUBLIC) and step is None and (game_id, row.version) not in replays:
+        return await _final(uow, chat, row, seats)  # a first look: the stored end, the replay is built when stepped
+    replay = await _replay(uow, chat, game_id, row.version, replays)
     if replay is None:
         return None
-    seats = {s.seat: s for s in row.seats if s.seat is not None}
     names = [shown_name(seats[i].player if i in seats else None, name) for i, name in enumerate(replay.names)]
     finished = replay.over
     allowed = replay.viewers() if finished else [None]
@@ -115,6 +122,24 @@ async def game_page(uow, chat: Chat, game_id: int, viewer: str | None, step: int
         replay.narration(at, who) if finished else [],
         f"{names[actor]}: {action}" if actor is not None and action else None,
         web_views.has_picture(row.game))
+
+
+async def _final(uow, chat: Chat, row, seats) -> GamePage:
+    """A finished game's page at its last step from the table, read from the stored end (no replay needed)."""
+    told = (row.result or {}).get("names") or []
+    names = [shown_name(seats[i].player if i in seats else None, told[i] if i < len(told) else "?")
+             for i in range(max(len(told), len(seats)))]
+    text, view = web_views.public_board(row.game, row.state, names)
+    steps = await uow.games.move_count(row.id)
+    last = await uow.games.last_moves(row.id, 1)
+    narration = web_views.last_told(row.game, last[0].events, names) if last else []
+    action = f"{names[last[0].seat]}: {web_views.notation(row.game, last[0].action)}" if last else None
+    viewers = [(PUBLIC, _("Table"))]
+    if (chat.settings or {}).get("reveal_after_end", "on") != "off":  # as the records decide (audience_for)
+        viewers += [*[(str(i), name) for i, name in enumerate(names)], (ALL, _("Everything"))]
+    return GamePage(row.id, row.game, web_views.game_title(row.game), True, row.finished_at, names,
+                    web_views.result_lines(row.game, row.result, names) if row.result else [], PUBLIC, viewers,
+                    steps, steps, text, view, None, narration, action, web_views.has_picture(row.game))
 
 
 _pictures: OrderedDict[str, bytes | None] = OrderedDict()

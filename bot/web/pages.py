@@ -17,6 +17,7 @@ from storage import UnitOfWork
 
 STATIC = Path(__file__).resolve().parent / "static"
 DB = web.AppKey("db", object)
+REPLAYS = web.AppKey("replays", replay.Replays)  # finished games' replays, kept per app (per database)
 LANG = web.RequestKey("lang", str) if hasattr(web, "RequestKey") else "lang"  # the page's language (aiohttp ≥ 3.12)
 
 
@@ -85,7 +86,7 @@ async def _game(request: web.Request):
             raise web.HTTPNotFound()
         with i18n.using(request[LANG]):
             page = await replay.game_page(uow, chat, game_id, request.query.get("seat"),
-                                          _number(request.query.get("step")))
+                                          _number(request.query.get("step")), request.app[REPLAYS])
     if page is None:
         raise web.HTTPNotFound()
     return chat, page

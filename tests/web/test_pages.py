@@ -176,3 +176,14 @@ async def test_pages_speak_the_chats_language(database_url, league):
         assert "Schritt 3 von" in page and "Wiederholung" in page
         status, page, _ = await get(site, f"/c/{league.slug}/g/12345")
         assert status == 404 and "Hier ist nichts" in page
+
+
+async def test_a_first_look_at_a_finished_game_equals_its_replays_last_step(database_url, league):
+    """The first look is read from the stored end (no replay built): it must show exactly the replay's last step."""
+    async with Site(database_url) as site:
+        _status, first, _ = await get(site, f"/c/{league.slug}/g/{league.finished}")
+        steps = int(re.search(r'data-steps="(\d+)"', first).group(1))
+        _status, stepped, _ = await get(site, f"/c/{league.slug}/g/{league.finished}?seat=public&step={steps}")
+    section = re.compile(r'<section class="replay".*?</section>', re.S)
+    assert steps > 20 and section.search(first).group(0) == section.search(stepped).group(0)
+    assert "<ol class=\"narration\">" in first and 'class="action"' in first
