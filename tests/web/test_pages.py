@@ -187,3 +187,21 @@ async def test_a_first_look_at_a_finished_game_equals_its_replays_last_step(data
     section = re.compile(r'<section class="replay".*?</section>', re.S)
     assert steps > 20 and section.search(first).group(0) == section.search(stepped).group(0)
     assert "<ol class=\"narration\">" in first and 'class="action"' in first
+
+
+async def test_past_seasons_stay_on_the_league_page(database_url, league):
+    service = await build_service(database_url)
+    try:
+        await service.new_season(CHAT, ALICE, "toy", is_admin=True)
+    finally:
+        await service.close()
+    async with Site(database_url) as site:
+        _status, page, _ = await get(site, f"/c/{league.slug}")
+        toy = re.search(r'<section class="table" id="toy">.*?</section>', page, re.S).group(0)
+        assert "Duel of Cards — season 2" in toy and "<tbody>" not in toy  # nobody has played season 2 yet
+        assert f'href="/c/{league.slug}?game=toy&amp;season=1"' in toy
+        _status, page, _ = await get(site, f"/c/{league.slug}?game=toy&season=1")
+        assert "Duel of Cards — season 1" in page and "List und Tücke" not in page.split("<h2>Recent")[0]
+        assert len(re.findall(r"<tr><td>\d+</td>", page)) == 3  # the three who played season 1, ranked
+        status, _page, _ = await get(site, f"/c/{league.slug}?game=toy&season=99")  # no such season: the current
+        assert status == 200
