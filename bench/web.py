@@ -11,6 +11,12 @@ runs on a local port and a client asks over HTTP, one request at a time:
 * a board picture (drawn, then from the cache).
 
 Printed: p50 and p90 per kind, and the machine load. The issue's target: league and game page p50 ≤ 100 ms.
+
+Measured 27 Nov 2026, 10,000 games, 40 requests each, on the shared 2-core machine at load 17–20 (other helpers'
+tests): league page p50 860 ms before the indexes of migration 0006_web (the query of recent games read every game
+of the chat, state and all), 22 ms after (p90 76 ms; 56 / 279 ms in a run at load 20); game page, first look p50
+88 ms (p90 1.9 s: a replay of 2,700 Troubadour moves built twice) before it read the stored end, 5.4 ms after
+(p90 40 ms); stepping (replay kept) p50 8–9 ms; a board picture drawn p50 9–49 ms, kept p50 5 ms.
 """
 from __future__ import annotations
 

@@ -7,9 +7,11 @@ that matters any more, as the records' replay shows it); a running game is only 
 from __future__ import annotations
 
 import rules
+from rules.api import Event
 from rules.lang import reading
 from bot.render import boards
 from bot.service.leagues import game_title, places_with_resigns
+from bot.service import narration
 from bot.service.narration import final_result_lines
 from bot.service.records import ALL, PUBLIC, audience_for, build_record, load_game
 from bot.service.rendering import substitute
@@ -66,9 +68,6 @@ def notation(game_name: str, action: dict) -> str:
 
 def last_told(game_name: str, events: list[dict], names: list[str]) -> list[str]:
     """The public narration of a game's last move (its logged events), as the table read it."""
-    from bot.service import narration
-    from rules.api import Event
-
     game = rules.get_game(game_name)
     return narration.narrate(game, [e for e in map(Event.from_json, events) if e.visible_to(None)], None, names)
 

@@ -13,7 +13,7 @@ from bot.service import build_service
 from bot.service.leagues import conservative
 from rules import get_game
 from storage import UnitOfWork
-from tests.web.site import ALICE, BOB, CHAT, DAVE, HIDDEN_GAME, Site, build_league
+from tests.web.site import ALICE, BOB, CHAT, HIDDEN_GAME, Site, build_league
 
 TAGS = re.compile(r"<[^>]+>")
 
