@@ -1,4 +1,5 @@
-"""``python -m bot play <game>`` (console game against AI seats) and ``python -m bot run`` (the chat bot)."""
+"""``python -m bot play <game>`` (console game against AI seats), ``python -m bot run`` (the chat bot) and
+``python -m bot web`` (the chats' league pages, read-only on the same database)."""
 from __future__ import annotations
 
 import argparse
@@ -68,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--webhook-listen", help="Telegram webhook: the local address (TELEGRAM_WEBHOOK_LISTEN, 0.0.0.0)")
     run.add_argument("--shards", help="Discord: the shard ids this process connects, e.g. 0,1 "
                                       "(DISCORD_SHARD_IDS; DISCORD_SHARD_COUNT gives the total)")
+    web = sub.add_parser("web", help="serve the league pages of the chats that turned them on (/settings web=on)")
+    web.add_argument("--listen", help="the local address (WEB_LISTEN, 127.0.0.1)")
+    web.add_argument("--port", type=int, help="the local port (WEB_PORT, 8000)")
+    web.add_argument("--db", type=_database,
+                     help="a SQLite file path or a database URL (default: DATABASE_URL or herald.db)")
     args = parser.parse_args(argv)
     try:
         settings = Settings()
@@ -86,10 +92,20 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return asyncio.run(play_console(args.game, args.players, args.seed, args.options,
                                             args.db or settings.database_url, args.resume, args.game_id,
-                                            lang=args.lang))
+                                            lang=args.lang, web_base_url=settings.web_base_url or
+                                            f"http://{settings.web_listen}:{settings.web_port}"))
         except KeyboardInterrupt:
             print("\nBye — the game is saved; continue with --resume.")
             return 0
+    if args.command == "web":
+        from bot.web.app import serve
+
+        listen, port = args.listen or settings.web_listen, args.port or settings.web_port
+        try:
+            asyncio.run(serve(args.db or settings.database_url, listen, port))
+        except KeyboardInterrupt:
+            pass
+        return 0
     from bot.runner import run_bots
 
     for option, name in (("webhook_url", "telegram_webhook_url"), ("webhook_port", "telegram_webhook_port"),

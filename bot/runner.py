@@ -170,6 +170,7 @@ async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:
     except DatabaseUnavailable as e:
         log.error("Herald cannot start: %s", e)
         return 2
+    service.ctx.web_base_url = settings.web_base_url  # the bots link to the chats' pages there
     log.info("%s (process %s)", describe(settings, discord=discord, telegram=telegram), service.ctx.process_id)
     deliverers = {}
     tasks: list[asyncio.Task] = []

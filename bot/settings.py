@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     # Discord's REST and gateway addresses, for an HTTP proxy shared by many processes (and the tests' fake)
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    # the web pages (python -m bot web): the public address the bots link to, and where the web process listens
+    web_base_url: str | None = None
+    web_listen: str = "127.0.0.1"
+    web_port: int = 8000
 
     @field_validator("database_url")
     @classmethod

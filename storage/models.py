@@ -28,6 +28,8 @@ class Player(Base):
     dm_ok: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # None: unknown yet
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)  # chosen: /settings mylanguage=de
     locale: Mapped[str | None] = mapped_column(String(8), nullable=True)  # last seen client language
+    # /settings myweb=hidden: the web pages show "a player" instead of the name
+    web_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -46,6 +48,8 @@ class Chat(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
+    # a chat's finished games, newest first, without reading every game of the chat (the web pages, /history)
+    __table_args__ = (Index("ix_games_chat_status_finished", "chat_id", "status", "finished_at"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(ForeignKey("chats.id"), index=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -170,7 +174,9 @@ class RatingChange(Base):
     """One rated game's effect on one player, for history and charts."""
 
     __tablename__ = "rating_changes"
-    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+    # wins per player of a league's season (the web's standings) without reading the whole table
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),
+                      Index("ix_rating_changes_season_place", "league", "game", "season", "place", "player_id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)

@@ -9,6 +9,7 @@ from sqlalchemy.exc import DBAPIError
 from storage import health
 from storage.db import Database
 from storage.repository import Chats, Games, Leagues, Outbox, Players, Slots, StaleVersion, Timers
+from storage.repository.pages import Pages
 
 __all__ = ["UnitOfWork", "StaleVersion"]
 
@@ -72,6 +73,11 @@ class UnitOfWork:
     @cached_property
     def leagues(self) -> Leagues:
         return Leagues(self.session)
+
+    @cached_property
+    def pages(self) -> Pages:
+        """The web pages' reads."""
+        return Pages(self.session)
 
     @cached_property
     def outbox(self) -> Outbox:

@@ -355,9 +355,11 @@ class Console:
 
 
 async def play(game: str | None, players: int | None, seed: int | None, options: str, database_url: str,
-               resume: bool, game_id: int | None = None, out=None, inp=None, lang: str | None = None) -> int:
+               resume: bool, game_id: int | None = None, out=None, inp=None, lang: str | None = None,
+               web_base_url: str | None = None) -> int:
     """Play in the console; ``lang`` (en, nl, de, fr) is the language of the table and of your texts (it is
-    remembered: a later game without ``lang`` speaks it too)."""
+    remembered: a later game without ``lang`` speaks it too). ``web_base_url``: where ``python -m bot web``
+    answers — the console's own table is then on the web pages (its address is printed at a game's end)."""
     out, inp = out or sys.stdout, inp or sys.stdin  # looked up now: a caller (or a test) may have replaced them
     with i18n.using(lang):
         try:
@@ -370,6 +372,10 @@ async def play(game: str | None, players: int | None, seed: int | None, options:
                 await service.settings(CHAT, YOU, f"language={lang} mylanguage={lang}", is_admin=True)
             else:
                 lang = await service.language_of(YOU, CHAT)
+            if web_base_url:  # the console is one person's own table: its pages are theirs (on this machine)
+                service.ctx.web_base_url = web_base_url
+                if (await service.chat_settings(CHAT)).get("web") != "on":
+                    await service.settings(CHAT, YOU, "web=on", is_admin=True)
         except Exception:
             await service.close()
             raise

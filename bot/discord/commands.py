@@ -156,6 +156,10 @@ def register_commands(bot: Bot) -> None:
     async def history(interaction: discord.Interaction):
         await a.command(interaction, lambda c, u: cmd.ShowHistory(u, c, ""))
 
+    @tree.command(name="web", description=N_("The link to this channel's league pages"))
+    async def web(interaction: discord.Interaction):
+        await a.command(interaction, lambda c, u: cmd.ShowWeb(u, c, ""))
+
     @tree.command(name="settings", description=N_("Channel settings: turn timer and more (Manage Server)"))
     @app_commands.describe(change=N_("e.g. timer=24h (empty: show the settings)"))
     async def settings(interaction: discord.Interaction, change: str = ""):

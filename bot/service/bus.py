@@ -25,7 +25,8 @@ from bot.i18n import _
 from bot.service import buttons, commands as c
 from bot.service.context import Context
 from bot.service.errors import ServiceError, safe_chat, safe_user, unavailable_text
-from bot.service.handlers import chat, leagues, lobby, looking, mine, moves, people, resign, settings, hints
+from bot.service.handlers import (chat, hints, leagues, lobby, looking, mine, moves, people, resign, settings,
+                                 web)
 from bot.service.messages import Message
 
 log = logging.getLogger("bot.service")
@@ -44,7 +45,7 @@ HANDLERS: dict[type, Handler] = {
     c.ShowMyGames: mine.show_my_games,
     c.ChangeSettings: settings.change_settings,
     c.ShowLeaderboard: leagues.show_leaderboard, c.ShowStats: leagues.show_stats,
-    c.ShowHistory: leagues.show_history, c.NewSeason: leagues.new_season,
+    c.ShowHistory: leagues.show_history, c.NewSeason: leagues.new_season, c.ShowWeb: web.show_web,
     c.PrivateChatOpened: people.private_chat_opened, c.PrivateChatFailed: people.private_chat_failed,
     c.PrivateChatDelivered: people.private_chat_delivered, c.ChatMoved: people.chat_moved,
 }

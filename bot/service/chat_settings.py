@@ -1,9 +1,13 @@
 """Per-chat settings: what exists, the defaults and bounds, and parsing ``/settings key=value``.
 
 ``mylanguage`` is not a chat setting but the asker's own language (their private texts and answers); it is
-parsed here with the rest and stored on their player row by the settings command.
+parsed here with the rest and stored on their player row by the settings command. ``myweb`` (hidden or shown) is
+the asker's name on the web pages, stored on their player row too. ``web=on`` publishes the chat's league under a
+random slug (``web_slug``, kept with the settings, never typed by anyone); ``web=off`` forgets the slug.
 """
 from __future__ import annotations
+
+import secrets
 
 from rules.api import IllegalAction
 from bot import i18n
@@ -17,14 +21,17 @@ DEFAULT_SETTINGS: dict = {
     "pictures": "on",        # on: boards and hands as pictures with the text as caption; off: text only
     "ai_time": 1.0,          # seconds a strong AI thinks per decision (also a /hint)
     "hints": "on",           # on: players may ask /hint (the game is then unrated); off: refused
+    "web": "off",            # on: the league's pages are public under a random address (/web gives it)
 }
 PERSONAL = "mylanguage"  # the asker's own language, stored on their player row
+MYWEB = "myweb"  # the asker's name on the web pages: hidden ("a player") or shown, stored on their player row
+SLUG = "web_slug"  # the random part of the pages' address while web=on; set by the bot, not by a person
 
 # whole-number settings: (smallest, largest, or 0 allowed as "off")
 _BOUNDS = {"turn_timer": (30, 7 * 86400, True), "min_games": (0, 1000, False),
            "lobby_timeout": (600, 30 * 86400, False)}
 _CHOICES = {"language": i18n.LANGUAGES, "pictures": ("on", "off"), "hints": ("on", "off"),
-            PERSONAL: i18n.LANGUAGES}
+            "web": ("on", "off"), PERSONAL: i18n.LANGUAGES, MYWEB: ("hidden", "shown")}
 _SECONDS = {"ai_time": (0.1, 5.0)}  # settings in seconds with a fraction: (smallest, largest)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _HELP = {
@@ -36,6 +43,7 @@ _HELP = {
     "pictures": N_("on = boards and hands drawn as pictures (text as caption); off = text only"),
     "ai_time": N_("seconds a strong AI thinks per move, and a /hint takes (0.1–5), e.g. ai_time=2"),
     "hints": N_("on = players may ask /hint (that game is then not rated); off = no hints"),
+    "web": N_("on = the league's tables and games on the web, under a secret link (/web gives it); off = none"),
 }
 
 
@@ -79,9 +87,9 @@ def parse_settings(text: str) -> dict:
         key = key.strip().lower()
         if key == "timer":
             key = "turn_timer"
-        if not sep or (key not in DEFAULT_SETTINGS and key != PERSONAL):
+        if not sep or (key not in DEFAULT_SETTINGS and key not in (PERSONAL, MYWEB)):
             raise IllegalAction(_("Settings are written key=value; known: {keys}. Example: /settings "
-                                  "turn_timer=10m", keys=", ".join([*DEFAULT_SETTINGS, PERSONAL])))
+                                  "turn_timer=10m", keys=", ".join([*DEFAULT_SETTINGS, PERSONAL, MYWEB])))
         if key in _BOUNDS:
             changes[key] = _number(key, value.strip())
         elif key in _SECONDS:
@@ -95,8 +103,25 @@ def parse_settings(text: str) -> dict:
 
 
 def effective(stored: dict | None) -> dict:
-    """The chat's settings: the defaults, overridden by what it stored (unknown old keys are ignored)."""
-    return {**DEFAULT_SETTINGS, **{k: v for k, v in (stored or {}).items() if k in DEFAULT_SETTINGS}}
+    """The chat's settings: the defaults, overridden by what it stored (unknown old keys are ignored; the web
+    slug is kept)."""
+    return {**DEFAULT_SETTINGS, **{k: v for k, v in (stored or {}).items() if k in DEFAULT_SETTINGS or k == SLUG}}
+
+
+def with_web_slug(settings: dict) -> dict:
+    """The settings with a new random slug when the pages are on and have none, without one when they are off
+    (turned on again, the pages get a new address: an old link stays dead)."""
+    if settings.get("web") == "on":
+        return settings if settings.get(SLUG) else {**settings, SLUG: secrets.token_urlsafe(18)}
+    return {k: v for k, v in settings.items() if k != SLUG}
+
+
+def web_link(base_url: str | None, settings: dict | None, path: str = "") -> str | None:
+    """The address of the chat's pages (``path`` below them: ``/g/12``), or None when they are off. Without a
+    configured WEB_BASE_URL the address starts at ``/c/``: the web process's own address is not known here."""
+    if (settings or {}).get("web") != "on" or not (settings or {}).get(SLUG):
+        return None
+    return f"{(base_url or '').rstrip('/')}/c/{settings[SLUG]}{path}"
 
 
 def describe_settings(settings: dict, mine: str | None = None) -> str:
@@ -105,6 +130,8 @@ def describe_settings(settings: dict, mine: str | None = None) -> str:
     for key, default in DEFAULT_SETTINGS.items():
         lines.append(f"• {key} = {settings.get(key, default)} — {i18n.translate(_HELP[key])}")
     lines.append(describe_mine(mine))
+    lines.append(_("• myweb — your name on the web pages: myweb=hidden shows you as “a player”, myweb=shown "
+                   "as your name"))
     return "\n".join(lines)
 
 

@@ -177,6 +177,13 @@ class ShowHistory(Command):
 
 
 @dataclass(frozen=True)
+class ShowWeb(Command):
+    """``/web``: the link to the chat's pages (when it turned them on)."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class NewSeason(Command):
     text: str = ""
     is_admin: bool = False

@@ -74,6 +74,7 @@ class Context:
     timer_lease: timedelta = TIMER_LEASE
     pending_after: float = 5.0  # seconds a write may wait behind a stuck database before "still pending"
     ai_iterations: int | None = None  # a cap on the strong AI's search (tests: small and repeatable)
+    web_base_url: str | None = None  # where the web process is reached (WEB_BASE_URL): the bots link to it
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}")
     thinking: Thinking = field(default_factory=Thinking)
     outbox_keys: OutboxKeys = field(default_factory=OutboxKeys)

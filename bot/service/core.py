@@ -176,6 +176,9 @@ class Service:
     async def history(self, chat, user=None, text=""):
         return await self.ask(c.ShowHistory(user, chat, text))
 
+    async def web(self, chat, user=None):
+        return await self.ask(c.ShowWeb(user, chat))
+
     async def new_season(self, chat, user, text="", is_admin=False):
         return await self.ask(c.NewSeason(user, chat, text, is_admin))
 

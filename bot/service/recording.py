@@ -12,6 +12,7 @@ from __future__ import annotations
 from rules.api import State
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, retry_while_busy, write_one
+from bot.service.chat_settings import web_link
 from bot.service import leagues, telling
 from bot.service.context import Context
 from bot.service.deadlines import timer_changes
@@ -77,7 +78,8 @@ async def _record_end(ctx: Context, live: LiveGame, work: State, write: MoveWrit
     row = await uow.games.get(live.id)
     row.result = {"ranking": telling.final_places(live, work), "scores": work.scores(), "names": live.names,
                   "resigned": sorted(s.seat for s in live.seats if s.resigned)}
-    ended = [telling.result_message(live, work), telling.turn_retired(live.chat, live.id)]
+    link = web_link(ctx.web_base_url, live.settings, f"/g/{live.id}")
+    ended = [telling.result_message(live, work, link), telling.turn_retired(live.chat, live.id)]
     ended += await leagues.rate_finished(uow, row, work, live.chat)
     await uow.outbox.add(outbox_rows(ctx, ended))
     await uow.commit()

@@ -160,13 +160,16 @@ def final_places(live: LiveGame, state: State) -> list[int]:
 
 
 @in_chat_language
-def result_message(live: LiveGame, state: State) -> Message:
+def result_message(live: LiveGame, state: State, link: str | None = None) -> Message:
     """The final result, sorted by place, in the chat's language: the places of ``final_places`` (those of
-    /history and the ratings), so a seat that resigned is last whatever the AI that played it scored."""
+    /history and the ratings), so a seat that resigned is last whatever the AI that played it scored.
+    ``link``: the game's web page, when the chat shows its games on the web."""
     resigned = sorted(s.seat for s in live.seats if s.resigned)
     lines = [_("🏆 Game #{id} is over.", id=live.id)]
     lines += narration.final_result_lines(live.game, state.scores(), final_places(live, state), live.names,
                                           resigned=resigned)
+    if link:
+        lines.append(_("🌐 The replay: {link}", link=link))
     return Message("\n".join(lines), chat=live.chat, game_id=live.id, kind="result")
 
 

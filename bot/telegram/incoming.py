@@ -37,7 +37,7 @@ def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, 
     if name == "newseason":
         return c.NewSeason(user, chat, text, admin)
     kinds = {"log": c.ShowLog, "rules": c.ShowRules, "leaderboard": c.ShowLeaderboard, "stats": c.ShowStats,
-             "history": c.ShowHistory, "help": c.ShowHelp}
+             "history": c.ShowHistory, "web": c.ShowWeb, "help": c.ShowHelp}
     if name == "games":
         return c.ShowGames(user, chat)
     if name == "mygames":

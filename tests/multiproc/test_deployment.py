@@ -5,6 +5,9 @@ Discord and Telegram servers), and plays a game through every process.
 - As shipped (SQLite in a volume): one Discord and one Telegram process on one SQLite file.
 - ``--profile postgres``: two Discord processes (one shard each: a server's commands reach one, direct messages
   the other) and two Telegram replicas in webhook mode behind one URL (any replica may take any update).
+
+Either way the web process(es) serve the league pages from the same database: the group turns them on, and the
+game just played is on every replica's page.
 """
 from __future__ import annotations
 
@@ -57,6 +60,7 @@ class Deployment:
         self.url, self.profile, self.tmp = url, profile, tmp
         self.discord, self.telegram = FakeDiscord(guild_id=SERVER), FakeBotApi()
         self.processes: list[tuple[str, asyncio.subprocess.Process, Path]] = []
+        self.web: list[str] = []  # the web replicas' addresses
 
     async def start(self) -> None:
         discord_port = await self.discord.start()
@@ -75,6 +79,10 @@ class Deployment:
                     port = free_port()
                     env["TELEGRAM_WEBHOOK_PORT"], env["TELEGRAM_WEBHOOK_LISTEN"] = str(port), "127.0.0.1"
                     backends.append(f"http://127.0.0.1:{port}")
+                if env.get("WEB_PORT"):  # the same for the web replicas (each its own 8000 in a container)
+                    port = free_port()
+                    env["WEB_PORT"], env["WEB_LISTEN"] = str(port), "127.0.0.1"
+                    self.web.append(f"http://127.0.0.1:{port}")
                 if "--discord" in service["command"]:
                     env["DISCORD_API_BASE"] = f"http://127.0.0.1:{discord_port}/api/v10"
                     env["DISCORD_GATEWAY_URL"] = f"ws://127.0.0.1:{discord_port}/gateway"
@@ -89,6 +97,9 @@ class Deployment:
                        for s in compose_services(self.profile).values()
                        for e in [s["environment"]] if "DISCORD_SHARD_IDS" in e} or {(0, 1)}
         await self.until(lambda: self.discord.shards_seen >= self.shards, "every Discord shard connected")
+        assert self.web, "docker-compose.yml runs no web process"
+        for base in self.web:
+            await self.until_page(base + "/", 200)
         if backends:
             await self.until(lambda: self.telegram.webhook is not None, "the webhook was set")
         else:
@@ -104,6 +115,28 @@ class Deployment:
                 raise AssertionError(f"timed out: {what}\n" + "\n".join(
                     f"--- {n}\n{log.read_text()[-1500:]}" for n, _, log in self.processes))
             await asyncio.sleep(0.05)
+
+    async def until_page(self, url: str, status: int, text: str = "", timeout: float = 60) -> str:
+        """The page at ``url`` once it answers ``status`` with ``text`` in it (a process still starting: wait)."""
+        import aiohttp
+
+        loop = asyncio.get_running_loop()
+        deadline, last = loop.time() + timeout, None
+        async with aiohttp.ClientSession() as session:
+            while loop.time() < deadline:
+                try:
+                    async with session.get(url) as response:
+                        body = await response.text()
+                        last = (response.status, body[-300:])
+                        if response.status == status and text in body:
+                            return body
+                except aiohttp.ClientError as error:
+                    last = error
+                for name, process, log in self.processes:
+                    if process.returncode is not None:
+                        raise AssertionError(f"{name} stopped: {log.read_text()[-3000:]}")
+                await asyncio.sleep(0.1)
+        raise AssertionError(f"timed out: {url} answered {last}")
 
     async def stop(self) -> str:
         for _, process, _ in self.processes:
@@ -202,6 +235,22 @@ async def test_compose_deployment_plays_through_every_process(profile, request, 
         tg_moves = await play_to_the_end(deployment, db, "telegram", telegram_move, lambda: [
             m["text"][:200] for c in (GROUP, ALICE_TG["id"]) for m in tg.bot_messages(c)[-2:]])
         await deployment.until(lambda: any("is over" in m["text"] for m in tg.bot_messages(GROUP)), "TG result")
+
+        # the group shows its league on the web: every web replica serves the game just played
+        tg.admins.add((GROUP, ALICE_TG["id"]))
+        tg.send(ALICE_TG, GROUP, "/settings web=on")
+        await deployment.until(lambda: any("Settings saved" in m["text"] for m in tg.bot_messages(GROUP)), "web=on")
+        tg.send(ALICE_TG, GROUP, "/web")
+        link = re.compile(r"/c/([\w-]+)")
+        await deployment.until(lambda: any("league, its players" in m["text"] and link.search(m["text"])
+                                           for m in tg.bot_messages(GROUP)), "the /web link")
+        slug = next(link.search(m["text"]).group(1) for m in tg.bot_messages(GROUP) if "league, its players" in m["text"])
+        played = await stored_game(db, "telegram")
+        for base in deployment.web:
+            page = await deployment.until_page(f"{base}/c/{slug}/g/{played.id}", 200, "Kardinal")
+            assert "is over" not in page and "Traceback" not in page
+            await deployment.until_page(f"{base}/c/{slug}", 200, f"/g/{played.id}")
+            await deployment.until_page(f"{base}/c/not-{slug}", 404)
 
         # Discord: the same through the shards — channel commands reach the server's shard, DMs shard 0
         await dc.slash(deployment.alice_dc, "new", game="kardinal")

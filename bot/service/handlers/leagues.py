@@ -13,6 +13,7 @@ from bot.service import commands as c
 from bot.service.context import Context
 from bot.service.errors import ServiceError
 from bot.service.handlers.settings import chat_settings
+from bot.service.handlers.web import link_line
 from bot.service.languages import chat_language
 from bot.service.leagues import conservative, game_title, places_with_resigns, widened
 from bot.service.messages import ChatRef, Message, UserRef
@@ -88,7 +89,8 @@ async def show_leaderboard(ctx: Context, command: c.ShowLeaderboard) -> list[Mes
                 lines.append(ngettext("{n} more with fewer than {least} games.",
                                       "{n} more with fewer than {least} games.", hidden, least=min_games))
             blocks.append("\n".join(lines))
-    return [Message("\n\n".join(blocks) + "\n\n" + _("Rating = μ − 3σ (OpenSkill)."), chat=chat, user=command.user)]
+    return [Message("\n\n".join(blocks) + "\n\n" + _("Rating = μ − 3σ (OpenSkill).") + link_line(ctx, settings),
+                    chat=chat, user=command.user)]
 
 
 async def _target(uow, chat: ChatRef, user: UserRef, text: str, chat_ids: list[int]):
@@ -176,4 +178,5 @@ async def show_history(ctx: Context, command: c.ShowHistory) -> list[Message]:
             blocks.append(f"#{row.id} {game_title(row.game)}{note}: " + ", ".join(parts))
     if not blocks:
         return [Message(_("No finished games here yet."), chat=chat, user=command.user)]
-    return [Message(_("🕰 Recent games") + "\n" + "\n".join(blocks), chat=chat, user=command.user)]
+    link = link_line(ctx, await chat_settings(ctx, chat))
+    return [Message(_("🕰 Recent games") + "\n" + "\n".join(blocks) + link, chat=chat, user=command.user)]

@@ -4,9 +4,11 @@ from __future__ import annotations
 from bot import i18n
 from bot.i18n import _
 from bot.service import commands as c, lifecycle
-from bot.service.chat_settings import PERSONAL, describe_mine, describe_settings, effective, parse_settings
+from bot.service.chat_settings import (MYWEB, PERSONAL, describe_mine, describe_settings, effective, parse_settings,
+                                       with_web_slug)
 from bot.service.context import Context
 from bot.service.errors import ServiceError, clean
+from bot.service.handlers.web import link_line
 from bot.service.messages import ChatRef, Message
 from bot.service.rows import chat_row
 
@@ -18,10 +20,14 @@ async def change_settings(ctx: Context, command: c.ChangeSettings) -> list[Messa
     text = clean(command.text)
     changes = parse_settings(text) if text.strip() else {}
     mine = changes.pop(PERSONAL, None)
+    myweb = changes.pop(MYWEB, None)
     async with ctx.uow() as uow:
         player = await uow.players.get_or_create(user.platform, user.id, user.name, user.locale)
         if mine is not None:
             player.language = mine
+        if myweb is not None:  # the web pages read it on every page: "a player" from now on, or the name again
+            player.web_hidden = myweb == "hidden"
+        personal = mine is not None or myweb is not None
         chosen = player.language
         if mine is not None:  # the games in memory send their private texts in it from now on
             for live in ctx.games.all():
@@ -35,7 +41,8 @@ async def change_settings(ctx: Context, command: c.ChangeSettings) -> list[Messa
             await uow.commit()
             ctx.languages.forget(user=user)
             with i18n.using(chosen):
-                return [Message((_("✅ Settings saved.") + "\n" if mine else "") + describe_mine(chosen), user=user)]
+                return [Message((_("✅ Settings saved.") + "\n" if personal else "") + describe_mine(chosen),
+                                user=user)]
         row = await chat_row(uow, chat)
         current = effective(row.settings)
         if changes and not command.is_admin:
@@ -44,9 +51,9 @@ async def change_settings(ctx: Context, command: c.ChangeSettings) -> list[Messa
             await uow.commit()
             ctx.languages.forget(user=user)
             with i18n.using(chosen):
-                return [Message((_("✅ Settings saved.") + "\n" if mine else "") + describe_settings(current, chosen),
-                                chat=chat, user=user)]
-        row.settings = {**effective(row.settings), **changes}
+                return [Message((_("✅ Settings saved.") + "\n" if personal else "") +
+                                describe_settings(current, chosen), chat=chat, user=user)]
+        row.settings = with_web_slug({**effective(row.settings), **changes})
         if changes.get("turn_timer") == 0:  # deadlines already set go too
             for game in await uow.games.in_chat(row.id, (lifecycle.ACTIVE,)):
                 await uow.timers.clear(game.id, kinds=("remind", "autoplay"))  # AI jobs stay
@@ -58,7 +65,8 @@ async def change_settings(ctx: Context, command: c.ChangeSettings) -> list[Messa
                 if changes.get("turn_timer") == 0:
                     live.timer_seats.clear()
         with i18n.using(chosen or (changes.get("language") if not user.locale else None)):
-            return [Message(_("✅ Settings saved.") + "\n" + describe_settings({**current, **changes}, chosen),
+            link = link_line(ctx, row.settings) if changes.get("web") == "on" else ""
+            return [Message(_("✅ Settings saved.") + "\n" + describe_settings({**current, **changes}, chosen) + link,
                             chat=chat, user=user)]
 
 
