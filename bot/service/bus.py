@@ -25,7 +25,7 @@ from bot.i18n import _
 from bot.service import buttons, commands as c
 from bot.service.context import Context
 from bot.service.errors import ServiceError, safe_chat, safe_user, unavailable_text
-from bot.service.handlers import chat, leagues, lobby, looking, moves, people, resign, settings, hints
+from bot.service.handlers import chat, leagues, lobby, looking, moves, people, resign, settings, hints, undo
 from bot.service.messages import Message
 
 log = logging.getLogger("bot.service")
@@ -40,6 +40,7 @@ HANDLERS: dict[type, Handler] = {
     c.ShowLog: looking.show_log,
     c.Hint: hints.hint,
     c.Resign: resign.resign, c.ConfirmResign: resign.confirm, c.CancelResign: resign.cancel,
+    c.TakeBack: undo.undo, c.AnswerTakeback: undo.answer,
     c.ShowGames: chat.show_games, c.ShowRules: chat.show_rules, c.ShowHelp: chat.show_help,
     c.ChangeSettings: settings.change_settings,
     c.ShowLeaderboard: leagues.show_leaderboard, c.ShowStats: leagues.show_stats,
