@@ -83,6 +83,8 @@ async def test_free_undo_restores_the_game_and_keeps_the_move_marked(service):
     assert [m for m in back if m.kind == "board"] and [m for m in back if m.user == person and m.kind == "hand"]
     hand = next(m for m in back if m.user == person and m.kind == "hand")
     assert hand.ping and any(b.data.startswith(f"p:{gid}:{row.version}:") for r in hand.buttons for b in r)
+    shown = "\n".join(m.text for m in await service.log(CHAT, person, game_id=gid))
+    assert "(taken back)" in shown  # /log still tells the move, marked
 
     # the button of the move taken back, pressed again: out of date, nothing changes
     again = await service.press(person, f"u:{gid}:{after.version}", chat=CHAT)
@@ -235,3 +237,23 @@ async def test_an_undo_racing_the_next_move_in_another_process(database_url):
     finally:
         await one.close()
         await two.close()
+
+
+async def test_ai_seats_accept_a_takeback_of_what_told_nothing(service):
+    """Against an AI that answered at once: /undo takes back the person's move and the AI's answer (an AI seat
+    accepts what told nothing), so the person is to move again where they were."""
+    gid = (await service.create_lobby(CHAT, ALICE, "kardinal", seed=2))[0].game_id
+    await service.add_ai(CHAT, ALICE, "greedy")
+    await service.start(CHAT, ALICE)
+    for _ in range(30):  # play until one of Alice's moves was answered by the AI
+        row, log = await stored(service, gid)
+        state = rules.get_game("kardinal").from_json(row.state)
+        seat = state.to_act()[0]
+        await service.act(CHAT, ALICE, state.legal_actions(seat)[0], game_id=gid)
+        _, after = await stored(service, gid)
+        if len(after) > len(log) + 1:
+            break
+    out = await service.undo(CHAT, ALICE, game_id=gid)
+    assert len(told(out, "and the AI moves made since")) == 1
+    back, marks = await stored(service, gid)
+    assert back.state == row.state and [m[2] for m in marks] == [False] * len(log) + [True] * (len(after) - len(log))

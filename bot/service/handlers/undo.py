@@ -93,7 +93,7 @@ async def _undo(ctx: Context, command: c.TakeBack, game_id: int) -> list[Message
                 return await _ask(ctx, live, command.user, seat_row.seat, plan)
             if uow.in_transaction():  # the write goes through the group commit
                 await uow.rollback()
-        return await _take_back(ctx, live, seat_row.seat, plan, command.user.name, by_consent=plan.since > 0)
+        return await _take_back(ctx, live, seat_row.seat, plan, command.user.name, by_consent=False)
 
 
 def _plan(live: LiveGame, row, logged: list, seat: int, consent: bool) -> Plan:
@@ -132,9 +132,14 @@ async def _take_back(ctx: Context, live: LiveGame, seat: int, plan: Plan, name: 
     for seq, mover, events in kept:  # the board's last lines and what each person is told forget the moves
         live.remember(seq, mover, events)
     with i18n.using(languages.of_live_chat(live)):
-        text = (_("↩ By everyone's consent, {name} took back their move in game #{id}, and the moves made since.",
-                  name=name, id=live.id) if by_consent else
-                _("↩ {name} took back their last move in game #{id}.", name=name, id=live.id))
+        if by_consent:
+            text = _("↩ By everyone's consent, {name} took back their move in game #{id}, and the moves made since.",
+                     name=name, id=live.id)
+        elif len(plan.rows) > 1:  # only AI seats moved since: they accept what told nothing
+            text = _("↩ {name} took back their last move in game #{id}, and the AI moves made since.", name=name,
+                     id=live.id)
+        else:
+            text = _("↩ {name} took back their last move in game #{id}.", name=name, id=live.id)
     note = Message(text, chat=live.chat, game_id=live.id, kind="notice", slot=_slot(live.id))
     return await record(ctx, live, plan.before.clone(), [], actor=seat, uow=uow, notes=(notes or []) + [note],
                         taken_back=sorted(gone))
@@ -204,7 +209,8 @@ async def answer(ctx: Context, command: c.AnswerTakeback) -> list[Message]:
             await uow.takebacks.answer(request, seat_row.seat, True)
             if request.waiting:
                 done = [s for s in _asked_of(live, request.seat) if s not in request.waiting]
-                since = len([m for m in await uow.games.moves(game_id) if m.seq > request.first_seq and not m.taken_back])
+                logged = await uow.games.moves(game_id)
+                since = len([m for m in logged if m.seq > request.first_seq and not m.taken_back])
                 question = _question(live, asker.name, request.id, request.waiting, since, done)
                 await uow.outbox.add(outbox_rows(ctx, [question]))
                 await uow.commit()
