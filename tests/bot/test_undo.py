@@ -103,12 +103,35 @@ async def test_free_undo_restores_the_game_and_keeps_the_move_marked(service):
     assert board and board[0].kind == "board"
 
 
+async def test_the_undo_button_works_for_a_short_while_and_undo_then_still_does(service):
+    gid = await start(service, seed=12)
+    person, out = await play_first(service, gid)
+    [code] = undo_buttons(out, person)
+    clock = service.ctx.clock
+    service.ctx.clock = lambda: clock() + timedelta(minutes=6)
+    try:
+        late = await service.press(person, code, chat=CHAT)
+        assert late[0].kind == "error" and "expired" in late[0].text
+        typed = await service.undo(CHAT, person, game_id=gid)
+    finally:
+        service.ctx.clock = clock
+    assert len(told(typed, "took back their last move")) == 1
+
+
 async def test_a_turn_goes_back_step_by_step_and_no_further(service):
+    """Kardinal's turn of several steps (a build, then its free stone): each /undo takes one step back, down to
+    the state the turn started from, and no further."""
     gid = await start(service, seed=9)
-    first, _ = await stored(service, gid)
-    person, _ = await play_first(service, gid)
-    await service.undo(CHAT, person, game_id=gid)
-    assert (await stored(service, gid))[0].state == first.state
+    person = (await to_move(service, gid))[0]
+    states = []
+    while (await to_move(service, gid))[0] == person and len(states) < 4:
+        states.append((await stored(service, gid))[0].state)
+        await play_first(service, gid)
+    assert len(states) >= 2, "the seed should give a turn of several steps"
+    for state in reversed(states):
+        out = await service.undo(CHAT, person, game_id=gid)
+        assert len(told(out, "took back their last move")) == 1
+        assert (await stored(service, gid))[0].state == state
     nothing = await service.undo(CHAT, person, game_id=gid)
     assert nothing[0].kind == "error" and "no move to take back" in nothing[0].text
 
