@@ -93,7 +93,7 @@ async def _undo(ctx: Context, command: c.TakeBack, game_id: int) -> list[Message
                 return await _ask(ctx, live, command.user, seat_row.seat, plan)
             if uow.in_transaction():  # the write goes through the group commit
                 await uow.rollback()
-        return await _take_back(ctx, live, seat_row.seat, plan, command.user.name, by_consent=False)
+        return await _take_back(ctx, live, seat_row.seat, plan, seat_row.name, by_consent=False)
 
 
 def _plan(live: LiveGame, row, logged: list, seat: int, consent: bool) -> Plan:
