@@ -9,7 +9,7 @@ Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
 defaults here (``rules_summary``, ``render_view``, ``describe_event``,
 ``configurations``, ``has_hidden_information``, ``tie_rule``, ``score_unit``, ``State.evaluate``,
 ``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.ai_rewards``, ``State.teams``,
-``State.is_secret``): the bot
+``State.is_secret``, ``State.undo_refusal``): the bot
 and the AI use them, and they never change what is legal. A game declares its player counts and options as data
 (``Players``, ``Option``); ``Game.check_setup`` checks them for every game.
 """
@@ -141,6 +141,13 @@ class State:
         """True when ``action`` hides something from the table (a secret choice, cards placed face down): the bot
         then refuses it typed where everybody reads it and asks for it privately. Default: nothing is secret."""
         return False
+
+    def undo_refusal(self, seat: int, events: list[Event], before: "State") -> str | None:
+        """Why the move of ``seat`` that turned ``before`` into this state (telling ``events``) may not be taken
+        back freely: it left something to chance or made something hidden known to anyone (``rules/undo.py``);
+        a user-facing reason, or None when undoing it hides nothing anybody learnt. Whether others acted since is
+        the caller's to check. Default: every move is final."""
+        return _("Moves of this game cannot be taken back.")
 
     @property
     def num_players(self) -> int:

@@ -99,7 +99,25 @@ class Move(Base):
     action: Mapped[dict] = mapped_column(JSON)
     events: Mapped[list] = mapped_column(JSON, default=list)  # Event.to_json() of what the move caused
     by: Mapped[str] = mapped_column(String(16), default="player")  # player, ai, timer
+    # taken back (``/undo``): it stays in the log, and the game is rebuilt from the seed and the moves not taken back
+    taken_back: Mapped[bool] = mapped_column(Boolean, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Takeback(Base):
+    """A request to take moves back by consent (``/undo`` when others acted since): the seats still to accept,
+    valid for the game's ``version`` it was asked at and until ``due_at``; ``status`` open, accepted, declined."""
+
+    __tablename__ = "takebacks"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)  # who asked
+    version: Mapped[int] = mapped_column(Integer)
+    first_seq: Mapped[int] = mapped_column(Integer)  # the asker's move: it and every move after it go
+    waiting: Mapped[list] = mapped_column(JSON, default=list)  # seats that have not accepted yet
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Timer(Base):

@@ -4,7 +4,7 @@ Every path that stores moves sends the same statements, in this order:
 
 1. ``UPDATE games SET state, version, status, updated_at, finished_at WHERE id = ? AND version = ?`` — the
    version check: it must change one row per write (``Step.expect``), or a game moved on under us;
-2. ``INSERT INTO moves`` — the log rows; 3. ``DELETE FROM timers WHERE game_id = ? AND seat = ?``;
+2. ``INSERT INTO moves`` — the log rows (and ``UPDATE moves SET taken_back`` for an undo's); 3. ``DELETE FROM timers WHERE game_id = ? AND seat = ?``;
 4. ``INSERT INTO timers``; 5. ``INSERT INTO outbox`` — what the moves make the bot say;
 6. ``UPDATE outbox SET sent_at = ? WHERE key = ?`` — the sent marks riding with the batch.
 
@@ -44,6 +44,7 @@ class MoveWrite:
     drop_timer_seats: set[int] = field(default_factory=set)
     new_timers: list[dict] = field(default_factory=list)  # seat, kind, version, due_at
     outbox: list[dict] = field(default_factory=list)  # rows of the outbox: what the move makes the bot say
+    taken_back: list[int] = field(default_factory=list)  # seqs of logged moves an undo takes back
 
     @property
     def new_version(self) -> int:
@@ -76,6 +77,11 @@ def encode(writes: Sequence[MoveWrite], sent: Sequence[str], now: datetime) -> l
     moves = [dict(m, game_id=w.game_id, created_at=now) for w in writes for m in w.moves]
     if moves:
         steps.append(Step("insert", MOVES, (), (), moves))
+    back = [(True, w.game_id, seq) for w in writes for seq in w.taken_back]
+    if back:
+        # no count expected: the game's version check above guards the write (and asyncpg's executemany does
+        # not sum the rows it changed)
+        steps.append(Step("update", MOVES, ("taken_back",), ("game_id", "seq"), back))
     drops = [(w.game_id, seat) for w in writes if w.drop_timer_seats for seat in sorted(w.drop_timer_seats)]
     if drops:
         steps.append(Step("delete", TIMERS, (), _BY_SEAT, drops))

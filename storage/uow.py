@@ -8,7 +8,7 @@ from sqlalchemy.exc import DBAPIError
 
 from storage import health
 from storage.db import Database
-from storage.repository import Chats, Games, Leagues, Outbox, Players, Slots, StaleVersion, Timers
+from storage.repository import Chats, Games, Leagues, Outbox, Players, Slots, StaleVersion, Takebacks, Timers
 from storage.repository.pages import Pages
 
 __all__ = ["UnitOfWork", "StaleVersion"]
@@ -65,6 +65,10 @@ class UnitOfWork:
     @cached_property
     def timers(self) -> Timers:
         return Timers(self.session)
+
+    @cached_property
+    def takebacks(self) -> Takebacks:
+        return Takebacks(self.session)
 
     @cached_property
     def slots(self) -> Slots:

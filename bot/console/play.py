@@ -293,6 +293,9 @@ class Console:
                     chosen = [l for l in self.levels[-1].text.splitlines()
                               if l.startswith((CHOSEN, i18n.translate(CHOSEN)))]
                     self.say("  " + (chosen[0] if chosen else _("Back to the start of your move.")))
+                elif word == "undo":  # at the first step: the last move made is taken back (/undo)
+                    self.levels.clear()
+                    self.show(await self.service.undo(CHAT, self.you, game_id=self.game_id))
                 else:
                     self.say(_("Nothing to undo: this is the first step of your move."))
             elif word == "done":

@@ -114,6 +114,11 @@ def register_commands(bot: Bot) -> None:
     async def log_(interaction: discord.Interaction, lines: int | None = None, table: int | None = None):
         await a.command(interaction, lambda c, u: cmd.ShowLog(u, c, str(lines or ""), table), guild_only=False)
 
+    @tree.command(name="undo", description=N_("Take your last move back (or ask the others to agree)"))
+    @app_commands.describe(table=table)
+    async def undo(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: cmd.TakeBack(u, c, table))
+
     @tree.command(name="resign", description=N_("Leave a running game (an AI takes your seat)"))
     @app_commands.describe(table=table, confirm=N_("yes: resign without being asked"))
     @app_commands.choices(confirm=[app_commands.Choice(name=N_("yes"), value="yes")])

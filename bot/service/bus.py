@@ -26,7 +26,7 @@ from bot.service import buttons, commands as c
 from bot.service.context import Context
 from bot.service.errors import ServiceError, safe_chat, safe_user, unavailable_text
 from bot.service.handlers import (chat, hints, leagues, lobby, looking, mine, moves, people, resign, settings,
-                                 web)
+                                 undo, web)
 from bot.service.messages import Message
 
 log = logging.getLogger("bot.service")
@@ -41,6 +41,7 @@ HANDLERS: dict[type, Handler] = {
     c.ShowLog: looking.show_log,
     c.Hint: hints.hint,
     c.Resign: resign.resign, c.ConfirmResign: resign.confirm, c.CancelResign: resign.cancel,
+    c.TakeBack: undo.undo, c.AnswerTakeback: undo.answer,
     c.ShowGames: chat.show_games, c.ShowRules: chat.show_rules, c.ShowHelp: chat.show_help,
     c.ShowMyGames: mine.show_my_games,
     c.ChangeSettings: settings.change_settings,

@@ -5,6 +5,8 @@
     p:<game>:<version>:<path>                  a step of the move picker (``bot.service.picker`` paths)
     p:<game>:<version>:<path>|s or |m          a menu of the picker (one option, or several: a mask)
     r:<game>:<version>:<person>                Yes to a resign question; rc:<game>:<person> its Cancel
+    u:<game>:<version>                         Undo: take my last move back (under the mover's own hand)
+    ty:<game>:<request>  tn:<game>:<request>   Accept / Decline a request to take a move back
 
 Forged or malformed codes are refused here, before any handler runs.
 """
@@ -49,6 +51,10 @@ def parse(press: c.PressButton) -> c.Command:
         return c.ConfirmResign(user, chat, game_id, parts[1], parts[2])
     if kind == "rc" and len(parts) == 2:
         return c.CancelResign(user, chat, game_id, parts[1])
+    if kind == "u" and len(parts) == 2 and _digits(parts[1]):
+        return c.TakeBack(user, chat, game_id, int(parts[1]))
+    if kind in ("ty", "tn") and len(parts) == 2 and _digits(parts[1]):
+        return c.AnswerTakeback(user, chat, game_id, int(parts[1]), kind == "ty")
     raise ServiceError(_("That button is not one of mine."))
 
 
@@ -101,3 +107,11 @@ def resign_yes(game_id: int, version: int, person: str) -> str:
 
 def resign_cancel(game_id: int, person: str) -> str:
     return f"rc:{game_id}:{person}"
+
+
+def undo(game_id: int, version: int) -> str:
+    return f"u:{game_id}:{version}"
+
+
+def takeback_answer(game_id: int, request_id: int, accept: bool) -> str:
+    return f"{'ty' if accept else 'tn'}:{game_id}:{request_id}"

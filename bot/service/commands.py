@@ -125,6 +125,23 @@ class CancelResign(Command):
     owner: str = ""
 
 
+@dataclass(frozen=True)
+class TakeBack(Command):
+    """``/undo`` (``version`` None) or the Undo button drawn for ``version``: take the asker's last move back."""
+
+    game_id: int | str | None = None
+    version: int | None = None
+
+
+@dataclass(frozen=True)
+class AnswerTakeback(Command):
+    """Accept or Decline on the takeback request ``request_id``."""
+
+    game_id: int = 0
+    request_id: int = 0
+    accept: bool = False
+
+
 # ---------------------------------------------------------------- the chat
 @dataclass(frozen=True)
 class ShowLog(Command):

@@ -149,6 +149,9 @@ class Service:
     async def resign(self, chat, user, game_id=None, confirmed=True):
         return await self.ask(c.Resign(user, chat, game_id, confirmed))
 
+    async def undo(self, chat, user, game_id=None, version=None):
+        return await self.ask(c.TakeBack(user, chat, game_id, version))
+
     async def hint(self, chat, user, game_id=None):
         return await self.ask(c.Hint(user, chat, game_id))
 

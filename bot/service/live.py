@@ -136,6 +136,8 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
                     seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),
                     seats=seats, moves=move_count, settings=effective(chat_row.settings),
                     timer_seats=timer_seats)
-    for move in recent_moves:  # rows of the move log, oldest first
+    for move in recent_moves:  # rows of the move log, oldest first (those taken back are not told)
+        if move.taken_back:
+            continue
         live.remember(move.seq, move.seat, [Event.from_json(e) for e in move.events])
     return live

@@ -23,22 +23,25 @@ from bot.service.outbox import outbox_rows
 
 async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], *, uow: UnitOfWork | None = None,
                  actor: int | None = None, notes: list[Message] | None = None, started: bool = False,
-                 takeover: int | None = None) -> list[Message]:
+                 takeover: int | None = None, undoable: bool = False,
+                 taken_back: list[int] | None = None) -> list[Message]:
     """Write ``batch`` (``(seat, action, events, by)`` each, already applied to ``work``) and return what it
     makes the bot say. ``uow``: a unit of work holding the caller's uncommitted writes, which this commit
     completes; without it the write joins the group commit. ``actor``: the seat that moved (its view is
-    sent even if unchanged); ``takeover``: the seat whose timed-out turn a thinking AI plays."""
+    sent even if unchanged); ``takeover``: the seat whose timed-out turn a thinking AI plays; ``undoable``: the
+    actor's move may be taken back freely (its hand gets the Undo button); ``taken_back``: seqs of logged moves an
+    undo takes back (``work`` is the state before them, ``batch`` empty)."""
     over = work.is_over()
     before = [] if started else live.state.to_act()
     for i, (seat, _action, events, _by) in enumerate(batch):
         live.remember(live.moves + i, seat, events)
     messages = (notes or []) + telling.change_messages(live, work, live.version + 1, batch, actor, before,
-                                                         ctx.pictures, started)
+                                                         ctx.pictures, started, undoable)
     write = MoveWrite(
         live.id, live.version, work.to_json(),
         [{"seq": live.moves + i, "seat": s, "action": a, "events": [e.to_json() for e in ev], "by": by}
          for i, (s, a, ev, by) in enumerate(batch)],
-        status="finished" if over else "active", outbox=outbox_rows(ctx, messages))
+        status="finished" if over else "active", outbox=outbox_rows(ctx, messages), taken_back=taken_back or [])
     ended: list[Message] = []
     if not over:
         write.drop_timer_seats, write.new_timers = timer_changes(live, work, ctx.now(), takeover)

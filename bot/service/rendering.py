@@ -98,6 +98,8 @@ def _hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
         menu = picker_menu(game, r["id"], version, level, path)
         if level.chosen:
             head.append(_("Chosen so far: ") + " → ".join(level.chosen))
+    if r.get("undo"):  # the move just made told nobody anything: it may be taken back while nobody moves
+        rows = rows + [[Button(_("↩ Undo my move"), codes.undo(r["id"], version))]]
     return "\n".join(head) + "\n\n" + text, rows, menu
 
 

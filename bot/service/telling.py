@@ -111,11 +111,13 @@ def turn_retired(chat: ChatRef, game_id: int) -> Message:
 
 
 def change_messages(live: LiveGame, state: State, version: int, batch: list[tuple], actor: int | None,
-                    before: list[int], pictures: bool, started: bool = False) -> list[Message]:
+                    before: list[int], pictures: bool, started: bool = False,
+                    undoable: bool = False) -> list[Message]:
     """What a batch of moves makes the bot say: the board; each person's view where it changed (or where they
     learnt something privately), sent anew with a ping to whoever's turn has just come; and the group's turn
     line when the people to act changed. Each view is built once: compared with the one last shown (kept in
-    ``live.shown_views``), stored as the message's recipe, drawn from."""
+    ``live.shown_views``), stored as the message's recipe, drawn from. ``undoable``: the actor may take the
+    move back freely, and their hand says so with an Undo button."""
     out = [board_message(live, state, pictures, fresh=started, view=state.view(None))]
     private_events: dict[int, list] = defaultdict(list)  # told in each reader's language, when rendered
     for _seat, _action, events, _by in batch:
@@ -138,6 +140,8 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
             told = {"events": [event.to_json() for event in mine]} if mine else None
         message = private_message(live, s, state, version, pictures, view=view, told=told)
         message.ping = s.seat in turn_came
+        if undoable and s.seat == actor:
+            message.recipe["undo"] = True
         out.append(message)
     humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
     if humans_to_act and set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}:

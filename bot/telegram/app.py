@@ -51,6 +51,7 @@ COMMANDS = [
     ("move", N_("make a move: /move <notation>")),
     ("hint", N_("privately, what the strong AI would play (the game is then not rated)")),
     ("board", N_("show the board again")), ("log", N_("what happened: /log [lines] [#game]")),
+    ("undo", N_("take your last move back (or ask the others to agree)")),
     ("resign", N_("leave a running game (an AI takes over): /resign [yes]")),
     ("abort", N_("end a table or game (creator or admin)")), ("games", N_("the games of this group")),
     ("mygames", N_("every game you sit in, yours to play first")),

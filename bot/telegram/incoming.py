@@ -28,6 +28,8 @@ def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, 
         return c.AddAI(user, chat, level, next((int(a) for a in args if a.isdigit()), None))
     if name == "move":
         return c.MakeMove(user, chat, text)
+    if name == "undo":
+        return c.TakeBack(user, chat, number)
     if name == "resign":
         return c.Resign(user, chat, number, confirmed=any(a.lower() in YES for a in args))
     if name == "abort":

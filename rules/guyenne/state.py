@@ -18,10 +18,16 @@ from rules.api import Event, State
 from rules.guyenne import ai, copies, fights, turns, views
 from rules.guyenne import cards as C
 from rules.guyenne.board import CASTLES, LEVELS, MAX_AT_CASTLE, PLACING, castle_points, group_points, lines, rival
+from rules import undo
 
 __all__ = ["LEVELS", "GuyenneState", "group_points"]  # group_points and LEVELS: board.py's, kept here for importers
 
 SECRET_ACTIONS = frozenset({"open", "respond", "reinforce", "set_aside", "give"})  # cards that go face down
+
+
+# the events that make something hidden known (``rules/undo.py``)
+UNDO_REVEALING = frozenset({"revealed", "fight"})
+UNDO_DRAWING = frozenset({"drawn", "refilled"})  # from the shuffled troops
 
 
 class GuyenneState(State):
@@ -180,6 +186,12 @@ class GuyenneState(State):
         fight = self.fights[self.fight_index]
         army = fight["roles"].index("defend") if phase == "defend" else self.rival(fight, fight["winner"])
         return [fight["actors"][army]]
+
+    def undo_refusal(self, seat: int, events: list[Event], before: State) -> str | None:
+        """Cards placed face down, set aside or a direction chosen can be taken back step by step; a fight's shown
+        cards, a draw and cards handed to a partner are final."""
+        return undo.refusal(seat, events, chance=self.rng.getstate() != before.rng.getstate(), revealing=UNDO_REVEALING,
+                             drawing=UNDO_DRAWING)
 
     def is_over(self) -> bool:
         return self.phase == "over"

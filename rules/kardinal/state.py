@@ -322,6 +322,11 @@ class KardinalState(State):
                 counts[self.owner[colour]] += 1
         return counts
 
+    def undo_refusal(self, seat: int, events: list[Event], before: State) -> str | None:
+        """Everything is on the table and nothing is left to chance after the setup: every move can be taken
+        back (while nobody else has acted)."""
+        return None
+
     def is_over(self) -> bool:
         return self.phase == "over"
 

@@ -18,10 +18,15 @@ from rules.lang import _
 from rules.koenig_artus import ai, copies
 from rules.koenig_artus.cards import COLOURS, KNIGHT, card_of, full_deck, kind_of, name, trick_winner
 from rules.koenig_artus.text import colour_name
+from rules import undo
 
 HAND = 8
 DEFAULT_TRACK = 27
 DEFAULT_SWORDS = (3, 7, 11, 15, 19, 23)
+
+
+# the events that make something hidden known (``rules/undo.py``)
+UNDO_REVEALING = frozenset({"card_played"})
 
 
 class ArtusState(State):
@@ -273,6 +278,11 @@ class ArtusState(State):
             if seat in self.to_act() and self.phase == "play":
                 view["can_play"] = [name(c) for c in self.playable(seat)]
         return view
+
+    def undo_refusal(self, seat: int, events: list[Event], before: State) -> str | None:
+        """A card played leaves a hidden hand: final; choosing a trump, swapping tokens or deferring can be taken
+        back."""
+        return undo.refusal(seat, events, chance=self.counter != before.counter, revealing=UNDO_REVEALING)
 
     def is_over(self) -> bool:
         return self.phase == "over"

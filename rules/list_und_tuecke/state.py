@@ -19,10 +19,15 @@ from rules.list_und_tuecke import ai, copies
 from rules.list_und_tuecke.cards import (COLOURS, HAND_SIZE, PICK_COUNT, REST_COUNT, colour_of, deck, name,
                                         parse_card, value_of)
 from rules.list_und_tuecke.scoring import best_hide, round_score
+from rules import undo
 
 
 def _sort_cards(cards) -> list[int]:
     return sorted(cards)
+
+
+# the events that make something hidden known (``rules/undo.py``)
+UNDO_REVEALING = frozenset({"card_played"})
 
 
 class LuTState(State):
@@ -322,6 +327,11 @@ class LuTState(State):
         if self.phase == "over":
             view["ranking"] = self.ranking()
         return view
+
+    def undo_refusal(self, seat: int, events: list[Event], before: State) -> str | None:
+        """A card played leaves a hidden hand: final; picking and hiding colours before anyone else acts can be
+        taken back."""
+        return undo.refusal(seat, events, chance=self.counter != before.counter, revealing=UNDO_REVEALING)
 
     def is_over(self) -> bool:
         return self.phase == "over"

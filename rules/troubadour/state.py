@@ -29,6 +29,11 @@ from rules.troubadour.actions import busy, turn_actions
 from rules.troubadour.cards import ALL_CARDS, FD, JC, JD, JS, KC, KD, KS, NOBLES, QC, QD, QS, fits_on
 from rules.troubadour.flips import UNUSED
 from rules.troubadour.seats import seat_name
+from rules import undo
+
+
+# the events that make something hidden known (``rules/undo.py``)
+UNDO_REVEALING = frozenset({"flipped", "revealed", "trios_revealed", "rps_revealed", "die_rolled"})
 
 
 class TroubadourState(State):
@@ -218,6 +223,12 @@ class TroubadourState(State):
                  "spades P2 H, end.")
 
     # ------------------------------------------------------------------ outcome
+    def undo_refusal(self, seat: int, events: list[Event], before: State) -> str | None:
+        """Flips turn up stock cards, a build may uncover a village card, trios and tie-break nobles are shown
+        together: those are final; building, moving and attacking with known cards within a turn can be taken back
+        step by step."""
+        return undo.refusal(seat, events, chance=self.counter != before.counter, revealing=UNDO_REVEALING)
+
     def is_over(self) -> bool:
         return self.phase == "over"
 

@@ -7,7 +7,8 @@ from storage.repository.games import Games
 from storage.repository.leagues import Leagues
 from storage.repository.messages import Outbox, Slots
 from storage.repository.people import Chats, Players
+from storage.repository.takebacks import Takebacks
 from storage.repository.timers import Timers
 
 __all__ = ["StaleVersion", "claim_rows", "insert_if_absent", "Games", "Leagues", "Outbox", "Slots", "Chats", "Players",
-           "Timers"]
+           "Takebacks", "Timers"]

@@ -70,3 +70,30 @@ async def test_dropping_the_redundant_moves_index_keeps_the_log(database_url):
         assert await _state(db) == ("0005", set(), logged)
     finally:
         await db.close()
+
+
+async def test_taking_back_marks_moves_and_keeps_them(database_url):
+    """0007_undo: every logged move stays, not taken back; the takebacks table comes; the schema is then what the
+    models declare; the downgrade removes both and keeps the log."""
+    db = await open_database(database_url, migrate=False)
+    try:
+        await _to(db, "0006_web")
+        async with UnitOfWork(db) as uow:
+            player = await uow.players.get_or_create("telegram", "1", "Alice")
+            chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
+            game = await uow.games.add(GameRow(chat_id=chat.id, game="toy", options={}, seed=1, status="active",
+                                               state={"n": 0}, version=0, created_by=player.id))
+            await uow.games.append_moves(game.id, 0, [(0, {"n": 1}, [], "player"), (1, {"n": 2}, [], "ai")])
+            await uow.commit()
+        await _to(db, "head")
+        async with db.engine.connect() as conn:
+            marks = (await conn.execute(text("SELECT seq, taken_back FROM moves ORDER BY seq"))).all()
+            assert [(seq, bool(back)) for seq, back in marks] == [(0, False), (1, False)]
+            assert await conn.run_sync(  # the schema is what the models declare
+                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)) == []
+        await _to(db, "0006_web", down=True)
+        assert await _state(db) == ("0006_web", set(), [(game.id, 0), (game.id, 1)])
+        async with db.engine.connect() as conn:
+            assert "takebacks" not in await conn.run_sync(lambda sync: inspect(sync).get_table_names())
+    finally:
+        await db.close()

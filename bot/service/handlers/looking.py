@@ -88,7 +88,9 @@ async def show_log(ctx: Context, command: c.ShowLog) -> list[Message]:
         seat = seat_of(row, user) if user is not None else None
     game, names = live.game, live.names
     entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
-    public = narration.narrate(game, entries, None, names)
+    back = {m.seq for m in moves if m.taken_back}  # taken back (/undo): still in the log, marked
+    public = [line.text + (" " + _("(taken back)") if line.seq in back else "")
+              for line in narration.narrate_lines(game, entries, None, names)]
     shown, skipped = _page(public, count)
     if skipped:
         head = _("📜 #{id} {game} — the log, the last {shown} of {total}", id=row.id, game=game.title,

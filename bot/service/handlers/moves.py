@@ -108,10 +108,12 @@ async def _judge_and_record(ctx: Context, uow, live: LiveGame, user: UserRef, mo
     action = live.game.parse_action(state, seat, move) if isinstance(move, str) else move
     work = state.clone()
     batch = [(seat, action, work.apply(seat, action), "player")]
+    # the Undo button: a move that told nobody anything, with nobody moving after it at once
+    undoable = live.settings.get("undo", "free") == "free" and work.undo_refusal(seat, batch[0][2], state) is None
     batch += ai_seats.inline_moves(live, work)
     if uow.in_transaction():  # a read loaded the game: give the connection back before the write waits
         await uow.rollback()
-    return await record(ctx, live, work, batch, actor=seat)
+    return await record(ctx, live, work, batch, actor=seat, undoable=undoable and len(batch) == 1)
 
 
 def _stale(ctx: Context, live: LiveGame, seat_row: LiveSeat | None, version: int) -> list[Message]:
