@@ -6,9 +6,9 @@ A whole seeded game is played through the real console and service on a SQLite f
 tells), and so is every prompt (which moves were stored before it). For the stretch printed before a prompt (and
 the last one, after the game ended), each printed line is matched with the narrated lines of that stretch; the
 events of the moves stored in that stretch that the seat may see must each be told by a printed line, and no event
-may be told by two printed lines — anywhere in the game. One repetition is not one: the line that closes a trick
-("Trick: A R9 · B G3 · you B5 → A wins the trick") names again the cards played before the person's prompt, since
-it says what the trick was.
+may be told by two printed lines — anywhere in the game. One repetition is not one: the line that goes on with a
+trick ("Trick: A R9 · B G3 · you B5 → A wins the trick") names again the cards played into it before the person's
+prompt, since it says what the trick was.
 """
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ from bot.console.words import YOU, _plain, addressed
 from bot.service import build_service, narration
 from rules.api import Event
 
-_CLOSING = ("trick_won", "trick_resolved")  # a line telling one of these may name the trick's cards again
 _PREFIXES = ("│ ", "📢 ", "· ")
 
 
@@ -128,10 +127,10 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
                 keys = sets[min(used[line], len(sets) - 1)]
                 used[line] += 1
                 keys = {k if k[0] is not None else latest.get(k[1], k) for k in keys}  # a board's recent events
-                closing = any(json.loads(k[1])["kind"] in _CLOSING for k in keys)
+                cards = [k[0] for k in keys if json.loads(k[1])["kind"] == "card_played"]
                 for k in keys:
                     told[k] += 1
-                    closing_told[k] += closing
+                    closing_told[k] += k[0] in cards and k[0] < max(cards)  # a later card of its trick in the line
             low = seqs[prompt - 1] if prompt else -10 ** 9
             for seq, _mover, events in moves:
                 if not low < seq <= seqs[prompt]:

@@ -85,8 +85,8 @@ def test_condensed_runs_and_since_last_turn():
     assert narrate(game, events, 0, ["You", "AI 2"]) == ["AI 2 builds 3 castle cards: A♥ A♣ 2♥."]
     assert narrate(game, events, 1, ["Ann", "AI 2"]) == ["You build 3 castle cards: A♥ A♣ 2♥."]
     log = [(0, 0, [Event("turn_ended", {"seat": 0, "auto": False})]), (1, 1, events)]
-    # the viewer's own public move is not told back to them; what came after it is
-    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Bob builds 3 castle cards: A♥ A♣ 2♥."]
+    # the viewer's own move is confirmed in a short line (issue 37), then what came after it
+    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
     private = Event("turn_ended", {"seat": 0, "auto": False}, (0,))  # what the viewer's own move told only them
     assert since_last_turn(game, [(0, 0, [private]), (1, 1, events)], 0, ["Ann", "Bob"]) == [
         "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
@@ -112,8 +112,10 @@ def test_a_turn_that_wins_ends_with_its_own_exclamation_mark():
             Event("built_castle", {"seat": 1, "card": "4H", "from": "waste"}),
             Event("game_won", {"seat": 1})]
     lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
-    assert len(lines) == 1
-    assert lines[0].text.endswith("all four castles complete!"), lines[0].text  # not "complete!."
+    # the win is a line of its own (the view below says it too, and the console drops the view's line)
+    assert [line.events for line in lines][-1] == [2]
+    assert lines[-1].text.endswith("all four castles complete!"), lines[-1].text
+    assert not any("!." in line.text for line in lines)
 
 
 def test_a_kardinal_turn_is_one_line():

@@ -131,15 +131,23 @@ def narrate(game: Game, events: Iterable[Any], viewer: int | None, names: Sequen
 def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]]], viewer: int,
                     names: Sequence[str], ended: bool = False) -> list[str]:
     """What ``viewer`` has not seen since its previous move: ``log`` is the game's moves as ``(seq, seat, events)``
-    in order; the events after the viewer's last own move are narrated, and of that move what the viewer learnt
-    privately and what it set off (public events of other seats or of nobody: the fights a pass started, the cards
-    an attack turned up), not the viewer's own action. ``ended``: the game is over, and the viewer's own last
-    move is told whole (when it ended the game, it is where the final account is)."""
+    in order (from after the viewer's move before its last one, or earlier); the viewer's last own move is
+    told — confirmed in a short line, with what it learnt privately and what it set off — and everything after it.
+    The cards played into a trick before the viewer's card were told before; the line closing that trick names
+    them again ("Trick: A R9 · B G3 · you B5 → A wins the trick"), no line tells them alone. ``ended``: the game
+    is over (kept for callers; the last move is told whole either way)."""
     last = max((k for k, (_, seat, _) in enumerate(log) if seat == viewer), default=-1)
     if last < 0:
         return narrate(game, [(seq, e) for seq, _, events in log for e in events], viewer, names)
-    own_seq, _, own_events = log[last]
-    # of the viewer's own move: what it learnt privately and what it set off, not the move itself it made
-    told = [(own_seq, e) for e in own_events if e.audience is not None or ended or e.data.get("seat") != viewer]
-    told += [(seq, e) for seq, _, events in log[last + 1:] for e in events]
-    return narrate(game, told, viewer, names)
+    first = last
+    while first > 0 and _trick_cards_only(game, log[first - 1][2]):
+        first -= 1
+    context = [(seq, e) for seq, _, events in log[first:last] for e in events]
+    told = context + [(seq, e) for seq, _, events in log[last:] for e in events]
+    lines = narrate_lines(game, told, viewer, names)
+    return [line.text for line in lines if any(k >= len(context) for k in line.events)]
+
+
+def _trick_cards_only(game: Game, events: list[Event]) -> bool:
+    """A move that only played a card into a trick (a trick game's card, the trick not closed by it)."""
+    return bool(events) and all((game.name, e.kind) in _TRICK_KINDS for e in events)

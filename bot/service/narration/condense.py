@@ -168,8 +168,10 @@ def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list
     """A turn of several lines → one: ``{P3}'s turn: flips 4♥ · builds 3 castle cards: 4♠ 5♠ 6♠ · makes 2 village
     moves: 10♠ → V2 · turn ends.`` (Troubadour: a 4-player round of AI turns is four lines, not forty);
     ``{P2} builds a 🟦 blue tower at M15: +🟥 stone · moves the Cardinal J14 → N15.`` (Kardinal)."""
-    def seat_of(line: Line):
-        return events[line.events[0]].data.get("seat") if line.events else None
+    def seat_of(line: Line):  # (the game's end is a line of its own: the view below says it once more)
+        if not line.events or events[line.events[0]].kind == "game_won":
+            return None
+        return events[line.events[0]].data.get("seat")
 
     out: list[Line] = []
     i = 0
