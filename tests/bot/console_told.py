@@ -37,6 +37,7 @@ class Report:
     twice: list = field(default_factory=list)  # (seq, kind, line, times)
     over: bool = False
     text: str = ""
+    kinds: Counter = field(default_factory=Counter)  # the game's events by kind
 
 
 class _Answers(io.StringIO):
@@ -101,7 +102,7 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
     text = out.getvalue()
     cuts = answers.cuts + [len(text)]
     seqs = seqs + [max((m[0] for m in moves), default=-1)]
-    report = Report(over=over, text=text)
+    report = Report(over=over, text=text, kinds=Counter(e.kind for _s, _m, events in moves for e in events))
     told = Counter()  # event key -> printed lines telling it
     closing_told = Counter()  # ... of them, lines closing a trick
     with i18n.using(lang):
