@@ -82,14 +82,14 @@ def test_second_person():
 def test_condensed_runs_and_since_last_turn():
     game = rules.get_game("troubadour")
     events = [Event("built_castle", {"seat": 1, "card": c, "from": "waste"}) for c in ("AH", "AC", "2H")]
-    assert narrate(game, events, 0, ["You", "AI 2"]) == ["AI 2 builds 3 castle cards: A♥ A♣ 2♥."]
-    assert narrate(game, events, 1, ["Ann", "AI 2"]) == ["You build 3 castle cards: A♥ A♣ 2♥."]
+    assert narrate(game, events, 0, ["You", "AI 2"]) == ["AI 2 builds 3 castle cards: A♥ A♣ 2♥ (waste)."]
+    assert narrate(game, events, 1, ["Ann", "AI 2"]) == ["You build 3 castle cards: A♥ A♣ 2♥ (waste)."]
     log = [(0, 0, [Event("turn_ended", {"seat": 0, "auto": False})]), (1, 1, events)]
     # the viewer's own move is confirmed in a short line (issue 37), then what came after it
-    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
+    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥ (waste)."]
     private = Event("turn_ended", {"seat": 0, "auto": False}, (0,))  # what the viewer's own move told only them
     assert since_last_turn(game, [(0, 0, [private]), (1, 1, events)], 0, ["Ann", "Bob"]) == [
-        "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
+        "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥ (waste)."]
 
 
 def test_a_troubadour_turn_of_several_lines_is_one_line():
@@ -178,3 +178,47 @@ def test_seat_placeholders_become_names_once():
     assert substitute("{P1} passes to {P2}", ["{P2}", "Bob"]) == "{P2} passes to Bob"
     assert substitute("{P10} and {P1}", ["A"] * 9 + ["J"]) == "J and A"
     assert substitute("nobody", ["Ann"]) == "nobody"
+
+
+def test_condensed_troubadour_lines_keep_every_card_and_place():
+    """Issue 37, item 13: a condensed run keeps where each card came from, two flips stay two, and J♣'s flip says
+    so with the cards it turned up."""
+    game = rules.get_game("troubadour")
+    names = ["Ann", "Bob"]
+    castle = [Event("built_castle", {"seat": 1, "card": card, "from": where})
+              for card, where in (("AD", "V2"), ("2D", "waste"), ("3D", "waste"))]
+    assert narrate(game, castle, 0, names) == ["Bob builds 3 castle cards: A♦ (V2), 2♦ 3♦ (waste)."]
+    village = [Event("built_village", {"seat": 1, "cards": ["5S"], "from": "V1", "to": 4}),
+               Event("built_village", {"seat": 1, "cards": ["4D", "3S"], "from": "waste", "to": 4})]
+    assert narrate(game, village, 0, names) == ["Bob makes 2 village moves: 5♠ V1 → V4, 4♦ 3♠ waste → V4."]
+    flips = [Event("flipped", {"seat": 1, "cards": ["7S"]}), Event("flipped", {"seat": 1, "cards": ["9C"],
+                                                                             "extra_left": 1})]
+    assert narrate(game, flips, 0, names) == ["Bob flips 7♠.", "Bob flips 9♣ (1 extra left)."]
+    club = [Event("noble_used", {"seat": 1, "noble": "JC"}), Event("flipped", {"seat": 1, "cards": ["4S", "9H"]})]
+    assert narrate(game, club, 0, names) == ["Bob flips with J♣ until a card fits: 4♠ 9♥."]
+    assert narrate(game, club, 1, names) == ["You flip with J♣ until a card fits: 4♠ 9♥."]
+
+
+def test_a_reinforcing_round_tells_every_pass():
+    """Issue 37, item 13: in Guyenne a seat that reinforced and then passed (the last pass of the round) is told
+    passing too."""
+    game = rules.get_game("guyenne")
+    events = [Event("placed", {"seat": 0, "castle": 2, "count": 2, "step": "reinforce"}),
+              Event("placed", {"seat": 1, "castle": 5, "count": 1, "step": "reinforce"}),
+              Event("passed", {"seat": 0, "auto": False}), Event("passed", {"seat": 1, "auto": False})]
+    lines = narrate(game, events, None, ["Ann", "Bob"])
+    assert len(lines) == 1 and "Ann and Bob pass" in lines[0], lines
+
+
+def test_a_long_troubadour_turn_is_told_in_a_few_short_lines():
+    """Issue 37, item 8: an AI's turn of a dozen steps was one line of ~900 characters; it is a few lines now,
+    no step cut, every event still told."""
+    names = ["🤖 Sir Greedy", "🤖 Lady Grasp", "🤖 Baron Hoard", "You"]
+    longest = 0
+    for seed in (1, 2, 3):
+        game, state, log = play("troubadour", 4, {}, seed=seed, cap=1500)
+        flat = [(seq, e) for seq, _, events in log for e in events]
+        for line in narrate_lines(game, flat, 3, names):
+            rows = line.text.split("\n")
+            longest = max([longest] + [len(row) for row in rows if " · " in row])
+    assert longest <= 140, longest

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from bot.service.narration.condense import (_TRICK_KINDS, _TURN_LINES, _fold_next_ok, _guyenne_fight, _guyenne_refill,
-                                            _guyenne_reinforcing, _seat, _trick_line, _troubadour_run, _turns)
+from bot.service.narration.condense import (_TRICK_KINDS, _TURN_LINES, _club_jack_flip, _fold_next_ok, _guyenne_fight,
+                                            _guyenne_refill, _guyenne_reinforcing, _seat, _trick_line, _troubadour_run,
+                                            _turns)
 from bot.service.narration.lines import Line, _describe, _entries
 from bot.service.narration.people import personal
 from bot.service.narration.results import final_result_lines
@@ -97,7 +98,11 @@ def _narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names:
             emit(Line("; ".join(parts) + ".", [items[m][0] for m in range(i, j)], seqs[k]))
             i = j
             continue
-        if condense and game.name == "troubadour" and event.kind in ("built_castle", "built_village", "flipped"):
+        if condense and game.name == "troubadour" and nxt is not None and _club_jack_flip(event, nxt):
+            emit(Line(_club_jack_flip(event, nxt), [k, items[i + 1][0]], seqs[k]))
+            i += 2
+            continue
+        if condense and game.name == "troubadour" and event.kind in ("built_castle", "built_village"):
             j = i
             while j < len(items) and items[j][1].kind == event.kind and _seat(items[j][1]) == _seat(event):
                 j += 1
