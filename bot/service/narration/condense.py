@@ -202,10 +202,15 @@ def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list
             i += 1
             continue
         subject = f"{{P{who + 1}}}"
-        parts = []
+        parts: list[str] = []
         for n, line in enumerate(raw[i:j]):
             text = line.text.rstrip(".")
             last = events[line.events[-1]] if line.events else None
+            before = events[raw[i + n - 1].events[-1]] if n and raw[i + n - 1].events else None
+            uncovered = _uncovered(before, last) if len(line.events) == 1 else None
+            if uncovered is not None:  # "builds A♣ on the ♣ castle from V3, 5♥ turned up"
+                parts[-1] += ", " + uncovered
+                continue
             if last is not None and last.kind == "turn_ended":  # said by the event, not by its words
                 text = _("turn ends (nothing more to do)") if last.data.get("auto") else _("turn ends")
             elif text.startswith(subject + " ") and (head or n):
@@ -216,6 +221,23 @@ def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list
         out.append(Line(text + stop, [k for line in raw[i:j] for k in line.events], raw[i].seq))
         i = j
     return out
+
+
+def _uncovered(before: Event | None, event: Event | None) -> str | None:
+    """A Troubadour card turned up where the step before took a card from (``5♥ turned up``): said with that step,
+    not as a sentence of its own naming the seat and the village again."""
+    if before is None or event is None or event.kind != "revealed" or event.data.get("by") != "auto" or \
+            _seat(before) != _seat(event):
+        return None
+    source = before.data.get("from")
+    if before.kind == "hearts_jack_moved":
+        source = f"V{source}"
+    if before.kind not in ("built_castle", "built_village", "hearts_jack_moved") or \
+            source != f"V{event.data.get('village')}":
+        return None
+    from rules.troubadour.text import c
+
+    return _("{card} turned up", card=c(event.data["card"]))
 
 
 TURN_WIDTH = 90  # a turn's steps are told in lines of about this many characters (a long turn: a few lines)
