@@ -222,3 +222,17 @@ def test_a_long_troubadour_turn_is_told_in_a_few_short_lines():
             rows = line.text.split("\n")
             longest = max([longest] + [len(row) for row in rows if " · " in row])
     assert longest <= 140, longest
+
+
+def test_a_card_turned_up_is_said_with_the_step_that_uncovered_it():
+    """Issue 37, item 8: within a turn, "Turned up: 5♥ in Bob's V3" after a build from V3 is said with it."""
+    game = rules.get_game("troubadour")
+    turn = [Event("built_castle", {"seat": 1, "card": "AC", "from": "V3"}),
+            Event("revealed", {"seat": 1, "village": 3, "position": 0, "card": "5H", "by": "auto"}),
+            Event("built_village", {"seat": 1, "cards": ["3S"], "from": "V4", "to": 5}),
+            Event("revealed", {"seat": 1, "village": 1, "position": 0, "card": "8H", "by": "auto"}),
+            Event("turn_ended", {"seat": 1, "auto": False})]
+    lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
+    assert len(lines) == 1 and sorted(lines[0].events) == [0, 1, 2, 3, 4]
+    assert "builds A♣ on the ♣ castle from V3, 5♥ turned up · moves 3♠ from V4 to V5 · Turned up: 8♥ in Bob's V1" \
+        in lines[0].text, lines[0].text  # (8♥ was not under 3♠: said on its own)
