@@ -234,5 +234,6 @@ def test_a_card_turned_up_is_said_with_the_step_that_uncovered_it():
             Event("turn_ended", {"seat": 1, "auto": False})]
     lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
     assert len(lines) == 1 and sorted(lines[0].events) == [0, 1, 2, 3, 4]
+    text = lines[0].text.replace("\n   ", " · ")  # (a long turn is wrapped)
     assert "builds A♣ on the ♣ castle from V3, 5♥ turned up · moves 3♠ from V4 to V5 · Turned up: 8♥ in Bob's V1" \
-        in lines[0].text, lines[0].text  # (8♥ was not under 3♠: said on its own)
+        in text, text  # (8♥ was not under 3♠: said on its own)
