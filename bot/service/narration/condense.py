@@ -211,6 +211,10 @@ def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list
             if uncovered is not None:  # "builds A♣ on the ♣ castle from V3, 5♥ turned up"
                 parts[-1] += ", " + uncovered
                 continue
+            if len(line.events) == 1 and last.kind == "revealed" and last.data.get("by") == "QH" and \
+                    _seat(last) == who and head:  # in the seat's own turn its villages need no name
+                text = _("Q♥ turns {card} in V{village}", card=_troubadour_card(last.data["card"]),
+                         village=last.data["village"])
             if last is not None and last.kind == "turn_ended":  # said by the event, not by its words
                 text = _("turn ends (nothing more to do)") if last.data.get("auto") else _("turn ends")
             elif text.startswith(subject + " ") and (head or n):
@@ -221,6 +225,12 @@ def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list
         out.append(Line(text + stop, [k for line in raw[i:j] for k in line.events], raw[i].seq))
         i = j
     return out
+
+
+def _troubadour_card(card: str) -> str:
+    from rules.troubadour.text import c
+
+    return c(card)
 
 
 def _uncovered(before: Event | None, event: Event | None) -> str | None:
@@ -235,20 +245,22 @@ def _uncovered(before: Event | None, event: Event | None) -> str | None:
     if before.kind not in ("built_castle", "built_village", "hearts_jack_moved") or \
             source != f"V{event.data.get('village')}":
         return None
-    from rules.troubadour.text import c
-
-    return _("{card} turned up", card=c(event.data["card"]))
+    return _("{card} turned up", card=_troubadour_card(event.data["card"]))
 
 
-TURN_WIDTH = 90  # a turn's steps are told in lines of about this many characters (a long turn: a few lines)
+TURN_WIDTH = 96  # a turn's steps are told in lines of about this many characters (a long turn: a few lines)
+NAME_WIDTH = 14  # what a name placeholder ({P2}) is counted as: "🤖 Lady Grasp"
 
 
 def _wrapped(head: str, parts: list[str]) -> str:
     """``head`` and the steps of a turn, `` · `` between them, in a few lines of about ``TURN_WIDTH`` characters
-    (the next ones indented) instead of one of 900: a step is never cut."""
+    once the names are filled in (the next ones indented) instead of one of 900: a step is never cut."""
+    def width(text: str) -> int:
+        return len(text) + text.count("{P") * (NAME_WIDTH - 4)
+
     lines = [head + " " + parts[0]]
     for part in parts[1:]:
-        if len(lines[-1]) + 3 + len(part) > TURN_WIDTH:
+        if width(lines[-1]) + 3 + width(part) > TURN_WIDTH:
             lines.append("   " + part)
         else:
             lines[-1] += " · " + part
