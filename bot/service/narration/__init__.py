@@ -7,7 +7,8 @@ viewer only —
 - an event is told only if its ``audience`` is None or holds the viewer (hidden information never leaves its owner);
 - every event the viewer may see is told (``describe_event`` of every engine has a line for every kind) — at most
   folded into a neighbouring line that says it too (a Troubadour turn start into that player's first action, a
-  trick's played cards into one line, three castle builds into "AI 2 builds 3 castle cards: A♥ A♣ 2♥");
+  trick's played cards into one line, three castle builds into "AI 2 builds 3 castle cards: A♥ A♣ (waste), 2♥ (V2)"),
+  keeping every card, place and number;
 - the viewer's own lines in the second person ("You play R9", "your V2"), everybody else by name.
 
 ``narrate`` gives the texts; ``narrate_lines`` also which events each line tells (the tests check 0 missed).

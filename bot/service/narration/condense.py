@@ -180,8 +180,9 @@ _TURN_LINES = {"troubadour": (3, True), "kardinal": (2, False)}
 
 
 def _turns(raw: list[Line], events: list[Event], least: int, head: bool) -> list[Line]:
-    """A turn of several lines → one: ``{P3}'s turn: flips 4♥ · builds 3 castle cards: 4♠ 5♠ 6♠ · makes 2 village
-    moves: 10♠ → V2 · turn ends.`` (Troubadour: a 4-player round of AI turns is four lines, not forty);
+    """A turn of several lines → one: ``{P3}'s turn: flips 4♥ · builds 3 castle cards: 4♠ 5♠ 6♠ (waste) · makes 2
+    village moves: 10♠ V1 → V2 · turn ends.`` (Troubadour: a 4-player round of AI turns is four short entries, not
+    forty lines; a long turn wrapped in a few lines of ``TURN_WIDTH``);
     ``{P2} builds a 🟦 blue tower at M15: +🟥 stone · moves the Cardinal J14 → N15.`` (Kardinal)."""
     def seat_of(line: Line):  # (the game's end is a line of its own: the view below says it once more)
         if not line.events or events[line.events[0]].kind == "game_won":
