@@ -86,8 +86,11 @@ class Console:
                 if "" in lines:  # the lines above the view are events since your last turn: spoken to you
                     cut = lines.index("")
                     told, view = [addressed(line, self.you.name) for line in lines[1:cut]], lines[cut + 1:]
-                view = [] if board_shown else [line for line in view if line not in said]
-                if told or view:  # the box's title (game and seat) on its top border: one line less
+                view = [] if board_shown else [line for line in view if line not in said and line not in told]
+                if told and not view and self._board_not_in_view():  # a game that hides nothing: public news
+                    for line in told:
+                        self.say("📢 " + line)
+                elif told or view:  # the box's title (game and seat) on its top border: one line less
                     self.say("┌─ 🔒 " + _("only you see this") + " · " + (lines[0] if lines else "") + " " + "─" * 6)
                     for line in told + view:
                         self.say("│ " + line)
@@ -103,8 +106,8 @@ class Console:
                 told = self.board_news(m, [line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                 news = told[len(told) - len(self._news([raw for raw, _line, _me in told])):]
                 for _raw, line, me in news:
-                    if line not in boxed and not (covered and not me):
-                        self.say("📢 " + line)  # (your own move is not in your box: "You build …")
+                    if line not in boxed and not covered:  # (your box tells all since your last turn, your move too)
+                        self.say("📢 " + line)
                 waiting = [line for line in body.splitlines() if line.startswith("⏳")]
                 yours = any(w.endswith(self.you.name) or f" {self.you.name}," in w for w in waiting)
                 if yours and self._board_not_in_view():  # the table's board, once: your view does not repeat it
@@ -122,7 +125,8 @@ class Console:
                     told = self.board_news(m, [line[2:] for line in head.splitlines()[1:] if line.startswith("· ")])
                     self._news([raw for raw, _line, _me in told])
                     board, waiting = body.partition("\n\n⏳")[::2]
-                    text = "\n".join(head.splitlines()[:1] + ["· " + line for _raw, line, _me in told]) + "\n\n" + \
+                    news = [] if covered else ["· " + line for _raw, line, _me in told]  # (your box tells them)
+                    text = "\n".join(head.splitlines()[:1] + news) + "\n\n" + \
                         self.board_for_you(m, board) + ("\n\n⏳" + waiting if waiting else "")
                     said.update(text.splitlines())
                     board_shown = self._board_not_in_view()

@@ -87,8 +87,9 @@ def _hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
     if r["note"]:
         head.append(r["note"])
     head.extend(r["lines"])
-    if r.get("told"):
-        head.extend(told_lines(game, r["told"], seat, r["names"]))
+    if r.get("told"):  # (a line the view below says too, the winner at the end, is said there only)
+        shown = set(text.splitlines())
+        head.extend(line for line in told_lines(game, r["told"], seat, r["names"]) if line not in shown)
     rows: list[list[Button]] = []
     menu = None
     state = r.get("state")

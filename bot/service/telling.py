@@ -150,10 +150,12 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
 
 
 def since_last_turn(log, seat: int) -> list[list]:
-    """The moves of ``log`` (``(seq, seat, events)``, oldest first) from ``seat``'s last own move on (all of them
-    when it has none), as JSON: what ``narration.since_last_turn`` reads to tell the seat what it has not seen."""
+    """The moves of ``log`` (``(seq, seat, events)``, oldest first) after ``seat``'s move before its last one (all of
+    them when it has none), as JSON: what ``narration.since_last_turn`` reads to tell the seat what it has not seen
+    (and, of the moves before its last one, the cards of the trick its last card closed)."""
     moves = list(log)
-    start = next((k for k in range(len(moves) - 1, -1, -1) if moves[k][1] == seat), 0)
+    own = [k for k in range(len(moves)) if moves[k][1] == seat]
+    start = own[-2] + 1 if len(own) > 1 else 0
     return [[seq, mover, [event.to_json() for event in events]] for seq, mover, events in moves[start:]]
 
 

@@ -66,7 +66,13 @@ COLOUR_NAMES = {"red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), 
                 "purple": N_("purple"), "black": N_("black")}
 
 
+# what a trick led by a Knight or a Shield is led with (the view's ``led``)
+LED_SUPERTRUMP = N_("supertrump")
+
+
 def colour_name(c: str) -> str:
+    if c == "supertrump":
+        return _(LED_SUPERTRUMP)
     return _(COLOUR_NAMES[c]) if c in COLOUR_NAMES else c
 
 
@@ -87,8 +93,8 @@ def board(view: dict) -> str:
     else:
         lines.append(_("No trump yet. Knights and shields beat everything."))
     if view["trick"]:
-        lines.append(_("Trick (led {led}):", led=colour_name(view['led']) if view['led'] in COLOUR_NAMES
-                       else view['led']) + " " + " · ".join(f"{seat(s)} {card(c)}" for s, c in view["trick"]))
+        lines.append(_("Trick (led {led}):", led=colour_name(view['led'])) + " " +
+                     " · ".join(f"{seat(s)} {card(c)}" for s, c in view["trick"]))
     elif view.get("last_trick"):
         last = view["last_trick"]
         lines.append(_("Last trick:") + " " + " · ".join(f"{seat(s)} {card(c)}" for s, c in last["cards"]) +

@@ -13,6 +13,7 @@ when it only relabels the villages:
 - the run lies on a face-up card and goes onto a card of the same rank and colour, and the card it uncovers cannot
   go to its castle (nothing new becomes possible);
 - the run is a whole village (nothing under it) and goes into an empty village.
+- the run goes back where the turn's last move took it from (``state.back``): that undoes it.
 Other moves between villages can still form a cycle (a lone card into an empty village and back onto its old
 card), so after ``MOVES_PER_TURN`` actions in one turn the AI makes no more village-to-village moves: a turn of
 the greedy player takes at most about 35 actions (40 games of 2 and 4 players).
@@ -34,12 +35,16 @@ def sensible(state, seat: int, actions: list[dict]) -> list[dict]:
     villages = state.villages[seat]
     where = {c: (i, k) for i, v in enumerate(villages) for k, c in enumerate(v) if c < FD}
     late = state.turn_actions >= MOVES_PER_TURN
+    back = getattr(state, "back", None)  # the turn's last village move, [card, village it came from]
     kept = []
     for action in actions:
         if action.get("type") == "build_village":
             place = where.get(CARD_OF.get(action.get("card"), -1))
             if place is not None and (late or pointless(state, seat, place, action.get("village"))):
                 continue
+            if back is not None and CARD_OF.get(action.get("card")) == CARD_OF.get(back[0]) and \
+                    action.get("village") == back[1]:
+                continue  # it would undo the move just made (V1 → V3 → V1 → V3 …)
         kept.append(action)
     return kept or actions
 

@@ -42,7 +42,7 @@ def to_json(state) -> dict:
         "pending_ace": list(state.pending_ace) if state.pending_ace is not None else None,
         "turn_actions": state.turn_actions, "round_actions": state.round_actions,
         "flips": list(state.flips), "ended": list(state.ended),
-        "winner": state.winner, "draw": state.draw,
+        "winner": state.winner, "draw": state.draw, "back": state.back,
     }
 
 
@@ -66,6 +66,7 @@ def from_json(make, data: dict) -> State:
     s.turn_actions, s.round_actions = data["turn_actions"], data["round_actions"]
     s.flips, s.ended = list(data["flips"]), list(data["ended"])
     s.winner, s.draw = data["winner"], data["draw"]
+    s.back = list(data["back"]) if data.get("back") else None  # (games saved before it was kept: None)
     return s
 
 

@@ -66,6 +66,7 @@ class TroubadourState(State):
         self.pending_ace: list[int] | None = None  # [village index, position]
         self.turn_actions = 0
         self.round_actions = 0
+        self.back: list | None = None  # [card, village] of the turn's last village move: moving it back undoes it
         self.flips = [0] * n
         self.ended = [0] * n  # explicit end_turn actions per seat (an AI term only)
         self.winner: int | None = None
@@ -211,11 +212,16 @@ class TroubadourState(State):
                                   "stays in the village (`ace keep`)."))
         events = handler(self, p, action)
         self._prog[p] = None
+        self.back = None
+        if kind == "build_village" and events[0].data["from"] != "waste":  # what would undo it (rules.troubadour.ai)
+            self.back = [events[0].data["cards"][0], int(events[0].data["from"][1:])]
         if self.phase == "turn" and self.order[self.turn_idx] == p and kind != "end_turn":
             self.turn_actions += 1
             self.round_actions += 1
             if not busy(self, p):
                 events += rounds.end_turn(self, p, auto=True)
+        if self.phase != "turn" or self.order[self.turn_idx] != p:
+            self.back = None  # another turn
         return events
 
     def _turn_hint(self) -> str:

@@ -178,12 +178,12 @@ async def test_the_console_person_and_the_channels_lines_about_you_speak_the_cho
     with i18n.using(lang):
         marker = i18n._("(you)")
     assert f"{name} {marker}" not in text  # "Du (du)": the name already says it is you
-    channel = [line for line in text.splitlines() if "📢 " in line]
+    told = [line for line in text.splitlines() if line.startswith(("📢 ", "│ "))]  # your own move: in your box
     with i18n.using(lang):
         flip = i18n._("You flip {cards}.", cards="10♥")  # the catalog's own sentence for you
         third = i18n._("{who} flips {cards}.", who=name, cards="10♥")  # what keeping the name would read
-    assert any(line.endswith("📢 " + flip) for line in channel), channel[:5]
-    assert not any(line.endswith("📢 " + third) for line in channel), channel[:5]
+    assert any(line.endswith(" " + flip) for line in told), told[:5]
+    assert not any(line.endswith(" " + third) for line in told), told[:5]
 
 
 async def test_list_und_tuecke_tells_the_final_result_once(tmp_path):

@@ -82,14 +82,14 @@ def test_second_person():
 def test_condensed_runs_and_since_last_turn():
     game = rules.get_game("troubadour")
     events = [Event("built_castle", {"seat": 1, "card": c, "from": "waste"}) for c in ("AH", "AC", "2H")]
-    assert narrate(game, events, 0, ["You", "AI 2"]) == ["AI 2 builds 3 castle cards: A♥ A♣ 2♥."]
-    assert narrate(game, events, 1, ["Ann", "AI 2"]) == ["You build 3 castle cards: A♥ A♣ 2♥."]
+    assert narrate(game, events, 0, ["You", "AI 2"]) == ["AI 2 builds 3 castle cards: A♥ A♣ 2♥ (waste)."]
+    assert narrate(game, events, 1, ["Ann", "AI 2"]) == ["You build 3 castle cards: A♥ A♣ 2♥ (waste)."]
     log = [(0, 0, [Event("turn_ended", {"seat": 0, "auto": False})]), (1, 1, events)]
-    # the viewer's own public move is not told back to them; what came after it is
-    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Bob builds 3 castle cards: A♥ A♣ 2♥."]
+    # the viewer's own move is confirmed in a short line (issue 37), then what came after it
+    assert since_last_turn(game, log, 0, ["Ann", "Bob"]) == ["Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥ (waste)."]
     private = Event("turn_ended", {"seat": 0, "auto": False}, (0,))  # what the viewer's own move told only them
     assert since_last_turn(game, [(0, 0, [private]), (1, 1, events)], 0, ["Ann", "Bob"]) == [
-        "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥."]
+        "Your turn ends.", "Bob builds 3 castle cards: A♥ A♣ 2♥ (waste)."]
 
 
 def test_a_troubadour_turn_of_several_lines_is_one_line():
@@ -112,8 +112,10 @@ def test_a_turn_that_wins_ends_with_its_own_exclamation_mark():
             Event("built_castle", {"seat": 1, "card": "4H", "from": "waste"}),
             Event("game_won", {"seat": 1})]
     lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
-    assert len(lines) == 1
-    assert lines[0].text.endswith("all four castles complete!"), lines[0].text  # not "complete!."
+    # the win is a line of its own (the view below says it too, and the console drops the view's line)
+    assert [line.events for line in lines][-1] == [2]
+    assert lines[-1].text.endswith("all four castles complete!"), lines[-1].text
+    assert not any("!." in line.text for line in lines)
 
 
 def test_a_kardinal_turn_is_one_line():
@@ -176,3 +178,62 @@ def test_seat_placeholders_become_names_once():
     assert substitute("{P1} passes to {P2}", ["{P2}", "Bob"]) == "{P2} passes to Bob"
     assert substitute("{P10} and {P1}", ["A"] * 9 + ["J"]) == "J and A"
     assert substitute("nobody", ["Ann"]) == "nobody"
+
+
+def test_condensed_troubadour_lines_keep_every_card_and_place():
+    """Issue 37, item 13: a condensed run keeps where each card came from, two flips stay two, and J♣'s flip says
+    so with the cards it turned up."""
+    game = rules.get_game("troubadour")
+    names = ["Ann", "Bob"]
+    castle = [Event("built_castle", {"seat": 1, "card": card, "from": where})
+              for card, where in (("AD", "V2"), ("2D", "waste"), ("3D", "waste"))]
+    assert narrate(game, castle, 0, names) == ["Bob builds 3 castle cards: A♦ (V2), 2♦ 3♦ (waste)."]
+    village = [Event("built_village", {"seat": 1, "cards": ["5S"], "from": "V1", "to": 4}),
+               Event("built_village", {"seat": 1, "cards": ["4D", "3S"], "from": "waste", "to": 4})]
+    assert narrate(game, village, 0, names) == ["Bob makes 2 village moves: 5♠ V1 → V4, 4♦ 3♠ waste → V4."]
+    flips = [Event("flipped", {"seat": 1, "cards": ["7S"]}), Event("flipped", {"seat": 1, "cards": ["9C"],
+                                                                             "extra_left": 1})]
+    assert narrate(game, flips, 0, names) == ["Bob flips 7♠.", "Bob flips 9♣ (1 extra left)."]
+    club = [Event("noble_used", {"seat": 1, "noble": "JC"}), Event("flipped", {"seat": 1, "cards": ["4S", "9H"]})]
+    assert narrate(game, club, 0, names) == ["Bob flips with J♣ until a card fits: 4♠ 9♥."]
+    assert narrate(game, club, 1, names) == ["You flip with J♣ until a card fits: 4♠ 9♥."]
+
+
+def test_a_reinforcing_round_tells_every_pass():
+    """Issue 37, item 13: in Guyenne a seat that reinforced and then passed (the last pass of the round) is told
+    passing too."""
+    game = rules.get_game("guyenne")
+    events = [Event("placed", {"seat": 0, "castle": 2, "count": 2, "step": "reinforce"}),
+              Event("placed", {"seat": 1, "castle": 5, "count": 1, "step": "reinforce"}),
+              Event("passed", {"seat": 0, "auto": False}), Event("passed", {"seat": 1, "auto": False})]
+    lines = narrate(game, events, None, ["Ann", "Bob"])
+    assert len(lines) == 1 and "Ann and Bob pass" in lines[0], lines
+
+
+def test_a_long_troubadour_turn_is_told_in_a_few_short_lines():
+    """Issue 37, item 8: an AI's turn of a dozen steps was one line of ~900 characters; it is a few lines now,
+    no step cut, every event still told."""
+    names = ["🤖 Sir Greedy", "🤖 Lady Grasp", "🤖 Baron Hoard", "You"]
+    longest = 0
+    for seed in (1, 2, 3):
+        game, state, log = play("troubadour", 4, {}, seed=seed, cap=1500)
+        flat = [(seq, e) for seq, _, events in log for e in events]
+        for line in narrate_lines(game, flat, 3, names):
+            rows = line.text.split("\n")
+            longest = max([longest] + [len(row) for row in rows if " · " in row])
+    assert longest <= 140, longest
+
+
+def test_a_card_turned_up_is_said_with_the_step_that_uncovered_it():
+    """Issue 37, item 8: within a turn, "Turned up: 5♥ in Bob's V3" after a build from V3 is said with it."""
+    game = rules.get_game("troubadour")
+    turn = [Event("built_castle", {"seat": 1, "card": "AC", "from": "V3"}),
+            Event("revealed", {"seat": 1, "village": 3, "position": 0, "card": "5H", "by": "auto"}),
+            Event("built_village", {"seat": 1, "cards": ["3S"], "from": "V4", "to": 5}),
+            Event("revealed", {"seat": 1, "village": 1, "position": 0, "card": "8H", "by": "auto"}),
+            Event("turn_ended", {"seat": 1, "auto": False})]
+    lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
+    assert len(lines) == 1 and sorted(lines[0].events) == [0, 1, 2, 3, 4]
+    text = lines[0].text.replace("\n   ", " · ")  # (a long turn is wrapped)
+    assert "builds A♣ on the ♣ castle from V3, 5♥ turned up · moves 3♠ from V4 to V5 · Turned up: 8♥ in Bob's V1" \
+        in text, text  # (8♥ was not under 3♠: said on its own)

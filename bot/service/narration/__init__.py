@@ -7,7 +7,8 @@ viewer only —
 - an event is told only if its ``audience`` is None or holds the viewer (hidden information never leaves its owner);
 - every event the viewer may see is told (``describe_event`` of every engine has a line for every kind) — at most
   folded into a neighbouring line that says it too (a Troubadour turn start into that player's first action, a
-  trick's played cards into one line, three castle builds into "AI 2 builds 3 castle cards: A♥ A♣ 2♥");
+  trick's played cards into one line, three castle builds into "AI 2 builds 3 castle cards: A♥ A♣ (waste), 2♥ (V2)"),
+  keeping every card, place and number;
 - the viewer's own lines in the second person ("You play R9", "your V2"), everybody else by name.
 
 ``narrate`` gives the texts; ``narrate_lines`` also which events each line tells (the tests check 0 missed).
@@ -18,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from bot.service.narration.condense import (_TRICK_KINDS, _TURN_LINES, _fold_next_ok, _guyenne_fight, _guyenne_refill,
-                                            _guyenne_reinforcing, _seat, _trick_line, _troubadour_run, _turns)
+from bot.service.narration.condense import (_TRICK_KINDS, _TURN_LINES, _club_jack_flip, _fold_next_ok, _guyenne_fight,
+                                            _guyenne_refill, _guyenne_reinforcing, _seat, _trick_line, _troubadour_run,
+                                            _turns)
 from bot.service.narration.lines import Line, _describe, _entries
 from bot.service.narration.people import personal
 from bot.service.narration.results import final_result_lines
@@ -97,7 +99,11 @@ def _narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names:
             emit(Line("; ".join(parts) + ".", [items[m][0] for m in range(i, j)], seqs[k]))
             i = j
             continue
-        if condense and game.name == "troubadour" and event.kind in ("built_castle", "built_village", "flipped"):
+        if condense and game.name == "troubadour" and nxt is not None and _club_jack_flip(event, nxt):
+            emit(Line(_club_jack_flip(event, nxt), [k, items[i + 1][0]], seqs[k]))
+            i += 2
+            continue
+        if condense and game.name == "troubadour" and event.kind in ("built_castle", "built_village"):
             j = i
             while j < len(items) and items[j][1].kind == event.kind and _seat(items[j][1]) == _seat(event):
                 j += 1
@@ -131,15 +137,23 @@ def narrate(game: Game, events: Iterable[Any], viewer: int | None, names: Sequen
 def since_last_turn(game: Game, log: Sequence[tuple[int, int | None, list[Event]]], viewer: int,
                     names: Sequence[str], ended: bool = False) -> list[str]:
     """What ``viewer`` has not seen since its previous move: ``log`` is the game's moves as ``(seq, seat, events)``
-    in order; the events after the viewer's last own move are narrated, and of that move what the viewer learnt
-    privately and what it set off (public events of other seats or of nobody: the fights a pass started, the cards
-    an attack turned up), not the viewer's own action. ``ended``: the game is over, and the viewer's own last
-    move is told whole (when it ended the game, it is where the final account is)."""
+    in order (from after the viewer's move before its last one, or earlier); the viewer's last own move is
+    told — confirmed in a short line, with what it learnt privately and what it set off — and everything after it.
+    The cards played into a trick before the viewer's card were told before; the line closing that trick names
+    them again ("Trick: A R9 · B G3 · you B5 → A wins the trick"), no line tells them alone. ``ended``: the game
+    is over (kept for callers; the last move is told whole either way)."""
     last = max((k for k, (_, seat, _) in enumerate(log) if seat == viewer), default=-1)
     if last < 0:
         return narrate(game, [(seq, e) for seq, _, events in log for e in events], viewer, names)
-    own_seq, _, own_events = log[last]
-    # of the viewer's own move: what it learnt privately and what it set off, not the move itself it made
-    told = [(own_seq, e) for e in own_events if e.audience is not None or ended or e.data.get("seat") != viewer]
-    told += [(seq, e) for seq, _, events in log[last + 1:] for e in events]
-    return narrate(game, told, viewer, names)
+    first = last
+    while first > 0 and _trick_cards_only(game, log[first - 1][2]):
+        first -= 1
+    context = [(seq, e) for seq, _, events in log[first:last] for e in events]
+    told = context + [(seq, e) for seq, _, events in log[last:] for e in events]
+    lines = narrate_lines(game, told, viewer, names)
+    return [line.text for line in lines if any(k >= len(context) for k in line.events)]
+
+
+def _trick_cards_only(game: Game, events: list[Event]) -> bool:
+    """A move that only played a card into a trick (a trick game's card, the trick not closed by it)."""
+    return bool(events) and all((game.name, e.kind) in _TRICK_KINDS for e in events)
