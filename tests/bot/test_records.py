@@ -6,6 +6,7 @@ import copy
 import json
 import random
 import re
+from pathlib import Path
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -257,3 +258,28 @@ async def test_a_stored_game_rebuilds_to_its_stored_state_and_result(tmp_path, n
             assert "platform" not in json.dumps(record) and '"1"' not in json.dumps(record["players"])
     finally:
         await service.close()
+
+
+# -- records written by format version 1 must still replay ----------------------------------------------------
+
+SAMPLES = sorted((Path(__file__).parent.parent / "data" / "records").glob("*.json"))
+
+
+def test_there_is_a_sample_record_of_every_game():
+    assert sorted(p.stem for p in SAMPLES) == REAL
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=[p.stem for p in SAMPLES])
+def test_a_kept_sample_record_still_replays_to_its_result(path):
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["version"] == 1 and record["audience"] == ALL
+    replay = Replay(record)
+    n = len(record["players"])
+    for step in range(replay.steps + 1):
+        state = replay.state(step)
+        assert state.is_over() == (step == replay.steps)
+        for viewer in [None, *range(n)]:
+            assert replay.view(step, viewer) == state.view(viewer)
+        assert len(replay.narration(step, ALL)) >= (1 if step and replay.events(step, ALL) else 0)
+    final = replay.state(replay.steps)
+    assert record["result"]["places"] == final.ranking() and record["result"]["scores"] == final.scores()
