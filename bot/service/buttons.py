@@ -5,6 +5,7 @@
     p:<game>:<version>:<path>                  a step of the move picker (``bot.service.picker`` paths)
     p:<game>:<version>:<path>|s or |m          a menu of the picker (one option, or several: a mask)
     r:<game>:<version>:<person>                Yes to a resign question; rc:<game>:<person> its Cancel
+    v:<game>:<step>:<viewer>                   a replay's step (viewer: t the table, a all, 1… a seat)
 
 Forged or malformed codes are refused here, before any handler runs.
 """
@@ -49,6 +50,8 @@ def parse(press: c.PressButton) -> c.Command:
         return c.ConfirmResign(user, chat, game_id, parts[1], parts[2])
     if kind == "rc" and len(parts) == 2:
         return c.CancelResign(user, chat, game_id, parts[1])
+    if kind == "v" and len(parts) == 3 and _digits(parts[1]) and (parts[2] in ("t", "a") or _digits(parts[2])):
+        return c.ShowReplay(user, chat, game_id, step=int(parts[1]), viewer=parts[2])
     raise ServiceError(_("That button is not one of mine."))
 
 
@@ -101,3 +104,7 @@ def resign_yes(game_id: int, version: int, person: str) -> str:
 
 def resign_cancel(game_id: int, person: str) -> str:
     return f"rc:{game_id}:{person}"
+
+
+def replay_step(game_id: int, step: int, viewer: str) -> str:
+    return f"v:{game_id}:{step}:{viewer}"

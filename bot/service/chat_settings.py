@@ -17,6 +17,7 @@ DEFAULT_SETTINGS: dict = {
     "pictures": "on",        # on: boards and hands as pictures with the text as caption; off: text only
     "ai_time": 1.0,          # seconds a strong AI thinks per decision (also a /hint)
     "hints": "on",           # on: players may ask /hint (the game is then unrated); off: refused
+    "reveal_after_end": "on",  # on: a finished game's record and replay show every hidden card; off: never
 }
 PERSONAL = "mylanguage"  # the asker's own language, stored on their player row
 
@@ -24,7 +25,7 @@ PERSONAL = "mylanguage"  # the asker's own language, stored on their player row
 _BOUNDS = {"turn_timer": (30, 7 * 86400, True), "min_games": (0, 1000, False),
            "lobby_timeout": (600, 30 * 86400, False)}
 _CHOICES = {"language": i18n.LANGUAGES, "pictures": ("on", "off"), "hints": ("on", "off"),
-            PERSONAL: i18n.LANGUAGES}
+            PERSONAL: i18n.LANGUAGES, "reveal_after_end": ("on", "off")}
 _SECONDS = {"ai_time": (0.1, 5.0)}  # settings in seconds with a fraction: (smallest, largest)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _HELP = {
@@ -36,6 +37,8 @@ _HELP = {
     "pictures": N_("on = boards and hands drawn as pictures (text as caption); off = text only"),
     "ai_time": N_("seconds a strong AI thinks per move, and a /hint takes (0.1–5), e.g. ai_time=2"),
     "hints": N_("on = players may ask /hint (that game is then not rated); off = no hints"),
+    "reveal_after_end": N_("on = records and replays of a finished game show every hidden card; off = they stay "
+                           "hidden"),
 }
 
 
