@@ -54,7 +54,8 @@ COMMANDS = [
     ("abort", N_("end a table or game (creator or admin)")), ("games", N_("the games of this group")),
     ("rules", N_("rules of a game: /rules <game>")),
     ("leaderboard", N_("the group's ratings: /leaderboard [game]")), ("stats", N_("a player's record")),
-    ("history", N_("recent games")), ("settings", N_("group settings (admins); /settings mylanguage=de")),
+    ("history", N_("recent games")), ("record", N_("a game's record, sent privately: /record [#game]")),
+    ("replay", N_("step through a finished game: /replay #game [step] [seat N|all]")), ("settings", N_("group settings (admins); /settings mylanguage=de")),
     ("newseason", N_("start a new league season: /newseason [game] (admins)")),
     ("help", N_("how to play here: /help [game]")),
 ]
