@@ -88,3 +88,26 @@ def text_record(record: dict) -> str:
         if not result.get("rated"):
             out.append(_("This game was not rated."))
     return "\n".join(out) + "\n"
+
+
+def seen_as(replay: Replay, viewer) -> str:
+    return _("the table") if viewer is None else _("everything") if viewer == ALL else replay.names[viewer]
+
+
+def step_text(replay: Replay, step: int, viewer, game_id=None) -> str:
+    """One step of a replay as text: the head, the move and its narration as ``viewer`` read it, and the view
+    (for ``"all"`` the table's and then every seat's) — the /replay message and the console's replay."""
+    game, names = replay.game, replay.names
+    lines = [_("📼 #{id} {game} — step {step} of {last} · seen as: {who}", id=game_id or "?", game=game.title,
+               step=step, last=replay.steps, who=seen_as(replay, viewer))]
+    if step == 0:
+        lines.append(_("The deal, before the first move."))
+    else:
+        lines.append(_move_head(replay, step))
+        lines += ["· " + line for line in replay.narration(step, viewer)]
+    view = replay.view(step, viewer)
+    lines += ["", _board(replay, view["public"] if viewer == ALL else view)]
+    if viewer == ALL:
+        for seat, seat_view in enumerate(view["seats"]):
+            lines += ["", f"— {names[seat]} —", _board(replay, seat_view)]
+    return "\n".join(lines)

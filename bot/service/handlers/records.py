@@ -23,9 +23,8 @@ from bot.service.errors import ServiceError, clean
 from bot.service.finding import find_game, permitted
 from bot.service.languages import chat_language
 from bot.service.messages import Button, Message
-from bot.service.record_text import text_record
+from bot.service.record_text import step_text, text_record
 from bot.service.records import ALL, PUBLIC, RecordError, StoredGame, audience_for, build_record, load_game
-from bot.service.rendering import substitute
 from bot.service.replay import Replay
 
 log = logging.getLogger(__name__)
@@ -153,21 +152,8 @@ def _replay_message(ctx: Context, command: c.ShowReplay, replay: Replay, game_id
                     settings: dict, lang: str) -> Message:
     """One step as a message: head, the move and its narration, the view as text (and as a picture), buttons."""
     game, names = replay.game, replay.names
-    seen = _("the table") if viewer is None else _("everything") if viewer == ALL else names[viewer]
-    lines = [_("📼 #{id} {game} — step {step} of {last} · seen as: {who}", id=game_id, game=game.title, step=step,
-               last=replay.steps, who=seen)]
-    if step == 0:
-        lines.append(_("The deal, before the first move."))
-    else:
-        action = replay.action(step) or _("(hidden)")
-        lines.append(f"{step}. {names[replay.actor(step)]}: {action}")
-        lines += ["· " + line for line in replay.narration(step, viewer)]
     view = replay.view(step, viewer)
     shown = view["public"] if viewer == ALL else view
-    lines += ["", substitute(game.render_view(shown), names)]
-    if viewer == ALL:
-        for seat, seat_view in enumerate(view["seats"]):
-            lines += ["", f"— {names[seat]} —", substitute(game.render_view(seat_view), names)]
     picture = None
     if ctx.pictures and settings.get("pictures", "on") == "on" and boards.wants_picture(game.name, shown):
         picture = (game.name, shown, list(names), lang)
@@ -185,6 +171,6 @@ def _replay_message(ctx: Context, command: c.ShowReplay, replay: Replay, game_id
         switch.append(Button(label, codes.replay_step(game_id, step, _code_of(choice))))
     rows = [steps] + [switch[i:i + 4] for i in range(0, len(switch), 4)] if len(switch) > 1 else [steps]
     private = command.chat is None
-    return Message("\n".join(lines), chat=command.chat, user=command.user if private else None, buttons=rows,
+    return Message(step_text(replay, step, viewer, game_id), chat=command.chat, user=command.user if private else None, buttons=rows,
                    slot=f"replay:{game_id}", game_id=game_id, kind="replay", picture=picture,
                    image_name=f"replay-{game_id}-{step}.png")
