@@ -66,3 +66,11 @@ def test_a_cut_text_record_tells_nothing_hidden_from_its_reader():
     mine_dealt = next(line for line in game.render_view(states[0].view(0)).split("\n") if line.startswith("Your hand"))
     assert mine_dealt in mine
 
+
+
+@pytest.mark.parametrize("lang, words", [("de", "Sitzplätze"), ("fr", "Places"), ("nl", "Plaatsen")])
+def test_the_text_record_is_in_the_readers_language(lang, words):
+    record = json.loads(SAMPLES[0].read_text(encoding="utf-8"))
+    with i18n.using(lang):
+        text = text_record(record)
+    assert words in text and "Seats:" not in text
