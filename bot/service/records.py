@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Union
+from typing import Union
 
 import rules
 from bot.service.leagues import conservative
