@@ -60,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
                       help="the language of the game (remembered for later games)")
     play.add_argument("--db", type=_database,
                       help="a SQLite file path or a database URL (default: DATABASE_URL or herald.db)")
+    play.add_argument("--record", metavar="FILE", help="save the game's record (JSON, docs/RECORD.md) in FILE")
+    replay = sub.add_parser("replay", help="step through a game record: a record's file, or a local game's number")
+    replay.add_argument("source", help="a record's JSON file, or a game number of the local database")
+    replay.add_argument("--lang", choices=("en", "nl", "de", "fr"), help="the language it is told in")
+    replay.add_argument("--db", type=_database, help="the local database (default: as for play)")
     run = sub.add_parser("run", help="run the bot for Discord and/or Telegram (tokens from the environment)")
     run.add_argument("--discord", action="store_true")
     run.add_argument("--telegram", action="store_true")
@@ -93,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(play_console(args.game, args.players, args.seed, args.options,
                                             args.db or settings.database_url, args.resume, args.game_id,
                                             lang=args.lang, web_base_url=settings.web_base_url or
-                                            f"http://{settings.web_listen}:{settings.web_port}"))
+                                            f"http://{settings.web_listen}:{settings.web_port}",
+                                            record=args.record))
         except KeyboardInterrupt:
             print("\nBye — the game is saved; continue with --resume.")
             return 0
@@ -106,6 +112,14 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             pass
         return 0
+    if args.command == "replay":
+        logging.getLogger().setLevel(logging.WARNING)
+        from bot.console.replay import replay as replay_console
+
+        try:
+            return asyncio.run(replay_console(args.source, args.db or settings.database_url, lang=args.lang))
+        except KeyboardInterrupt:
+            return 0
     from bot.runner import run_bots
 
     for option, name in (("webhook_url", "telegram_webhook_url"), ("webhook_port", "telegram_webhook_port"),

@@ -12,6 +12,7 @@ from bot import i18n
 from bot.i18n import _
 from bot.service import ChatRef, DatabaseUnavailable, Message, Service, build_service, catalog
 from bot.service.rendering import board_news_for, view_for
+from bot.console.replay import save_record
 from bot.console.words import (CHOSEN, COMMANDS, HELP, YOU, _plain, _strip_move, addressed, command_line,
                                console_rules, you)
 
@@ -363,10 +364,11 @@ class Console:
 
 async def play(game: str | None, players: int | None, seed: int | None, options: str, database_url: str,
                resume: bool, game_id: int | None = None, out=None, inp=None, lang: str | None = None,
-               web_base_url: str | None = None) -> int:
+               web_base_url: str | None = None, record: str | None = None) -> int:
     """Play in the console; ``lang`` (en, nl, de, fr) is the language of the table and of your texts (it is
     remembered: a later game without ``lang`` speaks it too). ``web_base_url``: where ``python -m bot web``
-    answers — the console's own table is then on the web pages (its address is printed at a game's end)."""
+    answers — the console's own table is then on the web pages (its address is printed at a game's end);
+    ``record``: a file the game's record is saved in when you stop (``bot.console.replay``)."""
     out, inp = out or sys.stdout, inp or sys.stdin  # looked up now: a caller (or a test) may have replaced them
     with i18n.using(lang):
         try:
@@ -387,10 +389,10 @@ async def play(game: str | None, players: int | None, seed: int | None, options:
             await service.close()
             raise
         with i18n.using(lang):
-            return await _play(service, game, players, seed, options, resume, game_id, out, inp)
+            return await _play(service, game, players, seed, options, resume, game_id, out, inp, record)
 
 
-async def _play(service, game, players, seed, options, resume, game_id, out, inp) -> int:
+async def _play(service, game, players, seed, options, resume, game_id, out, inp, record=None) -> int:
     console = Console(service, out, inp)
     try:
         if resume or game_id is not None:
@@ -399,6 +401,8 @@ async def _play(service, game, players, seed, options, resume, game_id, out, inp
             ok = await console.new_game(game or "", players, seed, options)
         if ok:
             await console.loop()
+        if ok and record:
+            await save_record(service, console.game_id, record, out)
         return 0 if ok else 2
     finally:
         await service.close()

@@ -43,9 +43,11 @@ RETIRED = "↓ ⋯"  # the cut-down old message of a slot: an arrow to the newer
 
 
 def _files(message: Message) -> list[discord.File]:
+    """The message's picture and its documents (a game's record), as attachments."""
+    files = [discord.File(io.BytesIO(data), filename=name) for name, data in message.files]
     if message.image is None:
-        return []
-    return [discord.File(io.BytesIO(message.image), filename=message.image_name or "picture.png")]
+        return files
+    return [discord.File(io.BytesIO(message.image), filename=message.image_name or "picture.png")] + files
 
 
 def message_link(guild_id: str, channel_id: str, message_id: str) -> str:

@@ -165,6 +165,19 @@ def register_commands(bot: Bot) -> None:
     async def web(interaction: discord.Interaction):
         await a.command(interaction, lambda c, u: cmd.ShowWeb(u, c, ""))
 
+    @tree.command(name="record", description=N_("A game's record, sent to you privately (JSON and text)"))
+    @app_commands.describe(table=table)
+    async def record(interaction: discord.Interaction, table: int | None = None):
+        await a.command(interaction, lambda c, u: cmd.SendRecord(u, c, table))
+
+    @tree.command(name="replay", description=N_("Step through a finished game: /replay game [step] [seat N|all]"))
+    @app_commands.describe(table=table, step=N_("the step to show (default: the last)"),
+                           seat=N_("whose view: a seat number, or all (default: the table's)"))
+    async def replay(interaction: discord.Interaction, table: int, step: int | None = None, seat: str = ""):
+        text = " ".join(part for part in (str(step) if step is not None else "",
+                                          f"seat {seat}" if seat.isdigit() else seat) if part)
+        await a.command(interaction, lambda c, u: cmd.ShowReplay(u, c, table, text))
+
     @tree.command(name="settings", description=N_("Channel settings: turn timer and more (Manage Server)"))
     @app_commands.describe(change=N_("e.g. timer=24h (empty: show the settings)"))
     async def settings(interaction: discord.Interaction, change: str = ""):

@@ -7,6 +7,7 @@
     r:<game>:<version>:<person>                Yes to a resign question; rc:<game>:<person> its Cancel
     u:<game>:<version>                         Undo: take my last move back (under the mover's own hand)
     ty:<game>:<request>  tn:<game>:<request>   Accept / Decline a request to take a move back
+    v:<game>:<step>:<viewer>                   a replay's step (viewer: t the table, a all, 1… a seat)
 
 Forged or malformed codes are refused here, before any handler runs.
 """
@@ -55,6 +56,8 @@ def parse(press: c.PressButton) -> c.Command:
         return c.TakeBack(user, chat, game_id, int(parts[1]))
     if kind in ("ty", "tn") and len(parts) == 2 and _digits(parts[1]):
         return c.AnswerTakeback(user, chat, game_id, int(parts[1]), kind == "ty")
+    if kind == "v" and len(parts) == 3 and _digits(parts[1]) and (parts[2] in ("t", "a") or _digits(parts[2])):
+        return c.ShowReplay(user, chat, game_id, step=int(parts[1]), viewer=parts[2])
     raise ServiceError(_("That button is not one of mine."))
 
 
@@ -115,3 +118,5 @@ def undo(game_id: int, version: int) -> str:
 
 def takeback_answer(game_id: int, request_id: int, accept: bool) -> str:
     return f"{'ty' if accept else 'tn'}:{game_id}:{request_id}"
+def replay_step(game_id: int, step: int, viewer: str) -> str:
+    return f"v:{game_id}:{step}:{viewer}"

@@ -232,3 +232,20 @@ class ChatMoved(Command):
     old_id: str = ""
     new_id: str = ""
 
+
+
+# ---------------------------------------------------------------- records and replays
+@dataclass(frozen=True)
+class SendRecord(Command):
+    """``/record [#game]``: the game's record (JSON and text), sent privately to the asker."""
+    game_id: int | str | None = None
+
+
+@dataclass(frozen=True)
+class ShowReplay(Command):
+    """``/replay #game [step] [seat|all]``, or a replay button (``step`` and ``viewer`` given: "t" the table,
+    "a" everything, a seat number from 1)."""
+    game_id: int | str | None = None
+    text: str = ""
+    step: int | None = None
+    viewer: str | None = None

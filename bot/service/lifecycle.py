@@ -17,6 +17,8 @@ chat* (Discord: of its server; Telegram: of its group). Admin rights in another 
     abort     creator/admin         creator/admin   —          —
     board     anyone                anyone          anyone     —
     log       —                     anyone          anyone     —
+    record    —                     anyone          anyone     —      (what each may know: ``records``)
+    replay    —                     —               anyone     —
 """
 from __future__ import annotations
 
@@ -49,6 +51,8 @@ TABLE: dict[str, dict[str, Role]] = {
     "abort": {LOBBY: Role.CREATOR | Role.ADMIN, ACTIVE: Role.CREATOR | Role.ADMIN},
     "board": {LOBBY: Role.ANYONE, ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
     "log": {ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
+    "record": {ACTIVE: Role.ANYONE, FINISHED: Role.ANYONE},
+    "replay": {FINISHED: Role.ANYONE},
 }
 
 # What a person is told when the status is wrong for the command: by status, then by command where it differs.

@@ -76,6 +76,7 @@ class Message:
     fresh: bool = False
     image: bytes | None = None
     image_name: str | None = None
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # documents sent with it: (file name, content)
     menu: Menu | None = None
     picture: tuple | None = None  # (game, view, names, language) still to be drawn into ``image`` by the service
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one

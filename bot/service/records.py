@@ -17,10 +17,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Union
+from typing import Union
 
 import rules
-from bot.service.leagues import conservative, places_with_resigns
+from bot.service.leagues import conservative
 from bot.service.live import seat_names
 from bot.service.languages import chat_language
 from rules.api import Event
@@ -87,7 +87,7 @@ def _result(stored: StoredGame) -> dict | None:
         ratings.append({"seat": seat, **{k: round(change[k], 4) for k in
                                          ("mu_before", "sigma_before", "mu_after", "sigma_after")},
                         "change": round(after - before, 2)})
-    return {"places": places_with_resigns(list(places), set(resigned)) if places else [],
+    return {"places": list(places),  # as stored: the engine's places, a resigned seat last (final_places)
             "scores": list(result.get("scores", [])), "resigned": resigned, "rated": stored.rated,
             "ratings": ratings}
 

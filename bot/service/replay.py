@@ -124,11 +124,27 @@ class Replay:
         return [e for e in events if e.visible_to(viewer)]
 
     def narration(self, step: int, viewer: Viewer = None) -> list[str]:
-        """The lines of move ``step`` as ``viewer`` read them at the table (in the language current now);
-        ``"all"`` tells the hidden ones too, by name."""
-        events = self.events(step, viewer)
-        reader = None if viewer == ALL else viewer
-        return narration.narrate(self.game, events, reader, self.names)
+        """The lines of move ``step`` as ``viewer`` read them at the table (in the language current now).
+        ``"all"``: the public lines, and each hidden one as the seat it was told to read it, after a lock and that
+        seat's name (``🔒 Alice: You put 2 at castle 2.``)."""
+        if viewer != ALL:
+            return narration.narrate(self.game, self.events(step, viewer), viewer, self.names)
+        step = self._step(step)
+        events = [Event.from_json(e) for e in self.record["steps"][step - 1]["events"]] if step else []
+        lines: list[str] = []
+        k = 0
+        while k < len(events):  # runs of events with one audience, each told to its own reader
+            audience = events[k].audience
+            run = [events[k]]
+            while k + len(run) < len(events) and events[k + len(run)].audience == audience:
+                run.append(events[k + len(run)])
+            k += len(run)
+            if audience is None:
+                lines += narration.narrate(self.game, run, None, self.names)
+            else:
+                who = ", ".join(self.names[s] for s in audience if 0 <= s < len(self.names))
+                lines += [f"🔒 {who}: {line}" for line in narration.narrate(self.game, run, audience[0], self.names)]
+        return lines
 
     def action(self, step: int) -> str | None:
         """The notation of move ``step`` (None: step 0, or hidden from this record's reader)."""

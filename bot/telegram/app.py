@@ -57,7 +57,9 @@ COMMANDS = [
     ("mygames", N_("every game you sit in, yours to play first")),
     ("rules", N_("rules of a game: /rules <game>")),
     ("leaderboard", N_("the group's ratings: /leaderboard [game]")), ("stats", N_("a player's record")),
-    ("history", N_("recent games")), ("web", N_("the link to this group's league pages")), ("settings", N_("group settings (admins); /settings mylanguage=de")),
+    ("history", N_("recent games")), ("web", N_("the link to this group's league pages")),
+    ("record", N_("a game's record, sent privately: /record [#game]")),
+    ("replay", N_("step through a finished game: /replay #game [step] [seat N|all]")), ("settings", N_("group settings (admins); /settings mylanguage=de")),
     ("newseason", N_("start a new league season: /newseason [game] (admins)")),
     ("help", N_("how to play here: /help [game]")),
 ]

@@ -7,7 +7,8 @@ from bot.service import commands as c
 
 YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 ADMIN_COMMANDS = frozenset({"abort", "settings", "newseason"})  # the group's admins may do more here
-PRIVATE = frozenset({"hand", "move", "rules", "settings", "hint", "help", "log", "mygames"})  # what the private chat takes
+PRIVATE = frozenset({"hand", "move", "rules", "settings", "hint", "help", "log", "mygames", "record",
+                     "replay"})  # what the private chat takes
 
 
 def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, admin: bool) -> c.Command | None:
@@ -38,6 +39,10 @@ def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, 
         return c.ChangeSettings(user, chat, text, admin)
     if name == "newseason":
         return c.NewSeason(user, chat, text, admin)
+    if name == "record":
+        return c.SendRecord(user, chat, number)
+    if name == "replay":
+        return c.ShowReplay(user, chat, None, text)
     kinds = {"log": c.ShowLog, "rules": c.ShowRules, "leaderboard": c.ShowLeaderboard, "stats": c.ShowStats,
              "history": c.ShowHistory, "web": c.ShowWeb, "help": c.ShowHelp}
     if name == "games":

@@ -96,9 +96,9 @@ class Outgoing:
         mention = ""
         if message.mentions and message.chat is not None:
             mention = "🔔 " + ", ".join(u.name for u in message.mentions)
-        limit = (CAPTION_LIMIT if message.image is not None else TEXT_LIMIT) - (utf16_len(mention) + 1 if mention
-                                                                               else 0)
-        text = caption(message.text, limit) if message.image is not None else fit_text(message.text, limit)
+        captioned = message.image is not None or bool(message.files)
+        limit = (CAPTION_LIMIT if captioned else TEXT_LIMIT) - (utf16_len(mention) + 1 if mention else 0)
+        text = caption(message.text, limit) if captioned else fit_text(message.text, limit)
         rendered = to_html(text)
         if mention:
             rendered += "\n🔔 " + ", ".join(f'<a href="tg://user?id={int(u.id)}">{html.escape(u.name)}</a>'
@@ -170,6 +170,8 @@ class Outgoing:
         for _attempt in range(3):
             try:
                 await pace()
+                if message.files:  # documents (a game's record): each its own message, the text on the last
+                    return await self._documents(chat_id, text, message, kwargs, pace)
                 if message.image is not None:  # a board, hand or chart: the picture with the text as caption
                     return await self.app.bot.send_photo(
                         chat_id, InputFile(message.image, filename=message.image_name), caption=text, **kwargs)
@@ -178,6 +180,18 @@ class Outgoing:
                 chat_id = await self._moved_to(chat_id, moved.new_chat_id)
                 kwargs.pop("reply_parameters", None)
         raise BadRequest("the chat keeps moving")
+
+    async def _documents(self, chat_id: int, text: str, message: Message, kwargs: dict, pace):
+        """Each file by sendDocument; the message's text is the last one's caption."""
+        sent = None
+        for i, (name, data) in enumerate(message.files):
+            last = i == len(message.files) - 1
+            if i:
+                await pace()
+            sent = await self.app.bot.send_document(chat_id, InputFile(data, filename=name),
+                                                    caption=text if last else None,
+                                                    **(kwargs if last else {"disable_notification": True}))
+        return sent
 
     async def _retire_slot(self, slot_key: str | None, pace) -> None:
         """A slot whose message is no longer true (a finished game's turn line): its message goes, nothing new."""

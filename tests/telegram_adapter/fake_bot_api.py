@@ -32,7 +32,7 @@ JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "li
                "show_alert", "user_id", "commands", "disable_web_page_preview", "link_preview_options",
                "cache_time", "from_chat_id", "media", "disable_notification", "reply_parameters",
                "reply_to_message_id", "allow_sending_without_reply", "protect_content"}
-COUNTED = {"sendMessage", "sendPhoto", "editMessageText", "editMessageMedia", "editMessageCaption",
+COUNTED = {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageMedia", "editMessageCaption",
            "editMessageReplyMarkup"}
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
@@ -74,6 +74,7 @@ class FakeBotApi:
         self.new_update = asyncio.Event()
         self.photo_ids = itertools.count(1)
         self.pictures: dict[tuple[int, int], bytes] = {}  # (chat, message id) → the PNG it shows now
+        self.documents: dict[tuple[int, int], tuple[str, bytes]] = {}  # (chat, message id) → (file name, content)
         self.deleted: list[tuple[int, int]] = []
         self.runner: web.AppRunner | None = None
         self.port = 0
@@ -345,6 +346,22 @@ class FakeBotApi:
                               extra={"photo": self._photo(upload)})
         self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
         return self._sent("sendPhoto", p, message)
+
+    async def api_sendDocument(self, p):
+        """A file (a game's record) with an optional caption; kept in ``documents`` by (chat, message id)."""
+        chat_id = self._target(p["chat_id"])
+        upload = p.get("document")
+        if not isinstance(upload, dict) or not upload.get("filename"):
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        if upload["size"] > 50 * 1024 * 1024:
+            raise ApiError(400, "Bad Request: file is too big")
+        self._check_text(p, "caption", 1024, required=False)
+        self._check_markup(p)
+        message = self._store(chat_id, p.get("caption", ""), p.get("reply_markup"),
+                              extra={"document": {"file_id": f"doc{next(self.photo_ids)}", "file_unique_id": "d",
+                                                  "file_name": upload["filename"], "file_size": upload["size"]}})
+        self.documents[(chat_id, message["message_id"])] = (upload["filename"], upload["data"])
+        return self._sent("sendDocument", p, message)
 
     async def api_deleteMessage(self, p):
         """The bot's own messages; in a group also other people's, when the bot is an admin there (with the right

@@ -175,7 +175,8 @@ async def show_history(ctx: Context, command: c.ShowHistory) -> list[Message]:
                     delta = f" ({diff:+.1f})"
                 parts.append(f"{places[seat]}. {names[seat]} {scores[seat]:g}{delta}")
             note = "" if row.rated else " · " + _("not rated")
-            blocks.append(f"#{row.id} {game_title(row.game)}{note}: " + ", ".join(parts))
+            # each finished game links to its record (/record N) and so to its replay (/replay #N)
+            blocks.append(f"#{row.id} {game_title(row.game)}{note} · /record {row.id}: " + ", ".join(parts))
     if not blocks:
         return [Message(_("No finished games here yet."), chat=chat, user=command.user)]
     link = link_line(ctx, await chat_settings(ctx, chat))
