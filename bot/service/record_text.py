@@ -106,8 +106,11 @@ def step_text(replay: Replay, step: int, viewer, game_id=None) -> str:
         lines.append(_move_head(replay, step))
         lines += ["· " + line for line in replay.narration(step, viewer)]
     view = replay.view(step, viewer)
-    lines += ["", _board(replay, view["public"] if viewer == ALL else view)]
-    if viewer == ALL:
+    table = _board(replay, view["public"] if viewer == ALL else view)
+    lines += ["", table]
+    if viewer == ALL:  # each seat's own lines only (its hand, its secrets): the table above is theirs too
+        shared = set(table.splitlines())
         for seat, seat_view in enumerate(view["seats"]):
-            lines += ["", f"— {names[seat]} —", _board(replay, seat_view)]
+            own = [line for line in _board(replay, seat_view).splitlines() if line.strip() and line not in shared]
+            lines += ["", f"— {names[seat]} —", *own]
     return "\n".join(lines)
