@@ -138,6 +138,12 @@ def translate(message: str, **values) -> str:
     return _translate(message, **values)
 
 
+def semicolon() -> str:
+    """The "; " between two clauses of one line, as the language writes it (French: " ; ")."""
+    # TRANSLATORS: the separator of two clauses in one line ("A takes R3; B gets G6"); French: " ; "
+    return _("; ")
+
+
 def N_(message: str) -> str:
     """Marks a text for extraction; translate it where it is shown (``_(variable)``)."""
     return message

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, ours, translate
+from rules.lang import N_, _, mine, ngettext, ours, reader, translate
 from rules.guyenne import cards as C
 
 MARK = {"E": "🟥", "F": "🟦"}
@@ -320,6 +320,9 @@ def describe_event(event: Event) -> str | None:
             return mine(who, N_("{who} goes left: {order}."), N_("You go left: {order}."), order=order)
         return mine(who, N_("{who} goes right: {order}."), N_("You go right: {order}."), order=order)
     if kind == "given":
+        if d['to'] == reader():  # "aan jou", "à toi": the reader as the object, which no name-slot can say
+            return _("{who} hands {cards} to you; {leader} leads.", who=seat(who), cards=plural(d['count']),
+                     leader=seat(d['leader']))
         return mine(who, N_("{who} hands {cards} to {to}; {leader} leads."), N_("You hand {cards} to {to}; {leader} leads."),
                     cards=plural(d['count']), to=seat(d['to']), leader=seat(d['leader']))
     if kind == "given_cards":

@@ -71,8 +71,9 @@ def colour_name(c: str) -> str:
 
 
 def board(view: dict) -> str:
-    lines = [_("Hand {hand} · trick {trick}/8 · dealer {dealer} · stack {stack}", hand=view['hand_no'],
-               trick=view['trick_no'], dealer=seat(view['dealer']), stack=view['stack'])]
+    lines = [mine(view['dealer'], N_("Hand {hand} · trick {trick}/8 · dealer {dealer} · stack {stack}"),
+                  N_("Hand {hand} · trick {trick}/8 · you deal · stack {stack}"), hand=view['hand_no'],
+                  trick=view['trick_no'], dealer=seat(view['dealer']), stack=view['stack'])]
     lines.append("```")
     lines += track_strip(view)
     lines.append("```")

@@ -57,8 +57,10 @@ def _piles(view: dict, p: int) -> str:
 def board(view: dict) -> str:
     n = view["players"]
     viewer = view["viewer"]
-    lines = [_("Round {round}/{rounds} · trick {trick}/14 · dealer {dealer} · high takes {pick}, low gets {rest}",
-               round=view['round'], rounds=view['rounds'], trick=view['trick_no'], dealer=seat(view['dealer']),
+    lines = [mine(view['dealer'],
+                  N_("Round {round}/{rounds} · trick {trick}/14 · dealer {dealer} · high takes {pick}, low gets {rest}"),
+                  N_("Round {round}/{rounds} · trick {trick}/14 · you deal · high takes {pick}, low gets {rest}"),
+                  round=view['round'], rounds=view['rounds'], trick=view['trick_no'], dealer=seat(view['dealer']),
                pick=view['pick'], rest=view['rest'])]
     if view["trick"]:
         lines.append(_("Trick (trump {trump}):", trump=f"{COLOUR_MARKS[view['trump']]}{view['trump']}") + " " +
@@ -150,8 +152,13 @@ def describe_event(event: Event) -> str | None:
     kind = event.kind
     who = d.get("seat")
     if kind == "round_started":
-        return _("Round {round}: {dealer} deals, {leader} leads.", round=d['round'], dealer=seat(d['dealer']),
-                 leader=seat(d['leader']))
+        if d['dealer'] == d['leader'] == reader():
+            return _("Round {round}: you deal and lead.", round=d['round'])
+        if d['leader'] == reader():
+            return _("Round {round}: {dealer} deals, you lead.", round=d['round'], dealer=seat(d['dealer']))
+        return mine(d['dealer'], N_("Round {round}: {dealer} deals, {leader} leads."),
+                    N_("Round {round}: you deal, {leader} leads."), round=d['round'], dealer=seat(d['dealer']),
+                    leader=seat(d['leader']))
     if kind == "dealt":
         return _("Your new hand:") + " " + cards(d["cards"])
     if kind == "card_played":

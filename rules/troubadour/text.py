@@ -5,7 +5,7 @@ The game's text module (``rules.api.TextGame``): the narration of events and act
 is named here too; the words both use (a card, a noble, a player) in ``words.py``."""
 from __future__ import annotations
 
-from rules.lang import N_, _, mine, ngettext
+from rules.lang import N_, _, mine, ngettext, semicolon
 from rules.troubadour.cards import SYMBOL
 from rules.troubadour.narration import describe_action, describe_choice, describe_event
 from rules.troubadour.words import c, noble, seat, trio
@@ -146,14 +146,14 @@ def options_lines(view: dict) -> list[str]:
         lines.append("  " + _("Q♥ turn a face-down card (village, nth from bottom):") + " " + _list(spots, 8) +
                      eg + f"`QH {spots[0]}`")
     if o["spade_jack"]:
-        lines.append("  " + _("J♠ clear a village:") + " " + "; ".join(f"{t} " + " ".join(f"V{v}" for v in vs)
+        lines.append("  " + _("J♠ clear a village:") + " " + semicolon().join(f"{t} " + " ".join(f"V{v}" for v in vs)
                                                                    for t, vs in o["spade_jack"].items()) +
                      eg + f"`JS {next(iter(o['spade_jack']))} V{next(iter(o['spade_jack'].values()))[0]}`")
     if o["spade_queen"]:
         lines.append("  " + _("Q♠ take all village tops of:") + " " + ", ".join(o["spade_queen"]) +
                      eg + f"`QS {o['spade_queen'][0]}`")
     if o["spade_trio"]:
-        lines.append("  " + _("J♠Q♠K♠ destroy a castle:") + " " + "; ".join(
+        lines.append("  " + _("J♠Q♠K♠ destroy a castle:") + " " + semicolon().join(
             f"{t} " + " ".join(SYMBOL[s] for s in ss) for t, ss in o["spade_trio"].items()) +
             eg + f"`JQK {next(iter(o['spade_trio']))} {next(iter(o['spade_trio'].values()))[0]}`")
     nobles = turn["nobles"]

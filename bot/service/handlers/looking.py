@@ -80,7 +80,11 @@ async def show_log(ctx: Context, command: c.ShowLog) -> list[Message]:
         seat = seat_of(row, user) if user is not None else None
     game, names = live.game, live.names
     entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
-    public = narration.narrate(game, entries, None, names)
+    if seat is not None and seat.seat is not None and chat is not None and chat.platform in ctx.own_tables:
+        # one person's own table (the console): the public events spoken to them ("You take", "Du hast …")
+        public = narration.narrate(game, [(s, e) for s, e in entries if e.audience is None], seat.seat, names)
+    else:
+        public = narration.narrate(game, entries, None, names)
     shown, skipped = _page(public, count)
     if skipped:
         head = _("📜 #{id} {game} — the log, the last {shown} of {total}", id=row.id, game=game.title,

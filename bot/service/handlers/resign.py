@@ -64,8 +64,11 @@ async def _resign(ctx: Context, chat: ChatRef | None, user: UserRef, game_id) ->
                 await uow.timers.clear(row.id)
                 stored = await uow.chats.get(row.chat_id)
                 with i18n.using(languages.chat_language(stored.settings)):
-                    text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
-                             id=row.id)
+                    if chat is not None and chat.platform in ctx.own_tables:  # the table is the asker's own
+                        text = _("You resigned; no other person plays, so game #{id} ends unrated.", id=row.id)
+                    else:
+                        text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
+                                 id=row.id)
                     ended = _("Game #{id} has ended.", id=row.id)
                 out = [Message(text, chat=chat_ref(stored), game_id=row.id, kind="result")]
                 out += telling.closed_hands(row, ended) + [telling.turn_retired(chat_ref(stored), row.id)]
