@@ -5,13 +5,13 @@ stored, so ``--resume`` continues a game after the terminal closed.
 """
 from __future__ import annotations
 
-import asyncio
 import sys
 
 from bot import i18n
 from bot.i18n import _
 from bot.service import ChatRef, DatabaseUnavailable, Message, Service, build_service, catalog
 from bot.service.rendering import board_news_for, view_for
+from bot.console import screen
 from bot.console.words import (CHOSEN, COMMANDS, HELP, YOU, _plain, _strip_move, addressed, command_line,
                                console_rules, you)
 
@@ -32,7 +32,7 @@ class Console:
         self.levels: list[Message] = []  # the picker: the messages of the steps chosen so far (back = pop)
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+        print(screen.fit(text), file=self.out, flush=True)  # cut at spaces to the terminal, never in a word
 
     # ------------------------------------------------------------------ printing
     def _news(self, lines: list[str]) -> list[str]:
@@ -161,7 +161,7 @@ class Console:
     async def read(self, prompt: str) -> str | None:
         self.out.write(prompt)
         self.out.flush()
-        line = await asyncio.to_thread(self.inp.readline)
+        line = await screen.read_line(self.inp)
         return None if line == "" else line.strip()
 
     # ------------------------------------------------------------------ starting
@@ -279,7 +279,7 @@ class Console:
             elif word == "rules":
                 name = self.game_name or await self._game_name()
                 for m in await self.service.rules_text(CHAT, name, user=self.you):
-                    m.text = console_rules(m.text)
+                    m.text = screen.reflow(console_rules(m.text))
                     self.show([m])
             elif word == "resign":
                 answer = await self.read(_("Resign game #{id}? An AI takes over your seat. (y/n) ", id=self.game_id))
@@ -324,11 +324,11 @@ class Console:
                 self.show(await self.service.act(CHAT, self.you, _strip_move(line), game_id=self.game_id))
 
     async def help(self) -> None:
-        self.say(i18n.translate(HELP))
+        self.say(screen.reflow(i18n.translate(HELP)))
         name = self.game_name or await self._game_name()
         if name:
             self.say("")
-            self.say(console_rules(catalog.game(name).help_text()))
+            self.say(screen.reflow(console_rules(catalog.game(name).help_text())))
 
     async def _game_name(self) -> str:
         for m in await self.service.games(CHAT, self.you):
@@ -344,7 +344,7 @@ class Console:
         if not options:
             return
         width = max(len(f"{i + 1}. {label}") for i, (label, _data) in enumerate(options)) + 2
-        columns = max(1, min(4, 100 // max(width, 1)))
+        columns = max(1, min(4, (screen.width() - 2) // max(width, 1)))
         cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _data) in enumerate(options)]
         for i in range(0, len(cells), columns):
             self.say("  " + "".join(cells[i:i + columns]).rstrip())

@@ -125,10 +125,13 @@ async def test_move_prefix_back_resign_confirmation_and_rules(tmp_path):
     ("troubadour", 2, ""), ("troubadour", 4, ""), ("guyenne", 2, ""), ("guyenne", 4, "mode=two_sets"),
     ("list_und_tuecke", 4, ""), ("kardinal", 2, ""), ("kardinal", 4, ""), ("koenig_artus", 2, ""),
     ("koenig_artus", 4, "")])
-async def test_prompts_are_short(tmp_path, game, players, options):
+async def test_prompts_are_short(tmp_path, game, players, options, monkeypatch):
     """The issue's target: a median of at most 25 lines per prompt, and per prompt that opens a move (the
-    others are steps of the picker, "Chosen so far …"), in every configuration (4 players had 26–28)."""
+    others are steps of the picker, "Chosen so far …"), in every configuration (4 players had 26–28) — lines
+    of text, on a terminal as wide as they are (a narrower one wraps them)."""
     import statistics
+
+    monkeypatch.setenv("COLUMNS", "140")
 
     out = io.StringIO()
     await play_console(game, players, 3, options, f"sqlite+aiosqlite:///{tmp_path}/console.db", False, out=out,
