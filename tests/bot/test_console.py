@@ -176,7 +176,7 @@ async def test_the_console_person_and_the_channels_lines_about_you_speak_the_cho
                        inp=io.StringIO("1\n" * 12), lang=lang)
     text = out.getvalue()
     assert "You" not in text, [line for line in text.splitlines() if "You" in line][:5]
-    assert f"1. {name}," in text.splitlines()[0]  # the seat list
+    assert f"1. {name}," in next(line for line in text.splitlines() if "🏁" in line)  # the seat list
     assert f"P1 {name} " in text  # the board
     with i18n.using(lang):
         marker = i18n._("(you)")

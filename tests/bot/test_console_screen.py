@@ -73,3 +73,30 @@ def test_ctrl_c_quits_while_waiting_for_a_line(tmp_path):
     rest = proc.stdout.read()
     assert b"Traceback" not in rest
     assert b"saved" in rest
+
+
+# ---------------------------------------------------------------- the language of a console game (item 5)
+async def _play(tmp_path, lines, **kwargs):
+    out = io.StringIO()
+    await play_console(kwargs.pop("game", "koenig_artus"), 3, 1, "", f"sqlite+aiosqlite:///{tmp_path}/c.db",
+                       kwargs.pop("resume", False), out=out,
+                       inp=io.StringIO("".join(line + "\n" for line in lines)), **kwargs)
+    return out.getvalue()
+
+
+async def test_a_resumed_game_keeps_its_language_and_its_ai_names(tmp_path):
+    dutch = await _play(tmp_path, ["quit"], lang="nl")
+    assert "Vrouwe Graai" in dutch and "Taal: Nederlands" in dutch  # the choice is said, and that it is remembered
+    english = await _play(tmp_path, ["quit"], lang="en")
+    assert "Lady Grasp" in english and "Vrouwe Graai" not in english
+    first = await _play(tmp_path, ["quit"], resume=True, game_id=1)  # started in Dutch, after an English game
+    assert "Spel #1 gaat verder." in first and "Vrouwe Graai" in first and "Lady Grasp" not in first
+    second = await _play(tmp_path, ["quit"], resume=True, game_id=2, lang="de")  # --lang does not rename it
+    assert "Resuming game #2." in second and "Lady Grasp" in second and "Dame Griff" not in second
+
+
+async def test_a_remembered_language_is_said_when_a_new_game_starts(tmp_path):
+    await _play(tmp_path, ["quit"], lang="de")
+    later = await _play(tmp_path, ["quit"])
+    assert later.splitlines()[0].startswith("Sprache: Deutsch, gemerkt")
+    assert "Dame Griff" in later
