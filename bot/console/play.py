@@ -291,7 +291,9 @@ class Console:
                     m.text = screen.reflow(console_rules(m.text))
                     self.show([m])
             elif word == "resign":
-                answer = await self.read(_("Resign game #{id}? An AI takes over your seat. (y/n) ", id=self.game_id))
+                # (nobody else plays on the console: the game then ends, unrated — as the service says after)
+                answer = await self.read(_("Resign game #{id}? No other person plays here, so the game ends, unrated. "
+                                           "(y/n) ", id=self.game_id))
                 if (answer or "").lower() in ("y", "yes", _("y"), _("yes")):
                     self.show(await self.service.resign(self.chat, self.you, game_id=self.game_id))
                     return
@@ -313,7 +315,10 @@ class Console:
                              _("There is nothing to finish here."))
             elif all(w.isdigit() for w in line.split()):
                 numbers = [int(w) for w in line.split()]
-                if not all(1 <= k <= len(options) for k in numbers) or (len(numbers) > 1 and not self._multi()):
+                if all(1 <= k <= len(options) for k in numbers) and len(numbers) > 1 and not self._multi():
+                    self.say(_("One choice at this step: type one number from 1 to {n}, or a move.", n=len(options)))
+                    continue
+                if not all(1 <= k <= len(options) for k in numbers):
                     self.say(_("Choose a number from 1 to {n}, or type a move.", n=len(options)))
                     continue
                 datas = [options[k - 1][1] for k in numbers]

@@ -146,8 +146,8 @@ def board(view: dict) -> str:
     if view["viewer"] is not None:  # your own view: the armies in one line (`board` shows all)
         lines.append(_("Points {points} · hands {hands}", points=" · ".join(f"{names[a]} {view['points'][a]}"
                                                                            for a in armies),
-                       hands=" · ".join("+".join(str(view["hand_counts"][m]) for m in view["members"][a])
-                                        for a in armies)))
+                       hands=" · ".join(f"{names[a]} " + "+".join(str(view["hand_counts"][m])
+                                                                   for m in view["members"][a]) for a in armies)))
     for a in armies if view["viewer"] is None else ():
         hands = " + ".join(str(view["hand_counts"][m]) for m in view["members"][a])
         line = names[a] + ": " + _("hand {hand} · deck {deck} · discard {discard} · reshuffles left {reshuffles} · "
@@ -251,7 +251,8 @@ def _private(view: dict) -> list[str]:
                                "{card} · /move pass", castle=next(iter(view.get('placed') or {}), free), card=card),
                 "defend": _("Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · "
                             "/move concede"),
-                "losses": _("Remove your strongest card there, or cards worth as much together: /move lose {cards}",
+                "losses": _("Castle {castle}: remove your strongest card there, or cards worth as much together: "
+                            "/move lose {cards}", castle=view.get("loss_castle", "?"),
                             cards=cards((view.get("loss_options") or [[]])[0])),
                 "set_aside": _("Set aside 5 troop cards, not the hero; they come back at your first reshuffle: "
                                "/move aside 4 3 2 2 A"),

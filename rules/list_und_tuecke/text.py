@@ -51,7 +51,7 @@ def _piles(view: dict, p: int) -> str:
     hidden = view["hidden_colours"][p]
     if hidden:
         parts.append(_("hidden {colours}×{n}", colours=''.join(hidden), n=view['hidden_counts'][p]))
-    return " ".join(parts) or _("no cards")
+    return " ".join(parts) or _("nothing collected")  # (the piles taken in tricks, not the hand)
 
 
 def board(view: dict) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rules.lang import N_, _, mine, ngettext, semicolon
 from rules.troubadour.cards import SYMBOL
-from rules.troubadour.narration import describe_action, describe_choice, describe_event
+from rules.troubadour.narration import describe_action, describe_choice, describe_event, plays_before
 from rules.troubadour.words import c, noble, seat, trio
 
 # the game's text module as rules.api.TextGame and the bot read it (describe_*: narration.py; c: words.py)
@@ -181,13 +181,13 @@ def board(view: dict) -> str:
         lines.append(_("Order:") + " " + " → ".join(seat(s) for s in view["order"]))
     for p in range(n):  # your own view: your table in full, the others in a line each (`board` shows all)
         lines += player_block(view, p) if viewer is None or p == viewer else [rival_line(view, p)]
-    if view.get("tiebreak_log") and phase in ("tiebreak", "turn"):
+    if view.get("tiebreak_log") and phase == "tiebreak":  # the turns' order says it after (and the log)
         for e in view["tiebreak_log"]:
             if e["method"] == "die":
                 lines.append("🎲 " + ", ".join(f"{seat(s)} {r}" for s, r in zip(e["seats"], e["rolls"])))
             else:
-                res = _("draw") if e["first"] is None else mine(e['first'], N_("{who} plays first"),
-                                                               N_("You play first"))
+                res = _("draw") if e["first"] is None else plays_before(
+                    e["first"], next(s for s in e["seats"] if s != e["first"]))
                 lines.append("✊ " + " vs ".join(f"{seat(s)} {noble(x)}" for s, x in zip(e["seats"], e["nobles"]))
                              + f": {res}")
     if phase == "select_trios":
