@@ -12,8 +12,8 @@ from bot.i18n import N_, _
 from bot.service import ChatRef, DatabaseUnavailable, Message, Service, build_service, catalog
 from bot.service.rendering import board_news_for, view_for
 from bot.console import screen
-from bot.console.words import (CHOSEN, COMMANDS, HELP, YOU, _plain, _strip_move, addressed, command_line,
-                               console_rules, you)
+from bot.console.words import (CHOSEN, COMMAND_WORDS, COMMANDS, HELP, YOU, _plain, _strip_move, addressed,
+                               command_line, console_rules, you)
 
 CHAT = ChatRef("console", "local", "local", "console")  # the console's own chat: its language is the remembered one
 
@@ -339,6 +339,8 @@ class Console:
 
     async def help(self) -> None:
         self.say(screen.reflow(i18n.translate(HELP)))
+        if i18n.language() != i18n.DEFAULT:
+            self.say(i18n.translate(COMMAND_WORDS))
         name = self.game_name or await self._game_name()
         if name:
             self.say("")
@@ -362,10 +364,7 @@ class Console:
         cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _data) in enumerate(options)]
         for i in range(0, len(cells), columns):
             self.say("  " + "".join(cells[i:i + columns]).rstrip())
-        hint = i18n.translate(COMMANDS)
-        if len(self.levels) > 1:
-            hint = hint.replace("back", _("back (undo the last step)"), 1)
-        self.say("  " + hint)
+        self.say("  " + COMMANDS.format(n=len(options)))
 
 
 async def play(game: str | None, players: int | None, seed: int | None, options: str, database_url: str,

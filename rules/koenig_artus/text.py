@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext
+from rules.lang import N_, _, colour_label, mine, ngettext
 from rules.koenig_artus.cards import MARKS, SHORT, card_of, marked, short
 
 
@@ -25,7 +25,8 @@ def card(text: str) -> str:
 
 
 def colour(c: str) -> str:
-    return f"{MARKS[c]}{SHORT[c]}"
+    """A colour standing alone (a trump token): ``⬛K``, in German ``⬛ Schwarz``."""
+    return colour_label(MARKS[c], SHORT[c], c)
 
 
 def track_strip(view: dict) -> list[str]:

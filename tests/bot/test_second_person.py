@@ -90,3 +90,24 @@ async def test_the_console_log_speaks_to_you_in_english(tmp_path):
 async def test_resigning_on_the_console_is_told_to_you(tmp_path, language, wrong, right):
     text = await _console(tmp_path, "koenig_artus", 3, ["resign", "y"], language)
     assert wrong not in text and right in text
+
+
+# ---------------------------------------------------------------- English inside translated lines (item 10)
+@pytest.mark.parametrize("language,trump,hidden", [
+    ("fr", "atout 🟩 vert", "🟦 bleu et 🟨 jaune"),
+    ("en", "trump 🟩G", "🟦B and 🟨Y"),
+])
+def test_a_colour_standing_alone_is_named_in_the_language(language, trump, hidden):
+    game = rules.get_game("list_und_tuecke")
+    resolved = Event("trick_resolved", {"trump": "G", "high": 1, "low": 2, "pick": 2})
+    hides = Event("colors_hidden", {"seat": 1, "colors": ["B", "Y"]})
+    with using(language):
+        lines = narrate(game, [resolved], None, NAMES) + narrate(game, [hides], None, NAMES)
+    assert lines[0].startswith(trump) and hidden in lines[1]
+
+
+async def test_the_console_menu_line_mixes_no_languages_and_the_help_says_commands_are_english(tmp_path):
+    text = await _console(tmp_path, "koenig_artus", 3, ["help", "quit"], "nl")
+    menu = [line for line in text.splitlines() if "resign" in line and "quit" in line and "·" in line]
+    assert menu and all("nummer" not in line and "een zet" not in line for line in menu)
+    assert "De commando's" in text
