@@ -136,7 +136,8 @@ def _private(view: dict) -> list[str]:
             lines.append(_("Swap two tokens by slot number, e.g. /move swap 1 6."))
         else:
             lines.append(_("Choose a trump colour: {colours} — e.g. /move trump {first}. It becomes the strongest "
-                           "trump.", colours=", ".join(view["free_tokens"]), first=view['free_tokens'][0]))
+                           "trump.", colours=", ".join(colour_name(c).lower() for c in view["free_tokens"]),
+                           first=colour_name(view['free_tokens'][0]).lower()))  # local words: the notation takes them
         if view["can_defer"]:
             lines.append(_("Or /move defer: decide after the next deal, with your new cards in view."))
     return lines

@@ -111,3 +111,21 @@ async def test_the_console_menu_line_mixes_no_languages_and_the_help_says_comman
     menu = [line for line in text.splitlines() if "resign" in line and "quit" in line and "·" in line]
     assert menu and all("nummer" not in line and "een zet" not in line for line in menu)
     assert "De commando's" in text
+
+
+@pytest.mark.parametrize("language,example", [("de", "/move trumpf "), ("fr", "/move atout "), ("nl", "/move troef ")])
+def test_koenig_artus_names_trump_colours_in_the_language_and_its_example_parses(language, example):
+    import random
+    from rules.koenig_artus.notation import parse
+    game = rules.get_game("koenig_artus")
+    state, rng = game.new_game(3, seed=2), random.Random(2)
+    while state.phase != "trump" or len(state.view(None)["slots"]) == 6:
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    seat = state.to_act()[0]
+    with using(language), reading(seat):
+        text = game.text.board(state.view(seat))
+        line = next(line for line in text.splitlines() if example in line)
+        typed = line.split(example)[1].split(".")[0]
+        assert parse(state, seat, f"{example.split()[1]} {typed}")["type"] == "choose_trump"
+    assert "yellow" not in line and "green" not in line and "purple" not in line
