@@ -109,7 +109,8 @@ async def test_move_prefix_back_resign_confirmation_and_rules(tmp_path):
     text, _ = await run(tmp_path, ["1", "back", "/move keep 4 6", "rules", "help", "resign", "n", "quit"])
     assert "⚠" not in text
     assert "Back to the start of your move." in text
-    assert "Resign game #1? An AI takes over your seat. (y/n)" in text and "You play on." in text
+    assert "Resign game #1? No other person plays here, so the game ends, unrated. (y/n)" in text
+    assert "You play on." in text
     assert "buttons" not in text.split("📜", 1)[1] if "📜" in text else True
     service = await build_service(f"sqlite+aiosqlite:///{tmp_path}/console.db")
     try:
