@@ -106,7 +106,8 @@ def test_a_colour_standing_alone_is_named_in_the_language(language, trump, hidde
     assert lines[0].startswith(trump) and hidden in lines[1]
 
 
-async def test_the_console_menu_line_mixes_no_languages_and_the_help_says_commands_are_english(tmp_path):
+async def test_the_console_menu_line_mixes_no_languages_and_the_help_says_commands_are_english(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # the menu line on one line
     text = await _console(tmp_path, "koenig_artus", 3, ["help", "quit"], "nl")
     menu = [line for line in text.splitlines() if "resign" in line and "quit" in line and "·" in line]
     assert menu and all("nummer" not in line and "een zet" not in line for line in menu)
