@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--resume", action="store_true", help="continue your latest unfinished console game")
     play.add_argument("--game-id", type=int, help="continue this game")
     play.add_argument("--lang", choices=("en", "nl", "de", "fr"),
-                      help="the language of the game (remembered for later games)")
+                      help="the language of a new game, remembered for later new games (a resumed game keeps the "
+                           "language it was started in)")
     play.add_argument("--db", type=_database,
                       help="a SQLite file path or a database URL (default: DATABASE_URL or herald.db)")
     play.add_argument("--record", metavar="FILE", help="save the game's record (JSON, docs/RECORD.md) in FILE")

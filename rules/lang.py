@@ -138,6 +138,26 @@ def translate(message: str, **values) -> str:
     return _translate(message, **values)
 
 
+# the colours' names, said where a colour stands alone (a trump, a hidden colour) in another language than English
+COLOUR_NAMES = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "purple": "purple",
+                "black": "black"}  # (msgids of rules/koenig_artus/text.py's COLOUR_NAMES)
+
+
+def colour_label(mark: str, letter: str, colour: str) -> str:
+    """A colour standing alone: ``🟩G`` in English (the letter cards are typed with), ``🟩 vert`` in the other
+    languages, where an English letter would be a foreign word in the sentence (the name keeps it colour-blind
+    safe)."""
+    if language() == "en":
+        return f"{mark}{letter}"
+    return f"{mark} {_translate(COLOUR_NAMES[colour])}" if colour in COLOUR_NAMES else f"{mark}{letter}"
+
+
+def semicolon() -> str:
+    """The "; " between two clauses of one line, as the language writes it (French: " ; ")."""
+    # TRANSLATORS: the separator of two clauses in one line ("A takes R3; B gets G6"); French: " ; "
+    return _("; ")
+
+
 def N_(message: str) -> str:
     """Marks a text for extraction; translate it where it is shown (``_(variable)``)."""
     return message

@@ -5,24 +5,31 @@ stored, so ``--resume`` continues a game after the terminal closed.
 """
 from __future__ import annotations
 
-import asyncio
 import sys
 
 from bot import i18n
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.service import ChatRef, DatabaseUnavailable, Message, Service, build_service, catalog
 from bot.service.rendering import board_news_for, view_for
+from bot.console import screen
 from bot.console.replay import save_record
-from bot.console.words import (CHOSEN, COMMANDS, HELP, YOU, _plain, _strip_move, addressed, command_line,
-                               console_rules, you)
+from bot.console.words import (CHOSEN, COMMAND_WORDS, COMMANDS, HELP, YOU, _plain, _strip_move, addressed,
+                               command_line, console_rules, you)
 
-CHAT = ChatRef("console", "local", "local", "console")
+CHAT = ChatRef("console", "local", "local", "console")  # the console's own chat: its language is the remembered one
+
+
+def table(lang: str) -> ChatRef:
+    """The chat of the console's games in ``lang``: one a language, so that a game keeps the language (and the
+    AI names) it was started with whatever a later game speaks; all of them rated in one league."""
+    return ChatRef("console", f"local-{lang}", "local", "console")
 
 
 class Console:
     def __init__(self, service: Service, out=sys.stdout, inp=sys.stdin):
         self.service = service
         self.you = you()  # named in the language spoken now ("Du")
+        self.chat = table(i18n.language())  # the chat of a new game; a resumed one is played in its own
         self.seat: int | None = None  # your seat, once a message about it came
         self.out = out
         self.inp = inp
@@ -33,7 +40,7 @@ class Console:
         self.levels: list[Message] = []  # the picker: the messages of the steps chosen so far (back = pop)
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+        print(screen.fit(text), file=self.out, flush=True)  # cut at spaces to the terminal, never in a word
 
     # ------------------------------------------------------------------ printing
     def _news(self, lines: list[str]) -> list[str]:
@@ -166,7 +173,7 @@ class Console:
     async def read(self, prompt: str) -> str | None:
         self.out.write(prompt)
         self.out.flush()
-        line = await asyncio.to_thread(self.inp.readline)
+        line = await screen.read_line(self.inp)
         return None if line == "" else line.strip()
 
     # ------------------------------------------------------------------ starting
@@ -182,14 +189,14 @@ class Console:
                        most=g.max_players))
             return False
         self.game_name = g.name
-        messages = await self.service.create_lobby(CHAT, self.you, game, options, seed=seed)
+        messages = await self.service.create_lobby(self.chat, self.you, game, options, seed=seed)
         if messages[0].kind == "error":
             self.show(messages)
             return False
         self.game_id = messages[0].game_id
         for _seat in range(n - 1):
-            await self.service.add_ai(CHAT, self.you, "greedy", game_id=self.game_id)
-        started = await self.service.start(CHAT, self.you, game_id=self.game_id)
+            await self.service.add_ai(self.chat, self.you, "greedy", game_id=self.game_id)
+        started = await self.service.start(self.chat, self.you, game_id=self.game_id)
         self.show(started, full_board=True)
         return not any(m.kind == "error" for m in started)
 
@@ -202,8 +209,10 @@ class Console:
             return False
         self.game_id = game_id
         self.say(_("Resuming game #{id}.", id=game_id))
+        board = await self.service.show_board(self.chat, game_id=game_id)
+        self.chat = next((m.chat for m in board if m.chat is not None), self.chat)
         await self._game_name()
-        self.show(await self.service.show_board(CHAT, game_id=game_id), full_board=True)
+        self.show(board, full_board=True)
         self.show(await self.service.show_private(self.you, game_id=game_id))
         return True
 
@@ -272,24 +281,26 @@ class Console:
             if word == "help":
                 await self.help()
             elif word == "board":
-                self.show(await self.service.show_board(CHAT, game_id=self.game_id), full_board=True)
+                self.show(await self.service.show_board(self.chat, game_id=self.game_id), full_board=True)
             elif word == "hint":
                 self.say("  " + _("The strong AI is thinking…"))
-                self.show(await self.service.hint(CHAT, self.you, game_id=self.game_id))
+                self.show(await self.service.hint(self.chat, self.you, game_id=self.game_id))
             elif word.split()[:1] == ["log"] and all(w.isdigit() for w in word.split()[1:]):
-                self.show(await self.service.log(CHAT, self.you, " ".join(word.split()[1:]), game_id=self.game_id))
+                self.show(await self.service.log(self.chat, self.you, " ".join(word.split()[1:]), game_id=self.game_id))
             elif word == "hand":
                 self.levels.clear()
                 self.show(await self.service.show_private(self.you, game_id=self.game_id))
             elif word == "rules":
                 name = self.game_name or await self._game_name()
-                for m in await self.service.rules_text(CHAT, name, user=self.you):
-                    m.text = console_rules(m.text)
+                for m in await self.service.rules_text(self.chat, name, user=self.you):
+                    m.text = screen.reflow(console_rules(m.text))
                     self.show([m])
             elif word == "resign":
-                answer = await self.read(_("Resign game #{id}? An AI takes over your seat. (y/n) ", id=self.game_id))
+                # (nobody else plays on the console: the game then ends, unrated — as the service says after)
+                answer = await self.read(_("Resign game #{id}? No other person plays here, so the game ends, unrated. "
+                                           "(y/n) ", id=self.game_id))
                 if (answer or "").lower() in ("y", "yes", _("y"), _("yes")):
-                    self.show(await self.service.resign(CHAT, self.you, game_id=self.game_id))
+                    self.show(await self.service.resign(self.chat, self.you, game_id=self.game_id))
                     return
                 self.say(_("You play on."))
             elif word in ("back", "undo", "b", "0"):
@@ -300,7 +311,7 @@ class Console:
                     self.say("  " + (chosen[0] if chosen else _("Back to the start of your move.")))
                 elif word == "undo":  # at the first step: the last move made is taken back (/undo)
                     self.levels.clear()
-                    self.show(await self.service.undo(CHAT, self.you, game_id=self.game_id))
+                    self.show(await self.service.undo(self.chat, self.you, game_id=self.game_id))
                 else:
                     self.say(_("Nothing to undo: this is the first step of your move."))
             elif word == "done":
@@ -312,7 +323,10 @@ class Console:
                              _("There is nothing to finish here."))
             elif all(w.isdigit() for w in line.split()):
                 numbers = [int(w) for w in line.split()]
-                if not all(1 <= k <= len(options) for k in numbers) or (len(numbers) > 1 and not self._multi()):
+                if all(1 <= k <= len(options) for k in numbers) and len(numbers) > 1 and not self._multi():
+                    self.say(_("One choice at this step: type one number from 1 to {n}, or a move.", n=len(options)))
+                    continue
+                if not all(1 <= k <= len(options) for k in numbers):
                     self.say(_("Choose a number from 1 to {n}, or type a move.", n=len(options)))
                     continue
                 datas = [options[k - 1][1] for k in numbers]
@@ -329,17 +343,19 @@ class Console:
                     await self._step(datas[0])
             else:
                 self.levels.clear()
-                self.show(await self.service.act(CHAT, self.you, _strip_move(line), game_id=self.game_id))
+                self.show(await self.service.act(self.chat, self.you, _strip_move(line), game_id=self.game_id))
 
     async def help(self) -> None:
-        self.say(i18n.translate(HELP))
+        self.say(screen.reflow(i18n.translate(HELP)))
+        if i18n.language() != i18n.DEFAULT:
+            self.say(i18n.translate(COMMAND_WORDS))
         name = self.game_name or await self._game_name()
         if name:
             self.say("")
-            self.say(console_rules(catalog.game(name).help_text()))
+            self.say(screen.reflow(console_rules(catalog.game(name).help_text())))
 
     async def _game_name(self) -> str:
-        for m in await self.service.games(CHAT, self.you):
+        for m in await self.service.games(self.chat, self.you):
             for line in m.text.splitlines():
                 if line.startswith(f"#{self.game_id} "):
                     for info in catalog.games():
@@ -352,23 +368,21 @@ class Console:
         if not options:
             return
         width = max(len(f"{i + 1}. {label}") for i, (label, _data) in enumerate(options)) + 2
-        columns = max(1, min(4, 100 // max(width, 1)))
+        columns = max(1, min(4, (screen.width() - 2) // max(width, 1)))
         cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _data) in enumerate(options)]
         for i in range(0, len(cells), columns):
             self.say("  " + "".join(cells[i:i + columns]).rstrip())
-        hint = i18n.translate(COMMANDS)
-        if len(self.levels) > 1:
-            hint = hint.replace("back", _("back (undo the last step)"), 1)
-        self.say("  " + hint)
+        self.say("  " + COMMANDS.format(n=len(options)))
 
 
 async def play(game: str | None, players: int | None, seed: int | None, options: str, database_url: str,
                resume: bool, game_id: int | None = None, out=None, inp=None, lang: str | None = None,
                web_base_url: str | None = None, record: str | None = None) -> int:
-    """Play in the console; ``lang`` (en, nl, de, fr) is the language of the table and of your texts (it is
-    remembered: a later game without ``lang`` speaks it too). ``web_base_url``: where ``python -m bot web``
-    answers — the console's own table is then on the web pages (its address is printed at a game's end);
-    ``record``: a file the game's record is saved in when you stop (``bot.console.replay``)."""
+    """Play in the console; ``lang`` (en, nl, de, fr) is the language of a new game (the table and your texts),
+    remembered for later new games (said when chosen and when used); a resumed game speaks the language it was
+    started in, whatever ``lang`` says. ``web_base_url``: where ``python -m bot web`` answers — the console's own
+    tables are then on the web pages; ``record``: a file the game's record is saved in when you stop
+    (``bot.console.replay``)."""
     out, inp = out or sys.stdout, inp or sys.stdin  # looked up now: a caller (or a test) may have replaced them
     with i18n.using(lang):
         try:
@@ -377,19 +391,54 @@ async def play(game: str | None, players: int | None, seed: int | None, options:
             print(_("Herald cannot start: {reason}", reason=e), file=out)
             return 2
         try:
-            if lang:
-                await service.settings(CHAT, YOU, f"language={lang} mylanguage={lang}", is_admin=True)
+            note = None
+            if resume or game_id is not None:
+                own = await _language_of_game(service, game_id)
+                if own and own != lang:  # the game was read in to learn its language: read again, named in it
+                    await service.close()
+                    service = await build_service(database_url)
+                lang = own or lang
+            elif lang:
+                await service.settings(CHAT, YOU, f"language={lang}", is_admin=True)  # remembered
+                note = N_("Language: {language}. Later new games on this console speak it too (--lang en, nl, "
+                          "de or fr changes it; a resumed game keeps its own).")
             else:
-                lang = await service.language_of(YOU, CHAT)
+                lang = (await service.chat_settings(CHAT)).get("language") or i18n.DEFAULT
+                if lang != i18n.DEFAULT:
+                    note = N_("Language: {language}, remembered from an earlier --lang (--lang en, nl, de or fr "
+                              "changes it).")
+            lang = i18n.supported(lang) or i18n.DEFAULT
+            # the table of this language speaks it, and so do your own texts (mylanguage: the one person here),
+            # who is named in it ("Du")
+            with i18n.using(lang):
+                await service.settings(table(lang), you(), f"language={lang} mylanguage={lang}", is_admin=True)
             if web_base_url:  # the console is one person's own table: its pages are theirs (on this machine)
                 service.ctx.web_base_url = web_base_url
-                if (await service.chat_settings(CHAT)).get("web") != "on":
-                    await service.settings(CHAT, YOU, "web=on", is_admin=True)
+                if (await service.chat_settings(table(lang))).get("web") != "on":
+                    await service.settings(table(lang), you(), "web=on", is_admin=True)
         except Exception:
             await service.close()
             raise
         with i18n.using(lang):
+            if note:
+                print(screen.fit(i18n.translate(note, language=LANGUAGE_NAMES.get(lang, lang))), file=out)
             return await _play(service, game, players, seed, options, resume, game_id, out, inp, record)
+
+
+# each language's name in itself, as the note says it
+LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "français"}
+
+
+async def _language_of_game(service: Service, game_id: int | None) -> str | None:
+    """The language of the game ``--resume`` continues (the one it was started in), None without one."""
+    ids = await service.games_of(YOU)
+    game_id = game_id if game_id is not None else (ids[-1] if ids else None)
+    if game_id not in ids:
+        return None
+    for m in await service.show_board(CHAT, game_id=game_id):
+        if m.recipe and m.recipe.get("lang"):
+            return m.recipe["lang"]
+    return None
 
 
 async def _play(service, game, players, seed, options, resume, game_id, out, inp, record=None) -> int:

@@ -19,7 +19,11 @@ HELP = N_("""Choose step by step: type the number of an option (several at once 
 (with or without /move), e.g. what `rules` shows.
 Commands: board (the full table), hand (your view), log [n] (the last n lines of the game), rules, help,
 hint (what the strong AI would play; the game is then not rated), resign, quit.""")
-COMMANDS = N_("(number · back · a move · board, hand, log, rules, help, hint, resign, quit)")
+# the menu line: command words, which are English in every language (said once in the help: COMMAND_WORDS), and no
+# translated word among them ("nummer · back · een zet" mixed two languages in one line)
+COMMANDS = "(1–{n} · back · /move … · board · hand · log · rules · help · hint · resign · quit)"
+COMMAND_WORDS = N_("The command words (back, done, board, hand, log, rules, help, hint, resign, quit) are English "
+                   "in every language.")
 # the line the rules summaries start their notation with (each language's summary says it in its words)
 BUTTONS_PHRASE = N_("How to play here (buttons, or /move with):")
 CHOSEN = "Chosen so far"  # how the service's picker starts the line of what was chosen (views/picker)

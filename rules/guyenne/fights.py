@@ -139,8 +139,8 @@ def lose(state, seat: int, action: dict) -> list[Event]:
     mine = fight["cards"][state.army_of[seat]]
     top = max(C.PRINTED[c[0]] for c in mine)
     if not state._is_loss_option(chosen, mine, top):
-        raise IllegalAction(_("Remove your strongest card there, or cards worth at least {top} together (from: "
-                              "{cards}).", top=top, cards=' '.join(mine)))
+        raise IllegalAction(_("Remove your strongest card at castle {castle}, or cards worth at least {top} together "
+                              "(from: {cards}).", castle=fight["castle"], top=top, cards=' '.join(mine)))
     events = remove(state, state.army_of[seat], fight, chosen)
     fight["winner"] = None
     state.phase = "resolve"

@@ -57,8 +57,13 @@ class GuyenneState(State):
         s.mode = mode
         s.sides = ["E", "F"] if s.rng.random() < 0.5 else ["F", "E"]  # A39: random; English opens round 1
         seats = list(range(num_players))
-        if mode == "two_sets":  # 7.2: every player his own army; 3 players: two share a side
-            s.sides = (["E", "F"] * 2)[:num_players]
+        if mode == "two_sets":  # 7.2: every player his own army; 3 players: two share a side, drawn (the seed:
+            # « 2 joueurs anglais ou 2 joueurs français »); the sides are stored, so a stored game keeps its deal
+            if num_players == 3:
+                doubled = s.rng.choice("EF")
+                s.sides = [doubled, doubled, "F" if doubled == "E" else "E"]
+            else:
+                s.sides = ["E", "F"] * 2
             s.rng.shuffle(s.sides)
             s.members = [[p] for p in seats]
         elif mode == "teams":  # 4: two pairs; 3: a pair against one; who partners whom and who draws first: random

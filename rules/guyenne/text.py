@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, ours, translate
+from rules.lang import N_, _, mine, ngettext, ours, reader, translate
 from rules.guyenne import cards as C
 
 MARK = {"E": "🟥", "F": "🟦"}
@@ -146,8 +146,8 @@ def board(view: dict) -> str:
     if view["viewer"] is not None:  # your own view: the armies in one line (`board` shows all)
         lines.append(_("Points {points} · hands {hands}", points=" · ".join(f"{names[a]} {view['points'][a]}"
                                                                            for a in armies),
-                       hands=" · ".join("+".join(str(view["hand_counts"][m]) for m in view["members"][a])
-                                        for a in armies)))
+                       hands=" · ".join(f"{names[a]} " + "+".join(str(view["hand_counts"][m])
+                                                                   for m in view["members"][a]) for a in armies)))
     for a in armies if view["viewer"] is None else ():
         hands = " + ".join(str(view["hand_counts"][m]) for m in view["members"][a])
         line = names[a] + ": " + _("hand {hand} · deck {deck} · discard {discard} · reshuffles left {reshuffles} · "
@@ -251,7 +251,8 @@ def _private(view: dict) -> list[str]:
                                "{card} · /move pass", castle=next(iter(view.get('placed') or {}), free), card=card),
                 "defend": _("Reveal your cards (a tie keeps the castle) or concede unseen: /move reveal · "
                             "/move concede"),
-                "losses": _("Remove your strongest card there, or cards worth as much together: /move lose {cards}",
+                "losses": _("Castle {castle}: remove your strongest card there, or cards worth as much together: "
+                            "/move lose {cards}", castle=view.get("loss_castle", "?"),
                             cards=cards((view.get("loss_options") or [[]])[0])),
                 "set_aside": _("Set aside 5 troop cards, not the hero; they come back at your first reshuffle: "
                                "/move aside 4 3 2 2 A"),
@@ -320,6 +321,9 @@ def describe_event(event: Event) -> str | None:
             return mine(who, N_("{who} goes left: {order}."), N_("You go left: {order}."), order=order)
         return mine(who, N_("{who} goes right: {order}."), N_("You go right: {order}."), order=order)
     if kind == "given":
+        if d['to'] == reader():  # "aan jou", "à toi": the reader as the object, which no name-slot can say
+            return _("{who} hands {cards} to you; {leader} leads.", who=seat(who), cards=plural(d['count']),
+                     leader=seat(d['leader']))
         return mine(who, N_("{who} hands {cards} to {to}; {leader} leads."), N_("You hand {cards} to {to}; {leader} leads."),
                     cards=plural(d['count']), to=seat(d['to']), leader=seat(d['leader']))
     if kind == "given_cards":

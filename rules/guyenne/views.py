@@ -55,6 +55,7 @@ def view(state, seat: int | None) -> dict:
             view["aside"] = list(state.aside[army])
         if state.phase == "losses" and seat in state.to_act():
             view["loss_options"] = state._loss_options(army)
+            view["loss_castle"] = state.fights[state.fight_index]["castle"]
     return view
 
 

@@ -42,7 +42,7 @@ to follow.
 Track: the trick winner moves his pawn to the next free field (occupied fields are jumped). Landing on a sword field
 (x on the board; 3, 7, 11, 15, 19, 23 by default) lets you make a new colour trump — it takes the next slot and is
 now the strongest — or, once all six are trump, swap two tokens. If that happens on the last trick of a hand you may
-decide after the next deal. The first pawn to reach King Arthur's field (27) wins at once.
+decide after the next deal. The first pawn to reach King Arthur's field (A on the track: 27 by default) wins at once.
 
 How to play here (buttons, or /move with):
   R7  or  red-7        play a card (K7 black 7, Kn1 a Knight, Sh1 a Shield)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext
+from rules.lang import N_, _, colour_label, mine, ngettext
 from rules.koenig_artus.cards import MARKS, SHORT, card_of, marked, short
 
 
@@ -25,7 +25,8 @@ def card(text: str) -> str:
 
 
 def colour(c: str) -> str:
-    return f"{MARKS[c]}{SHORT[c]}"
+    """A colour standing alone (a trump token): ``⬛K``, in German ``⬛ Schwarz``."""
+    return colour_label(MARKS[c], SHORT[c], c)
 
 
 def track_strip(view: dict) -> list[str]:
@@ -77,8 +78,9 @@ def colour_name(c: str) -> str:
 
 
 def board(view: dict) -> str:
-    lines = [_("Hand {hand} · trick {trick}/8 · dealer {dealer} · stack {stack}", hand=view['hand_no'],
-               trick=view['trick_no'], dealer=seat(view['dealer']), stack=view['stack'])]
+    lines = [mine(view['dealer'], N_("Hand {hand} · trick {trick}/8 · dealer {dealer} · stack {stack}"),
+                  N_("Hand {hand} · trick {trick}/8 · you deal · stack {stack}"), hand=view['hand_no'],
+                  trick=view['trick_no'], dealer=seat(view['dealer']), stack=view['stack'])]
     lines.append("```")
     lines += track_strip(view)
     lines.append("```")
@@ -140,7 +142,8 @@ def _private(view: dict) -> list[str]:
             lines.append(_("Swap two tokens by slot number, e.g. /move swap 1 6."))
         else:
             lines.append(_("Choose a trump colour: {colours} — e.g. /move trump {first}. It becomes the strongest "
-                           "trump.", colours=", ".join(view["free_tokens"]), first=view['free_tokens'][0]))
+                           "trump.", colours=", ".join(colour_name(c).lower() for c in view["free_tokens"]),
+                           first=colour_name(view['free_tokens'][0]).lower()))  # local words: the notation takes them
         if view["can_defer"]:
             lines.append(_("Or /move defer: decide after the next deal, with your new cards in view."))
     return lines

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, reader
-from rules.list_und_tuecke.cards import COLOUR_MARKS, COLOURS
+from rules.lang import N_, _, colour_label, mine, ngettext, reader
+from rules.list_und_tuecke.cards import COLOUR_MARKS, COLOUR_NAMES, COLOURS
 
 
 HELP = N_("""Mit List und Tücke in short: the first card of a trick sets its trump colour; play any card, but a trick holds
@@ -41,6 +41,11 @@ def score_table(view: dict) -> list[str]:
     return lines
 
 
+def mark(c: str) -> str:
+    """A colour standing alone (a trump, a hidden colour): ``🟩G``, in French ``🟩 vert``."""
+    return colour_label(COLOUR_MARKS[c], c, COLOUR_NAMES[c])
+
+
 def _pts(n: int) -> str:
     return ngettext("{n} pt", "{n} pts", n)
 
@@ -50,22 +55,24 @@ def _piles(view: dict, p: int) -> str:
     parts = [f"{COLOUR_MARKS[c]}{c}×{len(opened[c])}" for c in COLOURS if c in opened]
     hidden = view["hidden_colours"][p]
     if hidden:
-        parts.append(_("hidden {colours}×{n}", colours=''.join(hidden), n=view['hidden_counts'][p]))
-    return " ".join(parts) or _("no cards")
+        parts.append(_("hidden {colours}×{n}", colours=''.join(mark(c) for c in hidden), n=view['hidden_counts'][p]))
+    return " ".join(parts) or _("nothing collected")  # (the piles taken in tricks, not the hand)
 
 
 def board(view: dict) -> str:
     n = view["players"]
     viewer = view["viewer"]
-    lines = [_("Round {round}/{rounds} · trick {trick}/14 · dealer {dealer} · high takes {pick}, low gets {rest}",
-               round=view['round'], rounds=view['rounds'], trick=view['trick_no'], dealer=seat(view['dealer']),
+    lines = [mine(view['dealer'],
+                  N_("Round {round}/{rounds} · trick {trick}/14 · dealer {dealer} · high takes {pick}, low gets {rest}"),
+                  N_("Round {round}/{rounds} · trick {trick}/14 · you deal · high takes {pick}, low gets {rest}"),
+                  round=view['round'], rounds=view['rounds'], trick=view['trick_no'], dealer=seat(view['dealer']),
                pick=view['pick'], rest=view['rest'])]
     if view["trick"]:
-        lines.append(_("Trick (trump {trump}):", trump=f"{COLOUR_MARKS[view['trump']]}{view['trump']}") + " " +
+        lines.append(_("Trick (trump {trump}):", trump=mark(view['trump'])) + " " +
                      " · ".join(f"{seat(s)} {card(c)}" for s, c in view["trick"]))
         if len(view["trick_colours"]) == 3 and view["phase"] == "play":
             lines.append(_("Three colours in the trick: only {colours} may follow.",
-                           colours="/".join(view["trick_colours"])))
+                           colours="/".join(mark(c) for c in view["trick_colours"])))
     last = view.get("last_trick")
     if last and not view["trick"]:
         if last.get("aborted"):
@@ -150,8 +157,13 @@ def describe_event(event: Event) -> str | None:
     kind = event.kind
     who = d.get("seat")
     if kind == "round_started":
-        return _("Round {round}: {dealer} deals, {leader} leads.", round=d['round'], dealer=seat(d['dealer']),
-                 leader=seat(d['leader']))
+        if d['dealer'] == d['leader'] == reader():
+            return _("Round {round}: you deal and lead.", round=d['round'])
+        if d['leader'] == reader():
+            return _("Round {round}: {dealer} deals, you lead.", round=d['round'], dealer=seat(d['dealer']))
+        return mine(d['dealer'], N_("Round {round}: {dealer} deals, {leader} leads."),
+                    N_("Round {round}: you deal, {leader} leads."), round=d['round'], dealer=seat(d['dealer']),
+                    leader=seat(d['leader']))
     if kind == "dealt":
         return _("Your new hand:") + " " + cards(d["cards"])
     if kind == "card_played":
@@ -159,13 +171,13 @@ def describe_event(event: Event) -> str | None:
     if kind == "trick_resolved":
         if d["low"] is None:
             return mine(d['high'], N_("trump {trump}: {who} is high and picks {n}, all trump, nobody is low."),
-                        N_("trump {trump}: You are high and pick {n}, all trump, nobody is low."), trump=d['trump'],
+                        N_("trump {trump}: You are high and pick {n}, all trump, nobody is low."), trump=mark(d['trump']),
                         n=d['pick'])
         if d['low'] == reader():
-            return _("trump {trump}: {who} is high and picks {n}, you are low.", trump=d['trump'],
+            return _("trump {trump}: {who} is high and picks {n}, you are low.", trump=mark(d['trump']),
                      who=seat(d['high']), n=d['pick'])
         return mine(d['high'], N_("trump {trump}: {who} is high and picks {n}, {low} is low."),
-                    N_("trump {trump}: You are high and pick {n}, {low} is low."), trump=d['trump'], n=d['pick'],
+                    N_("trump {trump}: You are high and pick {n}, {low} is low."), trump=mark(d['trump']), n=d['pick'],
                     low=seat(d['low']))
     if kind == "cards_picked":
         return mine(who, N_("{who} takes {cards}."), N_("You take {cards}."), cards=cards(d['cards']))
@@ -174,7 +186,7 @@ def describe_event(event: Event) -> str | None:
     if kind == "cards_removed":
         return _("All-trump trick: {cards} leave the round.", cards=cards(d['cards']))
     if kind == "colors_hidden":
-        colours = _(" and ").join(d['colors'])
+        colours = _(" and ").join(mark(c) for c in d['colors'])
         if d.get("auto"):
             return mine(who, N_("{who} hides {colours} (automatically, last trick)."),
                         N_("You hide {colours} (automatically, last trick)."), colours=colours)
@@ -200,7 +212,7 @@ def describe_action(action: dict) -> str:
     if kind == "pick_cards":
         return _("Take {cards}", cards=cards(action["cards"]))
     if kind == "hide_colors":
-        return _("Hide {colours}", colours=" ".join(COLOUR_MARKS[c] + c for c in action["colors"]))
+        return _("Hide {colours}", colours=" ".join(mark(c) for c in action["colors"]))
     return str(kind)
 
 
@@ -213,5 +225,5 @@ def describe_choice(key: str, value) -> str | None:
     if key in ("card", "cards"):
         return card(value)
     if key == "colors":
-        return COLOUR_MARKS[value] + value
+        return mark(value)
     return None

@@ -5,9 +5,9 @@ The game's text module (``rules.api.TextGame``): the narration of events and act
 is named here too; the words both use (a card, a noble, a player) in ``words.py``."""
 from __future__ import annotations
 
-from rules.lang import N_, _, mine, ngettext
+from rules.lang import N_, _, mine, ngettext, semicolon
 from rules.troubadour.cards import SYMBOL
-from rules.troubadour.narration import describe_action, describe_choice, describe_event
+from rules.troubadour.narration import describe_action, describe_choice, describe_event, plays_before
 from rules.troubadour.words import c, noble, seat, trio
 
 # the game's text module as rules.api.TextGame and the bot read it (describe_*: narration.py; c: words.py)
@@ -146,14 +146,14 @@ def options_lines(view: dict) -> list[str]:
         lines.append("  " + _("Q♥ turn a face-down card (village, nth from bottom):") + " " + _list(spots, 8) +
                      eg + f"`QH {spots[0]}`")
     if o["spade_jack"]:
-        lines.append("  " + _("J♠ clear a village:") + " " + "; ".join(f"{t} " + " ".join(f"V{v}" for v in vs)
+        lines.append("  " + _("J♠ clear a village:") + " " + semicolon().join(f"{t} " + " ".join(f"V{v}" for v in vs)
                                                                    for t, vs in o["spade_jack"].items()) +
                      eg + f"`JS {next(iter(o['spade_jack']))} V{next(iter(o['spade_jack'].values()))[0]}`")
     if o["spade_queen"]:
         lines.append("  " + _("Q♠ take all village tops of:") + " " + ", ".join(o["spade_queen"]) +
                      eg + f"`QS {o['spade_queen'][0]}`")
     if o["spade_trio"]:
-        lines.append("  " + _("J♠Q♠K♠ destroy a castle:") + " " + "; ".join(
+        lines.append("  " + _("J♠Q♠K♠ destroy a castle:") + " " + semicolon().join(
             f"{t} " + " ".join(SYMBOL[s] for s in ss) for t, ss in o["spade_trio"].items()) +
             eg + f"`JQK {next(iter(o['spade_trio']))} {next(iter(o['spade_trio'].values()))[0]}`")
     nobles = turn["nobles"]
@@ -181,13 +181,13 @@ def board(view: dict) -> str:
         lines.append(_("Order:") + " " + " → ".join(seat(s) for s in view["order"]))
     for p in range(n):  # your own view: your table in full, the others in a line each (`board` shows all)
         lines += player_block(view, p) if viewer is None or p == viewer else [rival_line(view, p)]
-    if view.get("tiebreak_log") and phase in ("tiebreak", "turn"):
+    if view.get("tiebreak_log") and phase == "tiebreak":  # the turns' order says it after (and the log)
         for e in view["tiebreak_log"]:
             if e["method"] == "die":
                 lines.append("🎲 " + ", ".join(f"{seat(s)} {r}" for s, r in zip(e["seats"], e["rolls"])))
             else:
-                res = _("draw") if e["first"] is None else mine(e['first'], N_("{who} plays first"),
-                                                               N_("You play first"))
+                res = _("draw") if e["first"] is None else plays_before(
+                    e["first"], next(s for s in e["seats"] if s != e["first"]))
                 lines.append("✊ " + " vs ".join(f"{seat(s)} {noble(x)}" for s, x in zip(e["seats"], e["nobles"]))
                              + f": {res}")
     if phase == "select_trios":

@@ -39,7 +39,7 @@ def test_narration_speaks_to_its_reader_in_its_language():
     assert narrate(game, events, 0, names) == ["Trick: You 🟥R9 · Bob 🟥R3 → you win the trick: pawn 0 → 1."]
     assert narrate(game, events, None, names) == ["Trick: Ann 🟥R9 · Bob 🟥R3 → Ann wins the trick: pawn 0 → 1."]
     with using("nl"):
-        assert narrate(game, events, 0, names) == ["Slag: jou 🟥R9 · Bob 🟥R3 → je wint de slag: spelfiguur 0 → 1."]
+        assert narrate(game, events, 0, names) == ["Slag: jij 🟥R9 · Bob 🟥R3 → je wint de slag: spelfiguur 0 → 1."]
         assert narrate(game, events[2:], 1, names) == ["Ann wint de slag: spelfiguur 0 → 1."]
         assert narrate(game, events[:1], 0, names, condense=False) == ["Je speelt 🟥R9."]
         assert final_result_lines(game, [27, 4], [1, 2], names, viewer=1) == ["1. Ann — 27 velden", "2. Jij — 4 velden"]

@@ -353,14 +353,14 @@ def test_hidden_split_is_private_but_the_total_is_public():
     assert s.view(2)["own_hidden"] == {"B": ["B11"], "Y": ["Y4"]}
     assert "own_hidden" not in s.view(None) and s.view(0)["own_hidden"] == {}
     board = GAME.render_view(s.view(None))
-    assert "hidden BY×2" in board and "B11" not in board
+    assert "hidden 🟦B🟨Y×2" in board and "B11" not in board
 
 
 def test_render_is_compact_and_names_who_acts():
     s = t1_position()
     text = GAME.render_view(s.view(None))
     assert "{P5} to play a card." in text and "trump 🟥R" in text
-    assert "only R/B/Y may follow" in text
+    assert "only 🟥R/🟦B/🟨Y may follow" in text
     assert len(text.splitlines()) <= 25
     mine = GAME.render_view(s.view(HERMAN))
     assert "play one of: R1 Y16" in mine

@@ -89,8 +89,12 @@ async def show_log(ctx: Context, command: c.ShowLog) -> list[Message]:
     game, names = live.game, live.names
     entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
     back = {m.seq for m in moves if m.taken_back}  # taken back (/undo): still in the log, marked
-    public = [line.text + (" " + _("(taken back)") if line.seq in back else "")
-              for line in narration.narrate_lines(game, entries, None, names)]
+    if seat is not None and seat.seat is not None and chat is not None and chat.platform in ctx.own_tables:
+        # one person's own table (the console): the public events spoken to them ("You take", "Du hast …")
+        lines = narration.narrate_lines(game, [(s, e) for s, e in entries if e.audience is None], seat.seat, names)
+    else:
+        lines = narration.narrate_lines(game, entries, None, names)
+    public = [line.text + (" " + _("(taken back)") if line.seq in back else "") for line in lines]
     shown, skipped = _page(public, count)
     if skipped:
         head = _("📜 #{id} {game} — the log, the last {shown} of {total}", id=row.id, game=game.title,

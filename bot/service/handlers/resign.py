@@ -64,8 +64,11 @@ async def _resign(ctx: Context, chat: ChatRef | None, user: UserRef, game_id) ->
                 await uow.timers.clear(row.id)
                 stored = await uow.chats.get(row.chat_id)
                 with i18n.using(languages.chat_language(stored.settings)):
-                    text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
-                             id=row.id)
+                    if chat is not None and chat.platform in ctx.own_tables:  # the table is the asker's own
+                        text = _("You resigned; no other person plays, so game #{id} ends unrated.", id=row.id)
+                    else:
+                        text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
+                                 id=row.id)
                     ended = _("Game #{id} has ended.", id=row.id)
                 out = [Message(text, chat=chat_ref(stored), slot=f"board:{row.id}", game_id=row.id,
                                kind="result")]  # in place of the board, as an abort: no button stays live
@@ -85,8 +88,13 @@ async def _resign(ctx: Context, chat: ChatRef | None, user: UserRef, game_id) ->
 
 def _question(live: LiveGame, user: UserRef, chat: ChatRef | None) -> Message:
     """Are you sure? — answered by buttons that only the asker may press (``/resign yes`` skips the question)."""
-    text = _("Resign from game #{id} ({game})? An AI takes over your seat and the game counts as lost for you. "
-             "(/resign yes skips this question.)", id=live.id, game=live.game.title)
+    others = [s for s in live.seats if not s.is_ai and s.user != user]
+    if others:
+        text = _("Resign from game #{id} ({game})? An AI takes over your seat and the game counts as lost for you. "
+                 "(/resign yes skips this question.)", id=live.id, game=live.game.title)
+    else:  # what _resign does then: say it before, not only after
+        text = _("Resign from game #{id} ({game})? No other person plays, so the game ends at once, unrated. "
+                 "(/resign yes skips this question.)", id=live.id, game=live.game.title)
     rows = [[Button(_("🏳 Yes, resign"), codes.resign_yes(live.id, live.version, user.id), "danger"),
              Button(_("Cancel"), codes.resign_cancel(live.id, user.id))]]
     return Message(text, chat=chat, user=user, buttons=rows, game_id=live.id, kind="confirm",

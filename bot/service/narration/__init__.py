@@ -26,7 +26,7 @@ from bot.service.narration.lines import Line, _describe, _entries
 from bot.service.narration.people import personal
 from bot.service.narration.results import final_result_lines
 from rules.api import Event, Game
-from rules.lang import reading
+from rules.lang import reading, semicolon
 
 __all__ = ["Line", "narrate", "narrate_lines", "since_last_turn", "personal", "final_result_lines"]
 
@@ -96,7 +96,7 @@ def _narrate_lines(game: Game, events: Iterable[Any], viewer: int | None, names:
                     part = part[:1].lower() + part[1:]
                 parts.append(part)
                 j += 1
-            emit(Line("; ".join(parts) + ".", [items[m][0] for m in range(i, j)], seqs[k]))
+            emit(Line(semicolon().join(parts) + ".", [items[m][0] for m in range(i, j)], seqs[k]))
             i = j
             continue
         if condense and game.name == "troubadour" and nxt is not None and _club_jack_flip(event, nxt):

@@ -43,10 +43,11 @@ def personal(text: str, viewer: int | None, names: Sequence[str]) -> str:
         rest = match.group(2) or ""
         if seat != viewer:
             return (names[seat] if 0 <= seat < len(names) else match.group(0)[:-len(rest) or None]) + rest
-        if not english:
-            return you + rest
         start = match.start()
         before = text[:start].rstrip()
+        if not english:  # the word begins a line ("Jij → Bob: …"), not a sentence within one
+            word = you + rest
+            return word[0].upper() + word[1:] if not before or text[:start].rstrip(" ").endswith("\n") else word
         capital = not before or before[-1] in ".:!?·—(\n⚔" or before.endswith("▶") or \
             text[:start].rstrip(" ").endswith("\n")  # a line of its own (Kardinal's final account)
         if rest == "'s":
