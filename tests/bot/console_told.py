@@ -18,8 +18,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from bot import i18n
-from bot.console.play import CHAT, Console
-from bot.console.words import YOU, _plain, addressed
+from bot.console.play import Console, table
+from bot.console.words import _plain, addressed, you as console_you
 from bot.service import build_service, narration
 from rules.api import Event
 
@@ -71,11 +71,13 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
         return lines
 
     monkeypatch.setattr(narration, "narrate_lines", spy)
+    monkeypatch.setenv("COLUMNS", "2000")  # lines are matched whole: no wrapping to a terminal's width
     out = io.StringIO()
     service = await build_service(url)
     try:
         with i18n.using(lang):
-            await service.settings(CHAT, YOU, f"language={lang} mylanguage={lang}", is_admin=True)
+            # a new console game is played at its language's own table (bot.console.play.table), as `play` sets it
+            await service.settings(table(lang), console_you(), f"language={lang} mylanguage={lang}", is_admin=True)
             answers = _Answers(out, seqs, service, limit)
             console = Console(service, out, answers)
             original = console.new_game
