@@ -1,7 +1,7 @@
 """``python -m bench.calls``: platform API calls per human move, counted against the fakes of the tests.
 
 Whole games (2 and 4 players of each title; List und Tücke needs four seats, so its 2-player table has two AI
-seats) are played through the real python-telegram-bot and discord.py code against
+seats; Troubadour ends after six rounds) are played through the real python-telegram-bot and discord.py code against
 tests/telegram_adapter/fake_bot_api.py and tests/discord_adapter/fake_discord.py. People press the buttons of
 their pickers, one press at a time, and the bot is let finish between presses: a human-paced table, nothing
 coalesced. Counted per human move (a move of the log made by a person), by kind: group send/edit/delete,
@@ -23,6 +23,9 @@ import tempfile
 from collections import Counter
 
 GAMES = ["troubadour", "guyenne", "list_und_tuecke", "kardinal", "koenig_artus"]
+# Troubadour is played to a draw after six rounds (people who press the first option would play it for ever);
+# Guyenne's four are two teams
+OPTIONS = {("troubadour", 2): "max_rounds=6", ("troubadour", 4): "max_rounds=6", ("guyenne", 4): "mode=teams"}
 KINDS = ["group send", "group edit", "group delete", "private send", "private edit", "private delete",
          "answer", "other"]
 PACE = 30.0  # seconds between two moves of a human-paced table
@@ -102,7 +105,8 @@ async def telegram_game(game: str, players: int, pictures: bool) -> dict:
         api = tg.api
         api.group(GROUP)
         try:
-            await tg.say(people[0], GROUP, f"/new {game}", expect=(GROUP, "table"))
+            options = OPTIONS.get((game, players), "")
+            await tg.say(people[0], GROUP, f"/new {game} {options}".strip(), expect=(GROUP, "table"))
             for person in people[1:]:
                 await tg.say(person, GROUP, "/join")
             for _ in range(max(0, 4 - players) if game == "list_und_tuecke" else 0):
@@ -185,7 +189,8 @@ async def discord_game(game: str, players: int, pictures: bool) -> dict:
         await start_bot()
         api = dc.api
         try:
-            await dc.slash(dc.alice, "new", game=game)
+            options = OPTIONS.get((game, players))
+            await dc.slash(dc.alice, "new", game=game, **({"options": options} if options else {}))
             for person in people[1:]:
                 await dc.slash(person, "join")
             for _ in range(max(0, 4 - players) if game == "list_und_tuecke" else 0):
