@@ -284,9 +284,10 @@ class DiscordAdapter:
         await pace()
         sent = await channel.send(content["content"], embed=content["embed"], view=view, files=_files(message),
                                   allowed_mentions=allowed)
-        # one more only where the old message misleads: a channel's old turn line, a hand still pressable
+        # one more only where the old message misleads: a channel's old turn line, a hand still pressable, or
+        # the copy a person asked to see anew (/hand)
         retired = known is not None and (message.ping or message.is_private) and \
-            (not message.is_private or self.shown_buttons.pressable(slot_key))
+            (not message.is_private or message.fresh or self.shown_buttons.pressable(slot_key))
         if retired:
             await pace()
             await self._retire(channel, known)

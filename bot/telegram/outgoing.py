@@ -125,8 +125,9 @@ class Outgoing:
         # one call: a new message (it notifies only when it is a ping, see ``_notifies``)
         sent = await self._post(chat_id, text, markup, message, meta, pace)
         if known is not None and renew and (message.ping or message.is_private) and \
-                (not message.is_private or self.shown_buttons.pressable(slot_key)):
-            # one more only where the old message misleads: a group's old turn line, a hand still pressable
+                (not message.is_private or message.fresh or self.shown_buttons.pressable(slot_key)):
+            # one more only where the old message misleads: a group's old turn line, a hand still pressable, or
+            # the copy a person asked to see anew (/hand)
             if await self._retire(known[0], known[1], pace) and not message.is_private:
                 self.removed.setdefault(str(known[0]), set()).add(known[1])
         self.shown_buttons.note(slot_key, markup is not None)
