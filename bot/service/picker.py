@@ -5,7 +5,7 @@ chosen at each level (``3.0.m5`` …); a list parameter is a multi-select whose
 path token is ``m<hex bitmask>`` while toggling and ``d<hex bitmask>`` when done
 (an item a list may hold twice, like Guyenne's ``2`` in ``aside 4 3 2 2 A``, is offered twice); a tick that
 fills the largest valid choice is the choice, and a list parameter with at most ``MAX_OPTIONS`` valid choices
-offers them whole, one button each; and when the actions left fit one page, each is one button (``a<index>``).
+offers them whole, one button each; and when the actions left fit one page, each is one button (its index).
 Every step costs an answer and an edit on the platforms: as few as the
 choice allows.
 Everything is derived again from ``legal_actions`` of the stated version, so the
@@ -178,14 +178,16 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
 
 def _whole(game: Game, candidates: list[dict], chosen: list[str], token: str | None,
            rest: list[str]) -> PickerLevel:
-    """The actions left, one button each (token ``a<index>``): a move of several parameters in one press when
-    they fit one page, instead of a step (an answer and an edit) per parameter."""
+    """The actions left, one button each (token: the action's index among them — the level is known from the
+    actions alone, so the digits cannot be read as a value's): a move of several parameters in one press when
+    they fit one page, instead of a step (an answer and an edit) per parameter. Digits, as a Discord menu's
+    values must be (``buttons._menu``)."""
     if token is None:
-        return PickerLevel(key="move", options=[(game.describe_action(c), f"a{i}") for i, c in enumerate(candidates)],
+        return PickerLevel(key="move", options=[(game.describe_action(c), str(i)) for i, c in enumerate(candidates)],
                            chosen=chosen)
-    if rest or token[:1] != "a" or not token[1:].isdigit() or int(token[1:]) >= len(candidates):
+    if rest or not token.isdigit() or int(token) >= len(candidates):
         raise IllegalAction(_("That button does not fit this board."))
-    return PickerLevel(action=candidates[int(token[1:])], chosen=chosen)
+    return PickerLevel(action=candidates[int(token)], chosen=chosen)
 
 
 def _items(values: list[list]) -> list:
