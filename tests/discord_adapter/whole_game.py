@@ -39,7 +39,7 @@ async def play_counted(dc, people: list[dict], limit: int = 5000) -> Count:
     api, count = dc.api, Count()
     await dc.idle()
     ids = [int(p["id"]) for p in people]
-    waiting_since = {uid: 0 for uid in ids}
+    waiting_since = {uid: len(api.notifying(uid)) for uid in ids}  # (every new DM notifies: the first hands)
     movers = {int(p["id"]) for p in people if latest_picker(dc, p)}
     count.turn_pings += [len(api.notifying(uid)) for uid in movers]
     first = len(api.requests)
@@ -53,13 +53,14 @@ async def play_counted(dc, people: list[dict], limit: int = 5000) -> Count:
         uid = int(person["id"])
         message = latest_picker(dc, person)
         rang = len(api.notifying(uid))
+        version, pressed = _version(message), message["id"]  # (the fake edits its message dicts in place)
         await act(dc, person, message)
         await dc.idle()
         after = latest_picker(dc, person)
-        if after is not None and _version(after) > _version(message):
+        if after is not None and _version(after) > version:
             count.kept += 1
             count.kept_pinged += len(api.notifying(uid)) > rang
-            count.kept_reposted += after["id"] != message["id"]
+            count.kept_reposted += after["id"] != pressed
         now = {int(p["id"]) for p in people if latest_picker(dc, p)}
         for new in now - movers:
             count.turn_pings.append(len(api.notifying(new)) - waiting_since[new])
