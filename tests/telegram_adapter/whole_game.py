@@ -68,7 +68,7 @@ async def play_counted(tg, people: list[dict], limit: int = 5000) -> Count:
     await tg.idle()
     rings = {p["id"]: lambda uid=p["id"]: sum(1 for s in api.sends if s["notify"] and s["chat"] == uid)
              for p in people}
-    waiting_since = {p["id"]: 0 for p in people}  # notifications when they last had no picker
+    waiting_since = {p["id"]: rings[p["id"]]() for p in people}  # notifications when they last had no picker
     movers = {p["id"] for p in people if picker_of(api, p)}
     count.turn_pings += [rings[uid]() for uid in movers]  # the start: the first hands ping
     first = len(api.calls)
