@@ -176,7 +176,8 @@ async def show_history(ctx: Context, command: c.ShowHistory) -> list[Message]:
                 parts.append(f"{places[seat]}. {names[seat]} {scores[seat]:g}{delta}")
             note = "" if row.rated else " · " + _("not rated")
             # each finished game links to its record (/record N) and so to its replay (/replay #N)
-            blocks.append(f"#{row.id} {game_title(row.game)}{note} · /record {row.id}: " + ", ".join(parts))
+            blocks.append(f"#{row.id} {game_title(row.game)}{note}: " + ", ".join(parts) +
+                          f"\n   📜 /record {row.id}")
     if not blocks:
         return [Message(_("No finished games here yet."), chat=chat, user=command.user)]
     link = link_line(ctx, await chat_settings(ctx, chat))
