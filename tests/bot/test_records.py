@@ -254,7 +254,8 @@ async def test_a_stored_game_rebuilds_to_its_stored_state_and_result(tmp_path, n
             assert record["result"]["scores"] == row.result["scores"]
             assert record["result"]["resigned"] == [alice]
             assert {s["by"] for s in record["steps"]} >= {"ai", "player"} | ({"timer"} if name != "troubadour" else set())
-            assert all(s["flags"] == {"ai": s["by"] == "ai", "timer": s["by"] == "timer"} for s in record["steps"])
+            assert all(s["flags"] == {"ai": s["by"] == "ai", "timer": s["by"] == "timer", "hint": False}
+                       for s in record["steps"])  # (nobody asked for a hint)
             assert "platform" not in json.dumps(record) and '"1"' not in json.dumps(record["players"])
     finally:
         await service.close()
