@@ -49,8 +49,10 @@ async def private_chat_failed(ctx: Context, command: c.PrivateChatFailed) -> lis
     user, game_id = command.user, command.game_id
     async with ctx.uow() as uow:
         player = await uow.players.find(user.platform, user.id)
-        if player is None:
+        if player is None and game_id is None:
             return []
+        if player is None:  # a person who plays nothing asked for a game's record: remembered, so a second ask
+            player = await uow.players.get_or_create(user.platform, user.id, user.name)  # is answered at once
         player.dm_ok = False
         for live in ctx.games.all():
             seat = live.seat_of(user)
