@@ -106,6 +106,8 @@ async def test_moves_after_a_hint_are_stored_and_told_and_the_start_is_the_lobby
         for lang, words in [("nl", "(na een hint)"), ("de", "(nach einem Hinweis)"), ("fr", "(après un indice)")]:
             with i18n.using(lang):
                 assert words in step_text(replay, 1, None, gid) and words not in step_text(replay, 4, None, gid)
+        history = await service.history(CHAT, ALICE)  # /history points at the game's record
+        assert f"#{gid} Duel of Cards · not rated" in history[0].text and f"📜 /record {gid}" in history[0].text
         shown = await service.handle(c.ShowReplay(ALICE, CHAT, gid, "2"))  # /replay #gid 2 in the chat
         assert [m.kind for m in shown] == ["replay"] and "(after a hint)" in shown[0].text
     finally:
