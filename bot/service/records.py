@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Union
 
 import rules
@@ -72,7 +72,10 @@ def audience_for(stored: StoredGame, player_id: int | None) -> Audience:
 
 
 def _stamp(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
+    """ISO 8601 in UTC, saying so (SQLite gives the stored UTC times back without their zone)."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)).isoformat()
 
 
 def _result(stored: StoredGame) -> dict | None:

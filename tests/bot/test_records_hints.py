@@ -90,7 +90,10 @@ async def test_moves_after_a_hint_are_stored_and_told_and_the_start_is_the_lobby
         assert row.status == "finished" and row.started_at is not None
         assert stored.started_at == row.started_at and stored.hinted_moves == {0, 1}
         record = json.loads(json.dumps(build_record(stored, ALL)))
-        assert record["started_at"] == row.started_at.isoformat()
+        started = datetime.fromisoformat(record["started_at"])  # in UTC, saying so (SQLite keeps no zone)
+        assert started.utcoffset().total_seconds() == 0
+        assert started == row.started_at.replace(tzinfo=timezone.utc)
+        assert datetime.fromisoformat(record["ended_at"]).utcoffset() is not None
         assert not record["started_at"].startswith("2026-01-01")  # not the table's opening
         assert [s["flags"]["hint"] for s in record["steps"]] == [True, True] + [False] * 4
         assert record["hinted"] is True
