@@ -76,7 +76,8 @@ async def test_record_to_closed_dms_is_told_and_then_refused_clearly(dc):
     dc.api.closed_dms.add(int(dc.bob["id"]))
     await dc.slash(dc.bob, "record", table=1)
     await dc.idle()
-    assert any("I cannot send private messages to Bob" in text(m) for m in dc.api.channel_messages())
+    [told] = [text(m) for m in dc.api.channel_messages() if "I cannot send private messages to Bob" in text(m)]
+    assert "then ask again" in told and "/hand" not in told  # Bob has no hand in the game: no talk of one
     again = await dc.slash(dc.bob, "record", table=1)
     said = dc.answers(again)
     assert any("I did not send the record of game #1" in a for a in said)
