@@ -148,7 +148,8 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
 
 def pending_hints(hints: dict | None, recent_moves: list, move_count: int) -> set[int]:
     """The seats whose stored hint (``games.hints``: seat → the move count when they asked) no move of theirs
-    followed yet. A hint older than the recent moves read counts as followed (nobody waits that long)."""
+    followed yet (one taken back does not count). A hint older than the recent moves read counts as followed
+    (nobody waits that long)."""
     first = recent_moves[0].seq if recent_moves else move_count
-    return {int(seat) for seat, asked in (hints or {}).items()
-            if asked >= first and not any(m.seat == int(seat) and m.seq >= asked for m in recent_moves)}
+    return {int(seat) for seat, asked in (hints or {}).items() if asked >= first and not any(
+        m.seat == int(seat) and m.seq >= asked and not m.taken_back for m in recent_moves)}

@@ -139,3 +139,31 @@ async def test_a_hint_followed_by_a_timed_out_turn_marks_no_move(database_url, p
                 assert (await service.ctx.games.get(uow, gid)).hinted_seats == set()
     finally:
         await service.close()
+
+
+async def test_a_move_after_a_hint_taken_back_leaves_the_hint_for_the_next_one(database_url, pool):  # noqa: F811
+    """/undo of a move made after a hint: the move made instead is made after that hint too — in the game in
+    memory and in a copy loaded again."""
+    from tests.bot.test_undo import play_first, start, to_move
+
+    service = await make_service(database_url, pool)
+    try:
+        gid = await start(service)  # Kardinal: a first build may be taken back freely
+        person, seat, _state = await to_move(service, gid)
+        await hint(service, person, gid)
+        await play_first(service, gid)
+        back = await service.undo(CHAT, person, game_id=gid)
+        assert not [m for m in back if m.kind == "error"], [m.text for m in back]
+        assert seat in service.ctx.games.loaded(gid).hinted_seats
+        service.ctx.games.forget(gid)
+        async with UnitOfWork(service.db) as uow:
+            assert (await service.ctx.games.get(uow, gid)).hinted_seats == {seat}
+        await play_first(service, gid)
+        async with UnitOfWork(service.db) as uow:
+            rows = [(m.seat, m.hinted, m.taken_back) for m in await uow.games.moves(gid)]
+        assert rows[:2] == [(seat, True, True), (seat, True, False)]
+        assert not any(hinted for _seat, hinted, _back in rows[2:])
+        record = build_record(await stored_of(service, gid), seat)
+        assert record["steps"][0]["flags"]["hint"] is True
+    finally:
+        await service.close()
