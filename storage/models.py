@@ -62,10 +62,13 @@ class GameRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     # someone asked the strong AI for a hint during the game: it is never rated
     hinted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # when each seat last asked for a hint: {"seat": the number of logged moves then}; its next move is marked
+    hints: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)  # left the lobby
     seats: Mapped[list["Seat"]] = relationship(order_by="Seat.position", lazy="selectin",
                                                cascade="all, delete-orphan")
 
@@ -101,6 +104,8 @@ class Move(Base):
     by: Mapped[str] = mapped_column(String(16), default="player")  # player, ai, timer
     # taken back (``/undo``): it stays in the log, and the game is rebuilt from the seed and the moves not taken back
     taken_back: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # made after its mover asked for a hint since their previous move (``/hint``; the record's "hint" flag)
+    hinted: Mapped[bool] = mapped_column(Boolean, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -61,6 +61,8 @@ class LiveGame:
     # changed; views of committed states are never mutated (a move applies to a clone)
     shown_views: dict[int, dict] = field(default_factory=dict)
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_KEPT))  # (seq, seat, [Event]) of recent moves
+    # seats that asked for a hint since their last move: their next move is stored as made after a hint
+    hinted_seats: set[int] = field(default_factory=set)
 
     @property
     def names(self) -> list[str]:
@@ -140,4 +142,14 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
         if move.taken_back:
             continue
         live.remember(move.seq, move.seat, [Event.from_json(e) for e in move.events])
+    live.hinted_seats = pending_hints(row.hints, recent_moves, move_count)
     return live
+
+
+def pending_hints(hints: dict | None, recent_moves: list, move_count: int) -> set[int]:
+    """The seats whose stored hint (``games.hints``: seat → the move count when they asked) no move of theirs
+    followed yet (one taken back does not count). A hint older than the recent moves read counts as followed
+    (nobody waits that long)."""
+    first = recent_moves[0].seq if recent_moves else move_count
+    return {int(seat) for seat, asked in (hints or {}).items() if asked >= first and not any(
+        m.seat == int(seat) and m.seq >= asked and not m.taken_back for m in recent_moves)}

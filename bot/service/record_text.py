@@ -39,6 +39,8 @@ def _move_head(replay: Replay, step: int) -> str:
         head += " " + _("(time ran out: an AI played)")
     elif entry["flags"].get("ai"):
         head += " " + _("(AI)")
+    if entry["flags"].get("hint"):  # (absent in records written before the flag: not after a hint)
+        head += " " + _("(after a hint)")
     return head
 
 
@@ -48,7 +50,7 @@ def text_record(record: dict) -> str:
     reader = ALL if replay.whole else (None if replay.audience == PUBLIC else replay.audience)
     out = [_("📜 {game} — game #{id}", game=replay.game.title, id=record.get("game_id") or "?")]
     if record.get("started_at"):
-        out.append(_("Opened: {time}", time=record["started_at"][:16].replace("T", " ") + " UTC"))
+        out.append(_("Started: {time}", time=record["started_at"][:16].replace("T", " ") + " UTC"))
     if record.get("ended_at"):
         out.append(_("Ended: {time}", time=record["ended_at"][:16].replace("T", " ") + " UTC"))
     if record.get("options"):

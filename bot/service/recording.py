@@ -37,10 +37,14 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
         live.remember(live.moves + i, seat, events)
     messages = (notes or []) + telling.change_messages(live, work, live.version + 1, batch, actor, before,
                                                          ctx.pictures, started, undoable)
+    hinted = set(live.hinted_seats)  # a seat's first move since it asked for a hint is marked; an AI's never
+    rows = []
+    for i, (s, a, ev, by) in enumerate(batch):
+        rows.append({"seq": live.moves + i, "seat": s, "action": a, "events": [e.to_json() for e in ev], "by": by,
+                     "hinted": s in hinted and by == "player"})
+        hinted.discard(s)
     write = MoveWrite(
-        live.id, live.version, work.to_json(),
-        [{"seq": live.moves + i, "seat": s, "action": a, "events": [e.to_json() for e in ev], "by": by}
-         for i, (s, a, ev, by) in enumerate(batch)],
+        live.id, live.version, work.to_json(), rows,
         status="finished" if over else "active", outbox=outbox_rows(ctx, messages), taken_back=taken_back or [])
     ended: list[Message] = []
     if not over:
@@ -60,6 +64,7 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
             ctx.games.shared.note(live.id)  # other processes write this game: read its version first
         raise
     live.version, live.state, live.moves = new_version, work, live.moves + len(batch)
+    live.hinted_seats -= {seat for seat, *_rest in batch}
     if over:
         live.status = "finished"
         ctx.games.forget(live.id)

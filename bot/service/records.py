@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Union
 
 import rules
@@ -52,6 +52,7 @@ class StoredGame:
     result: dict | None = None  # the stored result: ranking (places), scores, names, resigned
     rated: bool = False
     hinted: bool = False
+    hinted_moves: set[int] = field(default_factory=set)  # indexes in ``moves`` of those made after a hint
     ratings: dict[int, dict] = field(default_factory=dict)  # seat → mu/sigma before and after
     chat_id: int | None = None  # the chat it was played in (its database id; never written out)
     reveal_after_end: bool = True  # the chat's setting
@@ -71,7 +72,10 @@ def audience_for(stored: StoredGame, player_id: int | None) -> Audience:
 
 
 def _stamp(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
+    """ISO 8601 in UTC, saying so (SQLite gives the stored UTC times back without their zone)."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)).isoformat()
 
 
 def _result(stored: StoredGame) -> dict | None:
@@ -128,8 +132,10 @@ def build_record(stored: StoredGame, audience: Audience) -> dict:
         except Exception as error:
             raise RecordError(f"step {n} ({game.format_action(action)}) does not replay: {error}") from None
         told = [e for e in events if not cut or Event.from_json(e).visible_to(seat_view)]
+        # who asked for a hint is their own business until the end (the table is only told the game is unrated)
+        hint = n - 1 in stored.hinted_moves and (not cut or seat == seat_view)
         step = {"n": n, "seat": seat, "action": notation, "by": by,
-                "flags": {"timer": by == "timer", "ai": by == "ai"}, "events": copy.deepcopy(told)}
+                "flags": {"timer": by == "timer", "ai": by == "ai", "hint": hint}, "events": copy.deepcopy(told)}
         if cut:
             step["views"] = views()
         steps.append(step)
@@ -157,11 +163,14 @@ async def load_game(uow, game_id: int) -> StoredGame | None:
     players = [{"name": told[s.seat] if s.seat < len(told) else by_position[s.position],
                 "ai": (s.ai_level or "greedy") if s.player_id is None else (s.ai_level if s.resigned else None),
                 "resigned": s.resigned, "player_id": s.player_id} for s in seated]
-    moves = [(m.seat, m.action, list(m.events or []), m.by) for m in await uow.games.moves(game_id)]
+    logged = [m for m in await uow.games.moves(game_id) if not m.taken_back]  # the game as it stands after undos
+    moves = [(m.seat, m.action, list(m.events or []), m.by) for m in logged]
+    # the start: when the lobby started (stored since migration 0008), else the first move's time
+    started = row.started_at or (logged[0].created_at if logged else None)
     stored = StoredGame(id=row.id, game=row.game, options=dict(row.options or {}), seed=row.seed,
-                        status=row.status, players=players, moves=moves, started_at=row.created_at,
+                        status=row.status, players=players, moves=moves, started_at=started,
                         ended_at=row.finished_at, result=row.result, rated=row.rated, hinted=row.hinted,
-                        chat_id=row.chat_id,
+                        hinted_moves={k for k, m in enumerate(logged) if m.hinted}, chat_id=row.chat_id,
                         reveal_after_end=(chat.settings or {}).get("reveal_after_end", "on") != "off" if chat else True)
     if row.status == "finished":
         for change in await uow.leagues.changes_of_game(game_id):

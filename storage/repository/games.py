@@ -74,6 +74,14 @@ class Games:
         status = await self.session.scalar(select(GameRow.status).where(GameRow.id == game_id))
         return False if status == "active" else None
 
+    async def note_hint(self, game_id: int, seat: int, moves: int) -> None:
+        """Seat ``seat`` asked for a hint when the log held ``moves`` moves: its next move is made after a hint
+        (``moves.hinted``). The game's row is locked first: two seats asking at once both stay noted."""
+        row = await self.lock(game_id)
+        if row is not None:
+            row.hints = {**(row.hints or {}), str(seat): moves}
+            await self.session.flush()
+
     async def was_hinted(self, game_id: int) -> bool:
         """Read from the database, not an object in the session: a hint may have been marked since it was loaded."""
         return bool(await self.session.scalar(select(GameRow.hinted).where(GameRow.id == game_id)))
@@ -165,10 +173,13 @@ class Games:
 
 
 def _snapshot_values(version: int, state: dict, status: str | None, result: dict | None) -> dict:
-    """The columns a new snapshot writes: the next version, and the end time when the game ends."""
+    """The columns a new snapshot writes: the next version, the start time when a lobby starts (the only write
+    that makes a game active), and the end time when the game ends."""
     values = {"state": state, "version": version + 1, "updated_at": utcnow()}
     if status is not None:
         values["status"] = status
+        if status == "active":
+            values["started_at"] = values["updated_at"]
         if status in ("finished", "aborted"):
             values["finished_at"] = utcnow()
     if result is not None:

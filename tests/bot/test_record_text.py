@@ -14,14 +14,25 @@ from bot.service.record_text import text_record
 from bot.service.records import ALL, PUBLIC, build_record
 from bot.service.replay import Replay
 from rules.api import Event
-from tests.bot.test_records import played
+from tests.bot.test_records import CONFIGS, IDS, played
 
 SAMPLES = sorted((Path(__file__).parent.parent / "data" / "records").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=[p.stem for p in SAMPLES])
 def test_the_text_of_a_whole_record_tells_every_event_and_every_hand(path):
-    record = json.loads(path.read_text(encoding="utf-8"))
+    tells_every_event_and_every_hand(json.loads(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CONFIGS, ids=IDS)
+def test_the_text_record_of_every_game_and_player_count_tells_every_event(name, n, options):
+    """Over a seeded game played to the end, for every game, player count and options."""
+    stored, _states = played(name, n, options, seed=6)
+    assert stored.status == "finished"
+    tells_every_event_and_every_hand(json.loads(json.dumps(build_record(stored, ALL))))
+
+
+def tells_every_event_and_every_hand(record: dict) -> None:
     replay = Replay(record)
     game = replay.game
     text = text_record(record)

@@ -66,3 +66,34 @@ async def test_reveal_after_end_off_keeps_hidden_cards_hidden(tmp_path):
         assert "reveal_after_end is one of: on, off" in refused[0].text
     finally:
         await service.close()
+
+
+async def test_a_record_leaves_out_the_moves_taken_back(database_url):
+    """A move taken back (/undo) stays in the log, marked: the record is of the game as it stands — its last
+    step is the stored state — and the move taken back is no step of it."""
+    from bot.service.replay import Replay
+    from bot.service.records import load_game
+    from storage import UnitOfWork
+    from tests.bot.test_undo import ALICE as PERSON, CHAT as TABLE, play_first, start, stored
+
+    service = await build_service(database_url)
+    try:
+        gid = await start(service)
+        person, _out = await play_first(service, gid)
+        back = await service.undo(TABLE, person, game_id=gid)
+        assert not [m for m in back if m.kind == "error"]
+        for _ in range(3):
+            await play_first(service, gid)
+        row, log = await stored(service, gid)
+        assert [taken for _seq, _seat, taken in log] == [True, False, False, False]
+        sent = await service.handle(c.SendRecord(PERSON, TABLE, gid))
+        record = record_of(sent)
+        replay = Replay(record)
+        async with UnitOfWork(service.db) as uow:
+            seat = (await load_game(uow, gid)).seat_of_player((await uow.players.find("discord", "1")).id)
+        game = replay.game
+        assert replay.steps == 3 and record["audience"] == seat
+        assert replay.view(3, seat) == game.from_json(row.state).view(seat)
+        assert replay.view(3, None) == game.from_json(row.state).view(None)
+    finally:
+        await service.close()

@@ -67,3 +67,20 @@ async def test_bad_replays_are_answered_clearly(dc):
     record = await dc.slash(dc.bob, "replay", table=1, seat="9")
     assert any("There is no seat 9" in a for a in dc.answers(record))
     assert not replays(dc)
+
+
+async def test_record_to_closed_dms_is_told_and_then_refused_clearly(dc):
+    """Bob's DMs are closed: the first /record cannot arrive and the channel is told; asked again, the answer
+    says so at once instead of claiming it was sent."""
+    await finished_game(dc)
+    dc.api.closed_dms.add(int(dc.bob["id"]))
+    await dc.slash(dc.bob, "record", table=1)
+    await dc.idle()
+    [told] = [text(m) for m in dc.api.channel_messages() if "I cannot send private messages to Bob" in text(m)]
+    assert "then ask again" in told and "/hand" not in told  # Bob has no hand in the game: no talk of one
+    again = await dc.slash(dc.bob, "record", table=1)
+    said = dc.answers(again)
+    assert any("I did not send the record of game #1" in a for a in said)
+    assert not any("I sent you the record" in a for a in said)
+    assert not [m for m in dc.api.messages.values() if m.get("attachments") and "herald-game" in
+                m["attachments"][0]["filename"]]

@@ -74,3 +74,19 @@ async def test_bad_replays_are_answered_clearly(tg):
     shown = await tg.say(BOB, GROUP, "/replay #1 0", expect=(GROUP, "step 0 of"))
     answer = await tg.press(BOB, GROUP, shown, "v:1:99999:t")
     assert "there is no step 99999" in answer["text"]
+
+
+async def test_record_asked_before_the_private_chat_is_open_says_how_to_open_it(tg):
+    """Bob never opened a private chat with the bot (Telegram's bot cannot write first): /record in the group
+    answers with the button that opens it — not a "sent" for files that could not arrive; once open, it comes."""
+    api = tg.api
+    await finished_game(tg)
+    said = await tg.say(BOB, GROUP, "/record 1", expect=(GROUP, "records come in a private chat with me"))
+    assert "/record 1" in said["text"] and "I sent you" not in said["text"]
+    assert [b["url"] for b in buttons(said) if b.get("url")] == ["https://t.me/herald_bot?start=g1"]
+    await tg.idle()
+    assert not documents(api, BOB["id"]) and not documents(api, GROUP)
+    await open_private_chats(tg, BOB)
+    await tg.say(BOB, GROUP, "/record 1", expect=(GROUP, "I sent you the record of game #1 privately"))
+    await tg.idle()
+    assert sorted(documents(api, BOB["id"])) == ["herald-game-1.json", "herald-game-1.txt"]

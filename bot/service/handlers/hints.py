@@ -3,7 +3,8 @@
 The hint is searched in the AI pool from the person's own view (``rules.ai.advise`` samples only worlds their
 seat may know), with the chat's ``ai_time``, holding no lock or transaction meanwhile. It is given only after
 the game is marked ``hinted`` in the database (so the transaction that ends the game sees it and rates nothing);
-the table is told once, without the hint, that the game is unrated. A chat setting (``hints=off``) refuses hints.
+the table is told once, without the hint, that the game is unrated. The seat's next move is stored as made after
+a hint (``games.hints``, ``moves.hinted``: the record's flag). A chat setting (``hints=off``) refuses hints.
 """
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ async def hint(ctx: Context, command: c.Hint) -> list[Message]:
     if seat not in state.to_act():
         raise ServiceError(_("It is not your turn — waiting for {names}. Ask for a hint when it is.",
                              names=telling.waiting(live, state)))
+    asked = live.moves  # the log's length when asked: the seat's next move is made after a hint
     seed = (live.seed ^ (live.moves * 1_000_003 + 7919 * (seat + 1))) & (2 ** 62 - 1)
     try:
         advice = await ctx.thinking.pool.hint(live.game.name, state.to_json(), seat, seed, ai_seats.ai_time(live),
@@ -58,6 +60,7 @@ async def hint(ctx: Context, command: c.Hint) -> list[Message]:
         first = await uow.games.mark_hinted(live.id)
         if first is None:
             raise ServiceError(_("Game #{id} is over.", id=live.id))
+        await uow.games.note_hint(live.id, seat, asked)
         out = [Message(hint_line(live.game, live.id, advice), user=user, game_id=live.id, kind="hint")]
         if first:
             with i18n.using(languages.of_live_chat(live)):
@@ -66,4 +69,13 @@ async def hint(ctx: Context, command: c.Hint) -> list[Message]:
             await uow.outbox.add(outbox_rows(ctx, [notice]))
             out.append(notice)
         await uow.commit()
+    _note_in_memory(ctx, live.id, seat, asked)
     return out
+
+
+def _note_in_memory(ctx: Context, game_id: int, seat: int, asked: int) -> None:
+    """The game in memory learns the hint too (a copy loaded later reads it from ``games.hints``) — unless the
+    seat moved while the hint was thought out: that move was not made after it."""
+    live = ctx.games.loaded(game_id)
+    if live is not None and not any(mover == seat and seq >= asked for seq, mover, _events in live.log):
+        live.hinted_seats.add(seat)

@@ -49,8 +49,10 @@ async def private_chat_failed(ctx: Context, command: c.PrivateChatFailed) -> lis
     user, game_id = command.user, command.game_id
     async with ctx.uow() as uow:
         player = await uow.players.find(user.platform, user.id)
-        if player is None:
+        if player is None and game_id is None:
             return []
+        if player is None:  # a person who plays nothing asked for a game's record: remembered, so a second ask
+            player = await uow.players.get_or_create(user.platform, user.id, user.name)  # is answered at once
         player.dm_ok = False
         for live in ctx.games.all():
             seat = live.seat_of(user)
@@ -68,7 +70,7 @@ async def private_chat_failed(ctx: Context, command: c.PrivateChatFailed) -> lis
         stored = await uow.chats.get(row.chat_id)
         with i18n.using(chat_language(stored.settings)):
             text = _("⚠ I cannot send private messages to {name}.", name=user.name) + " " + \
-                remedy(ctx, user.platform, user.name)
+                remedy(ctx, user.platform, user.name, playing=any(s.player_id == player.id for s in row.seats))
         # where a bot cannot write first, the chat's message carries the way to open the private chat (the
         # adapter adds its button) and pings the person; elsewhere it names them
         opens = user.platform in ctx.dm_required
@@ -125,8 +127,15 @@ async def games_of(ctx: Context, user, statuses: tuple[str, ...] = ("active",)) 
         return [g.id for g in await uow.games.of_player(player.id, statuses)] if player else []
 
 
-def remedy(ctx: Context, platform: str, name: str = "") -> str:
-    """How a person opens their private chat with the bot, in the platform's terms (the language current now)."""
+def remedy(ctx: Context, platform: str, name: str = "", playing: bool = True) -> str:
+    """How a person opens their private chat with the bot, in the platform's terms (the language current now);
+    ``playing``: they have a hand in the game (else they asked for something else of it: its record)."""
+    if not playing:
+        if platform in ctx.dm_required:
+            return _("The private chat with me is not open, or I was blocked. {name}, open it with the button "
+                     "below and press Start (unblock me first if you blocked me), then ask again.", name=name)
+        return _("Please allow direct messages from server members (or start a private chat with me), then ask "
+                 "again.")
     if platform in ctx.dm_required:  # a bot that cannot write first: the adapter adds the button that opens it
         return _("The private chat with me is not open, or I was blocked. {name}, open it with the button below and "
                  "press Start (unblock me first if you blocked me) — your hand comes right after.", name=name)

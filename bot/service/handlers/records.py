@@ -32,8 +32,10 @@ NAME_IN_BUTTON = 16  # a seat's name on the switcher, cut to this
 SEAT_WORDS = ("seat", "s", "stoel", "plaats", "platz", "sitz", "siège", "siege", "place")  # /replay #12 5 seat 2
 
 
-async def _stored(ctx: Context, command: c.Command, game_id, what: str) -> tuple[StoredGame, int | None, dict]:
-    """The game meant, checked for ``what``, with the asker's player id and the game's chat settings."""
+async def _stored(ctx: Context, command: c.Command, game_id,
+                  what: str) -> tuple[StoredGame, int | None, dict, bool | None]:
+    """The game meant, checked for ``what``, with the asker's player id, the game's chat settings and whether
+    private messages reach the asker (None: not known)."""
     async with ctx.uow(readonly=True) as uow:
         row = await find_game(ctx, uow, command.chat, command.user, game_id, what)
         if what == "replay" and row.status == "active":
@@ -45,12 +47,16 @@ async def _stored(ctx: Context, command: c.Command, game_id, what: str) -> tuple
         chat = await uow.chats.get(row.chat_id)
     if stored is None:
         raise ServiceError(_("Game #{id} has no record.", id=row.id))
-    return stored, player.id if player is not None else None, effective(chat.settings if chat else None)
+    return (stored, player.id if player is not None else None, effective(chat.settings if chat else None),
+            player.dm_ok if player is not None else None)
 
 
 async def send_record(ctx: Context, command: c.SendRecord) -> list[Message]:
     user = command.user
-    stored, player_id, _settings = await _stored(ctx, command, command.game_id, "record")
+    stored, player_id, _settings, dm_ok = await _stored(ctx, command, command.game_id, "record")
+    closed = _private_chat_closed(ctx, command, stored.id, dm_ok)
+    if closed is not None:
+        return [closed]
     audience = audience_for(stored, player_id)
 
     def made() -> tuple[bytes, bytes]:  # a long game takes a moment: off the event loop (in the asker's language)
@@ -76,6 +82,25 @@ async def send_record(ctx: Context, command: c.SendRecord) -> list[Message]:
         out.append(Message(_("📜 I sent you the record of game #{id} privately.", id=stored.id), chat=command.chat,
                            user=user, game_id=stored.id))
     return out
+
+
+def _private_chat_closed(ctx: Context, command: c.SendRecord, game_id: int, dm_ok: bool | None) -> Message | None:
+    """Asked in a group by a person whom private messages do not reach (where a bot cannot write first: one
+    who never opened the private chat): the answer that says how to open it, instead of files that would not
+    arrive under a "sent" that would not be true. None: send."""
+    if command.chat is None or dm_ok is True:
+        return None
+    name = command.user.name
+    if command.chat.platform in ctx.dm_required:  # the adapter adds the button that opens the private chat
+        text = _("🔒 {name}, records come in a private chat with me, which is not open yet: open it with the "
+                 "button below, press Start, then ask again with /record {id}.", name=name, id=game_id)
+        return Message(text, chat=command.chat, user=command.user, game_id=game_id, kind="dm_needed")
+    if dm_ok is False:
+        text = _("🔒 {name}, I cannot send you private messages, so I did not send the record of game #{id}: "
+                 "allow direct messages from server members (or start a private chat with me) and ask again.",
+                 name=name, id=game_id)
+        return Message(text, chat=command.chat, user=command.user, game_id=game_id, kind="dm_failed")
+    return None
 
 
 def _viewer_of(replay: Replay, code: str | None):
@@ -126,7 +151,7 @@ async def show_replay(ctx: Context, command: c.ShowReplay) -> list[Message]:
     if game_id is None:
         raise ServiceError(_("Which game? Use /replay #game [step], e.g. /replay #12 — /history lists the "
                              "finished games."))
-    stored, player_id, settings = await _stored(ctx, command, game_id, "replay")
+    stored, player_id, settings, _dm_ok = await _stored(ctx, command, game_id, "replay")
     audience = audience_for(stored, player_id)
     if audience != ALL:  # a replay is shown to the chat: what the table saw
         audience = PUBLIC

@@ -41,6 +41,7 @@ class Logged(NamedTuple):
     action: dict
     by: str
     created_at: datetime
+    hinted: bool = False  # made after a hint: taken back, the hint waits for the seat's next move again
 
 
 @dataclass
@@ -99,7 +100,7 @@ async def _undo(ctx: Context, command: c.TakeBack, game_id: int) -> list[Message
 def _plan(live: LiveGame, row, logged: list, seat: int, consent: bool) -> Plan:
     """The moves an undo by ``seat`` takes back — its own last one and any made since — refused with the
     engine's reason if one of them told anything; the others to ask when any acted since (or ``consent``)."""
-    moves = [Logged(m.seq, m.seat, m.action, m.by, m.created_at) for m in logged if not m.taken_back]
+    moves = [Logged(m.seq, m.seat, m.action, m.by, m.created_at, m.hinted) for m in logged if not m.taken_back]
     mine = [k for k, m in enumerate(moves) if m.seat == seat and m.by == "player"]
     if not mine:
         raise ServiceError(_("You have no move to take back in game #{id}.", id=live.id))
@@ -126,6 +127,7 @@ async def _take_back(ctx: Context, live: LiveGame, seat: int, plan: Plan, name: 
                      uow=None, notes: list[Message] | None = None) -> list[Message]:
     """Write the state before ``plan.rows`` (version-checked), mark them taken back, tell everybody once."""
     gone = {m.seq for m in plan.rows}
+    live.hinted_seats |= {m.seat for m in plan.rows if m.hinted}
     kept = [entry for entry in live.log if entry[0] not in gone]
     live.log.clear()
     live.recent.clear()
