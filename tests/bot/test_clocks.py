@@ -1,0 +1,141 @@
+"""Time banks (``clock=`` at /new, ``bot/service/clocks.py``) on a real SQLite file, with the toy game and a
+controllable clock (``ctx.clock``): no sleeps."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.service import ChatRef, UserRef, build_service
+from storage import UnitOfWork
+
+CHAT = ChatRef("discord", "chan1", "guild1", "general")
+ALICE = UserRef("discord", "1", "Alice")
+BOB = UserRef("discord", "2", "Bob")
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+H = 3600
+
+
+class Clock:
+    def __init__(self, moment: datetime):
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def at(self, hours: float) -> datetime:
+        self.moment = T0 + timedelta(hours=hours)
+        return self.moment
+
+
+@pytest.fixture
+async def service(database_url):
+    svc = await build_service(database_url)
+    svc.ctx.clock = Clock(T0)
+    yield svc
+    await svc.close()
+
+
+async def row_of(service, gid):
+    async with UnitOfWork(service.db) as uow:
+        return await uow.games.get(gid)
+
+
+async def seats(service, gid) -> dict[str, int]:
+    row = await row_of(service, gid)
+    return {s.player.external_id: s.seat for s in row.seats if s.player}
+
+
+async def banks(service, gid) -> dict[int, float]:
+    return {int(k): v for k, v in (await row_of(service, gid)).clocks["left"].items()}
+
+
+async def clocked_game(service, clock="1d+1h", seed=7):
+    lobby = await service.create_lobby(CHAT, ALICE, "toy", f"clock={clock}", seed=seed)
+    gid = lobby[0].game_id
+    assert "clock=" + clock in lobby[0].text
+    await service.join(CHAT, BOB)
+    started = await service.start(CHAT, ALICE)
+    return gid, started
+
+
+async def keep(service, gid, user):
+    row = await row_of(service, gid)
+    hand = row.state["hands"][(await seats(service, gid))[user.id]]
+    return await service.act(CHAT, user, f"keep {hand[0]} {hand[1]}", game_id=gid)
+
+
+async def test_simultaneous_phase_charges_everyone_and_increments_cap(service):
+    gid, started = await clocked_game(service)
+    board = [m for m in await service.finish(started) if m.kind == "board"][-1]
+    assert "Time left: " in board.text and "1d ⏳" in board.text  # both banks full, both running
+    seat = await seats(service, gid)
+    a, b = seat["1"], seat["2"]
+    service.ctx.clock.at(2)
+    await keep(service, gid, ALICE)
+    left = await banks(service, gid)
+    assert left[a] == 86400 - 2 * H + H  # charged 2h, then the increment
+    assert left[b] == 86400 - 2 * H  # Bob's bank ran too: both had to act at once
+    service.ctx.clock.at(5)
+    out = await keep(service, gid, BOB)
+    left = await banks(service, gid)
+    assert left[a] == 86400 - H  # not charged while Bob chose
+    assert left[b] == 86400 - 5 * H + H
+    row = await row_of(service, gid)
+    to_act = row.clocks["charged"]
+    assert len(to_act) == 1
+    board = [m for m in await service.finish(out) if m.kind == "board"][-1]
+    assert "23h" in board.text and "20h" in board.text
+
+
+async def test_bank_only_runs_on_its_turn_and_is_capped(service):
+    gid, _ = await clocked_game(service, "2h+1h")
+    seat = await seats(service, gid)
+    service.ctx.clock.at(0.5)
+    await keep(service, gid, ALICE)
+    await keep(service, gid, BOB)
+    left = await banks(service, gid)
+    assert left[seat["1"]] == min(4 * H, 2 * H - 0.5 * H + H)
+    row = await row_of(service, gid)
+    (first,) = row.clocks["charged"]
+    other = 1 - first
+    before = left[other]
+    service.ctx.clock.at(1.5)
+    user = ALICE if seat["1"] == first else BOB
+    card = row.state["kept"][first][0]
+    await service.act(CHAT, user, f"play {card}", game_id=gid)
+    left = await banks(service, gid)
+    assert left[other] == before  # waiting for another's move costs nothing
+    assert left[first] == min(4 * H, (2 * H - 0.5 * H + H) - H + H)  # the cap: twice the bank at most
+
+
+async def test_bank_at_zero_plays_the_ai_then_takes_over(service):
+    gid, _ = await clocked_game(service, "1h")
+    seat = await seats(service, gid)
+    service.ctx.clock.at(0.25)
+    await keep(service, gid, ALICE)  # Alice chose: Bob's bank runs on
+    async with UnitOfWork(service.db) as uow:
+        timers = {(t.seat, t.kind): t.due_at for t in await uow.timers.of_game(gid)}
+    assert (seat["2"], "bank") in timers
+    assert await service.run_timers(service.ctx.clock.at(0.9)) == []
+    out = await service.run_timers(service.ctx.clock.at(1.0))
+    assert any("bank ran out" in m.text and "Bob" in m.text for m in out if m.kind == "notice")
+    row = await row_of(service, gid)
+    assert row.clocks["outs"] == {str(seat["2"]): 1}
+    assert not next(s for s in row.seats if s.seat == seat["2"]).resigned
+    # the play phase: whoever is to act; run every bank out until Bob's second turn in a row has timed out
+    for hours in range(2, 12):
+        row = await row_of(service, gid)
+        if row.status != "active" or next(s for s in row.seats if s.seat == seat["2"]).resigned:
+            break
+        (first,) = row.clocks["charged"]
+        if first == seat["1"]:
+            card = row.state["kept"][first][0]
+            service.ctx.clock.at(hours)
+            await service.act(CHAT, ALICE, f"play {card}", game_id=gid)
+        else:
+            out = await service.run_timers(service.ctx.clock.at(hours + 0.99))
+    row = await row_of(service, gid)
+    bob = next(s for s in row.seats if s.seat == seat["2"])
+    assert bob.resigned  # an AI plays the seat for good
+    assert any("second turn in a row" in m.text for m in out)
