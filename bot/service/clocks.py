@@ -118,15 +118,17 @@ def remaining(clocks: dict, seat: int, moment: datetime, periods: list | None = 
 
 def runs_out(clocks: dict, seat: int, periods: list | None = None) -> datetime:
     """When seat's bank reaches 0 if it stays charged (its person's away periods as known now)."""
-    since = _at(clocks["since"])
-    left = float(clocks["left"].get(str(seat), clocks["bank"]))
-    due = since + timedelta(seconds=max(0.0, left))
-    for _round in range(len(periods or []) + 1):  # each round can only add a period's length
-        later = since + timedelta(seconds=max(0.0, left) + overlap(periods or [], since, due))
-        if later == due:
+    moment = _at(clocks["since"])
+    need = max(0.0, float(clocks["left"].get(str(seat), clocks["bank"])))
+    for start, end in sorted(periods or []):  # walk through the away periods: the bank stands still in them
+        if end <= moment:
+            continue
+        start = max(start, moment)
+        if moment + timedelta(seconds=need) <= start:
             break
-        due = later
-    return due
+        need -= (start - moment).total_seconds()
+        moment = end
+    return moment + timedelta(seconds=need)
 
 
 def settle(clocks: dict, moment: datetime, moved: dict[int, str], charged: list[int],

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.service import ChatRef, UserRef, build_service
+from bot.service import ChatRef, UserRef, build_service, clocks
 from storage import UnitOfWork
 
 CHAT = ChatRef("discord", "chan1", "guild1", "general")
@@ -59,10 +59,12 @@ async def clocked_game(service, clock="1d+1h", seed=7):
     return gid, started
 
 
-async def keep(service, gid, user):
+async def keep(service, gid, user, chat=CHAT):
     row = await row_of(service, gid)
     hand = row.state["hands"][(await seats(service, gid))[user.id]]
-    return await service.act(CHAT, user, f"keep {hand[0]} {hand[1]}", game_id=gid)
+    out = await service.act(chat, user, f"keep {hand[0]} {hand[1]}", game_id=gid)
+    assert not [m for m in out if m.kind == "error"], out
+    return out
 
 
 async def test_simultaneous_phase_charges_everyone_and_increments_cap(service):
@@ -139,3 +141,74 @@ async def test_bank_at_zero_plays_the_ai_then_takes_over(service):
     bob = next(s for s in row.seats if s.seat == seat["2"])
     assert bob.resigned  # an AI plays the seat for good
     assert any("second turn in a row" in m.text for m in out)
+
+
+OTHER = ChatRef("discord", "chan2", "guild1", "other")
+
+
+async def game_in(service, chat, clock="1d+1h", seed=7):
+    lobby = await service.create_lobby(chat, ALICE, "toy", f"clock={clock}", seed=seed)
+    gid = lobby[0].game_id
+    await service.join(chat, BOB, game_id=gid)
+    await service.start(chat, ALICE, game_id=gid)
+    return gid
+
+
+async def test_away_stops_the_banks_in_every_game_and_tells_each_table_once(service):
+    first = await game_in(service, CHAT)
+    second = await game_in(service, OTHER)
+    service.ctx.clock.at(1)
+    out = await service.away(CHAT, ALICE, "10h")
+    notices = [m for m in out if m.kind == "notice" and m.chat is not None]
+    assert sorted(m.chat.id for m in notices) == ["chan1", "chan2"]
+    assert all("Alice is away until Monday 2 March, 20:00" in m.text for m in notices)
+    private = [m for m in out if m.is_private]
+    assert len(private) == 1 and "You are away" in private[0].text and "13d 14h" in private[0].text
+    service.ctx.clock.at(20)
+    await keep(service, first, ALICE)
+    await keep(service, second, BOB, OTHER)
+    for gid in (first, second):
+        seat = await seats(service, gid)
+        left = await banks(service, gid)
+        row = await row_of(service, gid)
+        if gid == first:
+            assert left[seat["1"]] == 86400 - 10 * H + H  # 20h charged, 10h of them away
+        else:
+            assert seat["1"] in row.clocks["charged"]
+            async with UnitOfWork(service.db) as uow:
+                player = await uow.players.find("discord", "1")
+            assert clocks.remaining(row.clocks, seat["1"], T0 + timedelta(hours=20),
+                                    clocks.periods_of(player.notify)) == 86400 - 10 * H
+            assert left[seat["2"]] == 86400 - 20 * H + H  # Bob was not away
+
+
+async def test_away_allowance_holds(service):
+    assert "You are away" in (await service.away(CHAT, ALICE, "10d"))[-1].text
+    service.ctx.clock.at(48)
+    refused = await service.away(CHAT, ALICE, "13d")
+    assert refused[0].kind == "error" and "14d" in refused[0].text and "12d" in refused[0].text
+    assert "You are away" in (await service.away(CHAT, ALICE, "12d"))[-1].text
+    assert (await service.away(CHAT, ALICE, "15d"))[0].kind == "error"
+    assert (await service.away(CHAT, ALICE, "soon"))[0].kind == "error"
+    service.ctx.clock.at(50)
+    assert "Welcome back" in (await service.back(CHAT, ALICE))[-1].text
+    assert (await service.back(CHAT, ALICE))[0].kind == "error"
+
+
+async def test_away_delays_the_bank_timer_and_back_brings_it_forward(service):
+    gid = await game_in(service, CHAT, "1h")
+    await keep(service, gid, ALICE)
+    await service.away(CHAT, BOB, "5h")
+    assert await service.run_timers(service.ctx.clock.at(1)) == []  # Bob is away: his bank stopped
+    assert (await row_of(service, gid)).clocks["outs"] == {}
+    service.ctx.clock.at(3)
+    await service.back(CHAT, BOB)
+    async with UnitOfWork(service.db) as uow:
+        due = {t.kind: t.due_at for t in await uow.timers.of_game(gid)}
+    assert due["bank"].replace(tzinfo=timezone.utc) == T0 + timedelta(hours=3)  # looked at again now
+    assert await service.run_timers(service.ctx.clock.at(3)) == []
+    async with UnitOfWork(service.db) as uow:
+        due = {t.kind: t.due_at for t in await uow.timers.of_game(gid)}
+    assert due["bank"].replace(tzinfo=timezone.utc) == T0 + timedelta(hours=4)  # 1h bank, 3h of it away
+    out = await service.run_timers(service.ctx.clock.at(4))
+    assert any("bank ran out" in m.text for m in out)
