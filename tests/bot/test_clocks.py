@@ -212,3 +212,96 @@ async def test_away_delays_the_bank_timer_and_back_brings_it_forward(service):
     assert due["bank"].replace(tzinfo=timezone.utc) == T0 + timedelta(hours=4)  # 1h bank, 3h of it away
     out = await service.run_timers(service.ctx.clock.at(4))
     assert any("bank ran out" in m.text for m in out)
+
+
+# Europe/Amsterdam leaves summer time on Sunday 25 October 2026 at 03:00 (CEST, UTC+2) → 02:00 (CET, UTC+1)
+EVE = datetime(2026, 10, 24, 18, 0, tzinfo=timezone.utc)  # 20:00 in Amsterdam
+
+
+async def reminder_game(service, clock="3d"):
+    service.ctx.clock.moment = EVE
+    lobby = await service.create_lobby(CHAT, ALICE, "toy", f"clock={clock}", seed=7)
+    gid = lobby[0].game_id
+    await service.join(CHAT, BOB, game_id=gid)
+    out = await service.start(CHAT, ALICE, game_id=gid)
+    await keep(service, gid, BOB)
+    return gid, out
+
+
+def dms(messages, user):
+    return [m for m in messages if m.is_private and m.user == user and m.kind == "notice"]
+
+
+async def test_notify_is_answered_privately_and_refuses_bad_input(service):
+    out = await service.notify(CHAT, ALICE, "quiet=22-8 tz=Europe/Amsterdam remind=2h every=6h")
+    assert len(out) == 1 and out[0].is_private and "Saved" in out[0].text and "quiet = 22-8" in out[0].text
+    bad = await service.notify(CHAT, ALICE, "tz=Amsterdam")
+    assert bad[0].kind == "error" and "Europe/Amsterdam" in bad[0].text
+    assert (await service.notify(CHAT, ALICE, "quiet=25-3"))[0].kind == "error"
+    assert (await service.notify(CHAT, ALICE, "remind=10m"))[0].kind == "error"
+    shown = await service.notify(None, ALICE)
+    assert "tz = Europe/Amsterdam" in shown[0].text and "remind = 2h" in shown[0].text
+
+
+async def test_reminders_fire_at_the_chosen_times(service):
+    await service.notify(None, ALICE, "remind=2h every=3h")
+    gid, _ = await reminder_game(service)
+    at = lambda hours: EVE + timedelta(hours=hours)  # noqa: E731
+    assert dms(await service.run_timers(at(1.9)), ALICE) == []
+    first = dms(await service.run_timers(at(2)), ALICE)
+    assert len(first) == 1 and "#%d" % gid in first[0].text and "2d 22h" in first[0].text
+    assert dms(await service.run_timers(at(4.9)), ALICE) == []
+    assert len(dms(await service.run_timers(at(5)), ALICE)) == 1
+    assert len(dms(await service.run_timers(at(8)), ALICE)) == 1
+    service.ctx.clock.moment = at(8.5)
+    await keep(service, gid, ALICE)  # the turn is played: its reminders go; a new turn has its own
+    alice_next = (await seats(service, gid))["1"] in (await row_of(service, gid)).clocks["charged"]
+    assert dms(await service.run_timers(at(10.4)), ALICE) == []
+    assert len(dms(await service.run_timers(at(11)), ALICE)) == (1 if alice_next else 0)
+
+
+async def test_quiet_hours_hold_the_reminder_until_they_end_across_dst(service):
+    await service.notify(None, ALICE, "remind=3h every=off quiet=22-8 tz=Europe/Amsterdam")
+    gid, _ = await reminder_game(service)
+    # due at 21:00 UTC = 23:00 CEST: quiet; they end at 08:00 CET on the 25th = 07:00 UTC (not 06:00: DST ended)
+    assert dms(await service.run_timers(EVE + timedelta(hours=3)), ALICE) == []
+    async with UnitOfWork(service.db) as uow:
+        due = [t.due_at for t in await uow.timers.of_game(gid) if t.kind == "remind"]
+    assert [d.replace(tzinfo=timezone.utc) for d in due] == [datetime(2026, 10, 25, 7, 0, tzinfo=timezone.utc)]
+    assert dms(await service.run_timers(datetime(2026, 10, 25, 6, 30, tzinfo=timezone.utc)), ALICE) == []
+    held = dms(await service.run_timers(datetime(2026, 10, 25, 7, 0, tzinfo=timezone.utc)), ALICE)
+    assert len(held) == 1 and "waiting for your move" in held[0].text
+
+
+async def test_a_turn_ping_in_quiet_hours_is_given_when_they_end(service):
+    await service.notify(None, ALICE, "quiet=19-8 tz=Europe/Amsterdam remind=off")
+    gid, started = await reminder_game(service)
+    hands = [m for m in started if m.kind == "hand"]
+    assert [m.ping for m in hands if m.user == ALICE] == [False]  # shown, without notifying
+    assert [m.ping for m in hands if m.user == BOB] == [True]
+    assert dms(await service.run_timers(datetime(2026, 10, 25, 6, 59, tzinfo=timezone.utc)), ALICE) == []
+    pinged = dms(await service.run_timers(datetime(2026, 10, 25, 7, 0, tzinfo=timezone.utc)), ALICE)
+    assert len(pinged) == 1 and "it is your turn" in pinged[0].text
+
+
+async def test_ping_off_sends_the_hand_without_notifying(service):
+    await service.notify(None, ALICE, "ping=off")
+    gid, started = await reminder_game(service)
+    assert [m.ping for m in started if m.kind == "hand" and m.user == ALICE] == [False]
+
+
+async def test_two_processes_remind_once(database_url):
+    first, second = await build_service(database_url), await build_service(database_url)
+    try:
+        for svc in (first, second):
+            svc.ctx.clock = Clock(EVE)
+        await first.notify(None, ALICE, "remind=1h every=off")
+        gid, _ = await reminder_game(first)
+        moment = EVE + timedelta(hours=1)
+        import asyncio
+        got = await asyncio.gather(first.run_timers(moment), second.run_timers(moment))
+        assert len(dms(got[0], ALICE) + dms(got[1], ALICE)) == 1
+        assert dms(await second.run_timers(moment + timedelta(hours=5)), ALICE) == []
+    finally:
+        await first.close()
+        await second.close()
