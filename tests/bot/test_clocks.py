@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.service import ChatRef, UserRef, build_service, clocks
+from bot.service import ChatRef, UserRef, build_service, clocks, commands as c
 from storage import UnitOfWork
 
 CHAT = ChatRef("discord", "chan1", "guild1", "general")
@@ -305,3 +305,22 @@ async def test_two_processes_remind_once(database_url):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_chat_default_clock_bad_input_and_mygames(service):
+    refused = await service.create_lobby(CHAT, ALICE, "toy", "clock=banana")
+    assert refused[0].kind == "error" and "clock=2d+12h" in refused[0].text
+    assert (await service.create_lobby(CHAT, ALICE, "toy", "clock=40d"))[0].kind == "error"
+    assert (await service.settings(CHAT, ALICE, "clock=soon", is_admin=True))[0].kind == "error"
+    await service.settings(CHAT, ALICE, "clock=slow", is_admin=True)
+    assert (await service.chat_settings(CHAT))["clock"] == "slow"
+    lobby = await service.create_lobby(CHAT, ALICE, "toy", seed=3)
+    assert "clock=7d+2d" in lobby[0].text
+    gid = lobby[0].game_id
+    await service.join(CHAT, BOB)
+    await service.start(CHAT, ALICE)
+    service.ctx.clock.at(5)
+    mine = await service.ask(c.ShowMyGames(ALICE, None))
+    assert f"#{gid} " in mine[0].text and "your time bank: 6d 19h" in mine[0].text
+    live = await service.create_lobby(CHAT, ALICE, "toy", "clock=live")
+    assert "clock=" not in live[0].text and (await row_of(service, live[0].game_id)).clocks is None
