@@ -31,7 +31,10 @@ def bank_deadlines(live: LiveGame, clocks: dict, seat: int, moment: datetime) ->
     out = [{"seat": seat, "kind": "bank", "version": live.version,
             "due_at": banks.runs_out(clocks, seat, banks.periods_of(notify))}]
     remind = notifying.of(notify)["remind"]
-    if remind:
+    digest = notifying.next_digest(notify, moment)
+    if digest is not None:  # one message a day instead of reminders
+        out.append({"seat": seat, "kind": "digest", "version": live.version, "due_at": digest})
+    elif remind:
         out.append({"seat": seat, "kind": "remind", "version": live.version,
                     "due_at": moment + timedelta(seconds=remind)})
     return out
@@ -71,9 +74,9 @@ def timer_changes(live: LiveGame, state: State, moment: datetime,
 
 
 def hold_pings(messages: list, live: LiveGame, moment: datetime) -> list[dict]:
-    """The turn pings of ``messages`` that their people do not want now: ``ping=off``, or quiet hours (the hand
-    is then shown without notifying, and a ``ping`` timer gives the ping when the quiet hours end). Returns those
-    timers' rows."""
+    """The turn pings of ``messages`` that their people do not want now: ``ping=off``, a daily digest instead, or
+    quiet hours (the hand is then shown without notifying, and a ``ping`` timer gives the ping when the quiet hours
+    end). Returns those timers' rows."""
     held = []
     for message in messages:
         if not message.ping or message.user is None:
@@ -83,6 +86,9 @@ def hold_pings(messages: list, live: LiveGame, moment: datetime) -> list[dict]:
             continue
         prefs = notifying.of(person.notify)
         later = notifying.quiet_end(person.notify, moment)
+        if prefs["digest"] != "off":
+            message.ping = False  # the daily digest tells them
+            continue
         if prefs["ping"] == "off" or later is not None:
             message.ping = False
         if prefs["ping"] == "on" and later is not None:

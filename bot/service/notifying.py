@@ -13,7 +13,9 @@ from rules.api import IllegalAction
 from bot.i18n import N_, _, translate
 from bot.service.clocks import compact, duration
 
-DEFAULTS: dict = {"ping": "on", "remind": 12 * 3600, "every": 24 * 3600, "quiet": "off", "tz": "UTC"}
+DEFAULTS: dict = {"ping": "on", "remind": 12 * 3600, "every": 24 * 3600, "quiet": "off", "tz": "UTC",
+                  "digest": "off"}
+DIGEST_HOUR = 9  # digest=on: the daily digest at 9:00 in the person's zone
 SUGGESTED_ZONES = ("Europe/Amsterdam", "Europe/Berlin", "Europe/Paris", "Europe/London", "Europe/Brussels",
                    "America/New_York", "America/Los_Angeles", "Asia/Tokyo", "Australia/Sydney", "UTC")
 _HELP = {
@@ -22,6 +24,8 @@ _HELP = {
     "every": N_("then a reminder again every … (1h to 7d, or off), e.g. every=1d"),
     "quiet": N_("hours without pings or reminders, in your time zone (held until they end), e.g. quiet=22-8, or off"),
     "tz": N_("your time zone, e.g. tz=Europe/Amsterdam"),
+    "digest": N_("on = no pings or reminders, but one message a day listing the games that wait for you (at 9:00, "
+                 "or digest=18 for 18:00); off"),
 }
 
 
@@ -50,6 +54,13 @@ def parse_notify(text: str) -> dict:
             changes[key] = seconds
         elif key == "quiet":
             changes[key] = _quiet(value.lower())
+        elif key == "digest":
+            value = value.lower()
+            if value == "on":
+                value = str(DIGEST_HOUR)
+            if value != "off" and not (value.isdigit() and 0 <= int(value) < 24):
+                raise IllegalAction(_("digest is on, off, or the hour it comes at (0 to 23), e.g. digest=18."))
+            changes[key] = value if value == "off" else str(int(value))
         else:
             changes[key] = zone_name(value)
     return changes
@@ -82,10 +93,7 @@ def quiet_end(notify: dict | None, moment: datetime) -> datetime | None:
     if prefs["quiet"] == "off":
         return None
     start, end = (int(h) for h in prefs["quiet"].split("-"))
-    try:
-        zone = ZoneInfo(prefs["tz"])
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
+    zone = _zone(prefs)
     local = moment.astimezone(zone)
     hour = local.hour
     quiet = start <= hour < end if start < end else (hour >= start or hour < end)
@@ -94,6 +102,29 @@ def quiet_end(notify: dict | None, moment: datetime) -> datetime | None:
     day = local.date() if hour < end else local.date() + timedelta(days=1)
     ends = datetime(day.year, day.month, day.day, end, tzinfo=zone)  # a wall-clock hour: DST is zoneinfo's
     return ends.astimezone(timezone.utc)
+
+
+def _zone(prefs: dict) -> ZoneInfo:
+    try:
+        return ZoneInfo(prefs["tz"])
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def next_digest(notify: dict | None, moment: datetime) -> datetime | None:
+    """When the person's next daily digest comes (UTC), after ``moment``; None when they want pings instead."""
+    prefs = of(notify)
+    if prefs["digest"] == "off":
+        return None
+    zone = _zone(prefs)
+    local = moment.astimezone(zone)
+    day = local.date()
+    for _day in range(3):
+        due = datetime(day.year, day.month, day.day, int(prefs["digest"]), tzinfo=zone).astimezone(timezone.utc)
+        if due > moment:
+            return due
+        day += timedelta(days=1)
+    return moment + timedelta(days=1)
 
 
 def describe(notify: dict | None) -> str:

@@ -324,3 +324,30 @@ async def test_chat_default_clock_bad_input_and_mygames(service):
     assert f"#{gid} " in mine[0].text and "your time bank: 6d 19h" in mine[0].text
     live = await service.create_lobby(CHAT, ALICE, "toy", "clock=live")
     assert "clock=" not in live[0].text and (await row_of(service, live[0].game_id)).clocks is None
+
+
+async def test_a_daily_digest_instead_of_pings_counts_the_games_that_wait(service):
+    await service.notify(None, ALICE, "digest=on")
+    first = await game_in(service, CHAT, "5d")
+    second = await game_in(service, OTHER, "5d")
+    third = await game_in(service, OTHER, "5d")
+    await keep(service, third, ALICE, OTHER)  # Bob is to act there, not Alice
+    async with UnitOfWork(service.db) as uow:
+        kinds = {t.kind for g in (first, second) for t in await uow.timers.of_game(g)}
+    assert "digest" in kinds
+    assert dms(await service.run_timers(service.ctx.clock.at(23.9)), ALICE) == []  # no reminder after 12h
+    digest = dms(await service.run_timers(service.ctx.clock.at(24)), ALICE)
+    assert len(digest) == 1
+    assert digest[0].text.splitlines() == ["📬 2 games wait for you:", f"• #{first} Duel of Cards",
+                                           f"• #{second} Duel of Cards"]
+    assert dms(await service.run_timers(service.ctx.clock.at(47.9)), ALICE) == []
+    assert len(dms(await service.run_timers(service.ctx.clock.at(48)), ALICE)) == 1  # the next day's
+
+
+async def test_digest_hides_the_turn_ping(service):
+    await service.notify(None, ALICE, "digest=18")
+    lobby = await service.create_lobby(CHAT, ALICE, "toy", "clock=3d", seed=7)
+    await service.join(CHAT, BOB, game_id=lobby[0].game_id)
+    started = await service.start(CHAT, ALICE, game_id=lobby[0].game_id)
+    assert [m.ping for m in started if m.kind == "hand" and m.user == ALICE] == [False]
+    assert (await service.notify(None, ALICE, "digest=25"))[0].kind == "error"
