@@ -27,6 +27,9 @@ async def fire(ctx: Context, uow: UnitOfWork, live: LiveGame, seat: int, kind: s
     prefs = notifying.of(notify)
     if kind == "digest":
         return await _digest(ctx, uow, live, seat, notify, moment)
+    if kind == "ping" and (prefs["ping"] == "off" or prefs["digest"] != "off"):  # changed their mind since
+        await uow.commit()
+        return []
     later = notifying.quiet_end(notify, moment)
     if later is not None:
         await uow.timers.add(live.id, [{"seat": seat, "kind": kind, "version": live.version, "due_at": later}])

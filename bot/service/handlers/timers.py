@@ -79,7 +79,7 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str,
             if kind in reminding.KINDS and (live.clocks or kind != "remind"):
                 return await reminding.fire(ctx, uow, live, seat, kind, moment)
             gone_for_good = False
-            if kind == "bank":
+            if kind == "bank" and live.clocks:
                 notify = (await uow.players.notify_of([live.seats[seat].player_id])).get(live.seats[seat].player_id)
                 periods = clocks.periods_of(notify)
                 if clocks.remaining(live.clocks, seat, moment, periods) > 1:  # more time since: look again then
