@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from storage import UnitOfWork
 from storage.db import alembic_config, open_database
-from storage.models import Base, GameRow
+from storage.models import Base
 
 
 async def _to(db, revision: str, *, down: bool = False) -> None:
@@ -36,6 +36,20 @@ async def _state(db) -> tuple[str, set[str], list]:
         return revision, await conn.run_sync(indexes), [tuple(m) for m in moves]
 
 
+class _Game:
+    def __init__(self, game_id: int):
+        self.id = game_id
+
+
+async def _old_game(uow, chat_id: int, player_id: int) -> _Game:
+    """A game row as the games table was then (the model has grown columns since: written in SQL)."""
+    await uow.session.execute(text(
+        "INSERT INTO games (chat_id, game, options, seed, status, state, version, created_by, rated, hinted, "
+        "created_at, updated_at) VALUES (:chat, 'toy', '{}', 1, 'active', '{\"n\": 0}', 0, :player, false, false, "
+        "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"), {"chat": chat_id, "player": player_id})
+    return _Game((await uow.session.execute(text("SELECT max(id) FROM games"))).scalar_one())
+
+
 async def test_dropping_the_redundant_moves_index_keeps_the_log(database_url):
     db = await open_database(database_url, migrate=False)
     try:
@@ -46,8 +60,7 @@ async def test_dropping_the_redundant_moves_index_keeps_the_log(database_url):
                                            "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
             player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
-            game = await uow.games.add(GameRow(chat_id=chat.id, game="toy", options={}, seed=1, status="active",
-                                               state={"n": 0}, version=0, created_by=player_id))
+            game = await _old_game(uow, chat.id, player_id)
             await uow.games.append_moves(game.id, 0, [(0, {"n": 1}, [], "player"), (1, {"n": 2}, [], "ai")])
             await uow.commit()
         logged = [(game.id, 0), (game.id, 1)]
@@ -79,10 +92,11 @@ async def test_taking_back_marks_moves_and_keeps_them(database_url):
     try:
         await _to(db, "0006_web")
         async with UnitOfWork(db) as uow:
-            player = await uow.players.get_or_create("telegram", "1", "Alice")
+            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
+                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
+            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
-            game = await uow.games.add(GameRow(chat_id=chat.id, game="toy", options={}, seed=1, status="active",
-                                               state={"n": 0}, version=0, created_by=player.id))
+            game = await _old_game(uow, chat.id, player_id)
             await uow.games.append_moves(game.id, 0, [(0, {"n": 1}, [], "player"), (1, {"n": 2}, [], "ai")])
             await uow.commit()
         await _to(db, "head")
@@ -95,5 +109,31 @@ async def test_taking_back_marks_moves_and_keeps_them(database_url):
         assert await _state(db) == ("0006_web", set(), [(game.id, 0), (game.id, 1)])
         async with db.engine.connect() as conn:
             assert "takebacks" not in await conn.run_sync(lambda sync: inspect(sync).get_table_names())
+    finally:
+        await db.close()
+
+
+async def test_clocks_and_notify_columns_come_and_go(database_url):
+    """0008_clocks: games.clocks and players.notify come empty on a database with games, and go again."""
+    db = await open_database(database_url, migrate=False)
+    try:
+        await _to(db, "0007_undo")
+        async with UnitOfWork(db) as uow:
+            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
+                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
+            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
+            chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
+            game = await _old_game(uow, chat.id, player_id)
+            await uow.commit()
+        await _to(db, "head")
+        async with UnitOfWork(db) as uow:
+            assert (await uow.games.get(game.id)).clocks is None
+            assert (await uow.players.get(player_id)).notify is None
+        await _to(db, "0007_undo", down=True)
+        async with db.engine.connect() as conn:
+            columns = await conn.run_sync(lambda sync: {t: [c["name"] for c in inspect(sync).get_columns(t)]
+                                                        for t in ("games", "players")})
+            assert "clocks" not in columns["games"] and "notify" not in columns["players"]
+            assert (await conn.execute(text("SELECT count(*) FROM games"))).scalar_one() == 1
     finally:
         await db.close()

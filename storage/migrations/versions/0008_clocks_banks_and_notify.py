@@ -15,14 +15,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('games') as batch:
-        batch.add_column(sa.Column('clocks', sa.JSON(), nullable=True))
-    with op.batch_alter_table('players') as batch:
-        batch.add_column(sa.Column('notify', sa.JSON(), nullable=True))
+    # nullable columns without a default: SQLite adds them in place
+    op.add_column('games', sa.Column('clocks', sa.JSON(), nullable=True))
+    op.add_column('players', sa.Column('notify', sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('players') as batch:
-        batch.drop_column('notify')
-    with op.batch_alter_table('games') as batch:
-        batch.drop_column('clocks')
+    # in place (SQLite ≥ 3.35 drops a column itself): rebuilding the tables would break the references to them
+    op.drop_column('players', 'notify')
+    op.drop_column('games', 'clocks')
