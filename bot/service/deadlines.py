@@ -86,8 +86,8 @@ def hold_pings(messages: list, live: LiveGame, moment: datetime) -> list[dict]:
             continue
         prefs = notifying.of(person.notify)
         later = notifying.quiet_end(person.notify, moment)
-        if prefs["digest"] != "off":
-            message.ping = False  # the daily digest tells them
+        if prefs["digest"] != "off" and live.clocks:
+            message.ping = False  # the daily digest tells them (a game over days; a live game pings as ever)
             continue
         if prefs["ping"] == "off" or later is not None:
             message.ping = False

@@ -351,3 +351,14 @@ async def test_digest_hides_the_turn_ping(service):
     started = await service.start(CHAT, ALICE, game_id=lobby[0].game_id)
     assert [m.ping for m in started if m.kind == "hand" and m.user == ALICE] == [False]
     assert (await service.notify(None, ALICE, "digest=25"))[0].kind == "error"
+
+
+async def test_a_live_games_half_time_reminder_is_not_sent_in_quiet_hours(service):
+    await service.settings(CHAT, ALICE, "turn_timer=600", is_admin=True)
+    await service.notify(None, ALICE, "quiet=8-20 tz=Europe/Amsterdam")  # T0 is 10:00 in Amsterdam
+    lobby = await service.create_lobby(CHAT, ALICE, "toy", seed=7)
+    await service.join(CHAT, BOB, game_id=lobby[0].game_id)
+    started = await service.start(CHAT, ALICE, game_id=lobby[0].game_id)
+    assert [m.ping for m in started if m.kind == "hand" and m.user == ALICE] == [False]
+    reminders = await service.run_timers(T0 + timedelta(seconds=301))
+    assert [m.user for m in reminders if m.kind == "notice"] == [BOB]

@@ -16,7 +16,7 @@ from rules.ai import make_player
 from storage import StaleVersion
 from bot import i18n
 from bot.i18n import _, ngettext
-from bot.service import ai_seats, clocks, languages
+from bot.service import ai_seats, clocks, languages, notifying
 from bot.service.chat_settings import DEFAULT_SETTINGS
 from bot.service.context import Context, aware
 from bot.service.handlers import ai_turns, reminding
@@ -89,6 +89,11 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str,
                     return []
                 gone_for_good = clocks.outs(live.clocks, seat) + 1 >= clocks.TAKEOVER_AFTER
             if kind == "remind":
+                person = live.seats[seat]
+                notify = (await uow.players.notify_of([person.player_id])).get(person.player_id)
+                if notifying.quiet_end(notify, moment) is not None:  # their quiet hours: no reminder
+                    await uow.commit()
+                    return []
                 with i18n.using(languages.of_live_seat(live, live.seats[seat])):
                     text = _("⏳ Game #{id}: half of your turn time is gone. An AI will play for you when it runs "
                              "out.", id=live.id)
