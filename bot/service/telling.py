@@ -34,9 +34,13 @@ def lobby_message(row, chat: ChatRef, seat_names: list[tuple[str, bool]], note: 
     lines = [_("🏰 {game} — table #{id}", game=game.title, id=row.id)]
     if row.options and row.options != game.default_options():
         lines.append(_("Options: {options}", options=", ".join(f"{k}={v}" for k, v in row.options.items())))
-    if row.clocks:
+    if row.clocks and row.clocks["inc"]:
         lines.append(_("Clock: each player has {bank}, plus {inc} after each move (clock={clock})",
-                       bank=spoken(row.clocks["bank"]), inc=spoken(row.clocks["inc"]), clock=describe_clock(row.clocks)))
+                       bank=spoken(row.clocks["bank"]), inc=spoken(row.clocks["inc"]),
+                       clock=describe_clock(row.clocks)))
+    elif row.clocks:
+        lines.append(_("Clock: each player has {bank} for the whole game (clock={clock})",
+                       bank=spoken(row.clocks["bank"]), clock=describe_clock(row.clocks)))
     lines.append(_("Seats ({seated}/{most}, needs {least}):", seated=len(seat_names), most=game.max_players,
                    least=game.min_players))
     for i, (name, needs_dm) in enumerate(seat_names):
