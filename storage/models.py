@@ -30,6 +30,8 @@ class Player(Base):
     locale: Mapped[str | None] = mapped_column(String(8), nullable=True)  # last seen client language
     # /settings myweb=hidden: the web pages show "a player" instead of the name
     web_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # /notify and /away: ping, reminders, quiet hours and time zone, digest; away periods (``bot/service/clocks.py``)
+    notify: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -65,6 +67,8 @@ class GameRow(Base):
     # when each seat last asked for a hint: {"seat": the number of logged moves then}; its next move is marked
     hints: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    # time banks (``clock=2d+12h`` at /new): the control and each seat's bank as of ``since``; None: a live game
+    clocks: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

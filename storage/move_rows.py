@@ -3,7 +3,8 @@
 Every path that stores moves sends the same statements, in this order:
 
 1. ``UPDATE games SET state, version, status, updated_at, finished_at WHERE id = ? AND version = ?`` — the
-   version check: it must change one row per write (``Step.expect``), or a game moved on under us;
+   version check: it must change one row per write (``Step.expect``), or a game moved on under us; a game
+   with time banks: ``UPDATE games SET clocks`` too;
 2. ``INSERT INTO moves`` — the log rows (and ``UPDATE moves SET taken_back`` for an undo's); 3. ``DELETE FROM timers WHERE game_id = ? AND seat = ?``;
 4. ``INSERT INTO timers``; 5. ``INSERT INTO outbox`` — what the moves make the bot say;
 6. ``UPDATE outbox SET sent_at = ? WHERE key = ?`` — the sent marks riding with the batch.
@@ -45,6 +46,7 @@ class MoveWrite:
     new_timers: list[dict] = field(default_factory=list)  # seat, kind, version, due_at
     outbox: list[dict] = field(default_factory=list)  # rows of the outbox: what the move makes the bot say
     taken_back: list[int] = field(default_factory=list)  # seqs of logged moves an undo takes back
+    clocks: dict | None = None  # the game's time banks after the move (``bot/service/clocks.py``); None: unchanged
 
     @property
     def new_version(self) -> int:
@@ -74,6 +76,9 @@ def encode(writes: Sequence[MoveWrite], sent: Sequence[str], now: datetime) -> l
         steps.append(Step("update", GAMES, _GAME_SET, _BY_GAME, [
             (w.state, w.version + 1, w.status, now, now if w.status in ENDED else None, w.game_id, w.version)
             for w in writes], expect=len(writes)))
+        clocks = [(w.clocks, w.game_id) for w in writes if w.clocks is not None]
+        if clocks:  # the banks go with the version-checked write above (the same transaction)
+            steps.append(Step("update", GAMES, ("clocks",), ("id",), clocks))
     moves = [dict(m, game_id=w.game_id, created_at=now) for w in writes for m in w.moves]
     if moves:
         steps.append(Step("insert", MOVES, (), (), moves))

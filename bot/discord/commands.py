@@ -139,6 +139,20 @@ def register_commands(bot: Bot) -> None:
     async def mygames(interaction: discord.Interaction):
         await a.command(interaction, lambda c, u: cmd.ShowMyGames(u, c), guild_only=False)
 
+    @tree.command(name="away", description=N_("Away for a while: your time banks stop in all your games"))
+    @app_commands.describe(time=N_("how long (3d, 12h) or until a date (2026-12-24)"))
+    async def away(interaction: discord.Interaction, time: str):
+        await a.command(interaction, lambda c, u: cmd.GoAway(u, c, time), guild_only=False)
+
+    @tree.command(name="back", description=N_("Back from /away: your time banks run again"))
+    async def back(interaction: discord.Interaction):
+        await a.command(interaction, lambda c, u: cmd.ComeBack(u, c), guild_only=False)
+
+    @tree.command(name="notify", description=N_("Your pings, reminders and quiet hours (answered privately)"))
+    @app_commands.describe(change=N_("e.g. quiet=22-8 tz=Europe/Amsterdam remind=12h (empty: show them)"))
+    async def notify(interaction: discord.Interaction, change: str = ""):
+        await a.command(interaction, lambda c, u: cmd.ChangeNotify(u, c, change), guild_only=False)
+
     @tree.command(name="rules", description=N_("How a game is played, and how to play it here"))
     @app_commands.describe(game=N_("which game"))
     @app_commands.autocomplete(game=_game_names)

@@ -12,6 +12,7 @@ import secrets
 from rules.api import IllegalAction
 from bot import i18n
 from bot.i18n import N_, _
+from bot.service.clocks import PRESETS, describe, parse_clock
 
 DEFAULT_SETTINGS: dict = {
     "turn_timer": 3600,      # seconds a person has for a turn; 0 = no timer
@@ -24,6 +25,7 @@ DEFAULT_SETTINGS: dict = {
     "web": "off",            # on: the league's pages are public under a random address (/web gives it)
     "undo": "free",          # free: /undo takes back what told nobody anything, else asks; consent: always asks; off
     "reveal_after_end": "on",  # on: a finished game's record and replay show every hidden card; off: never
+    "clock": "live",         # new games' time control: live (turn_timer), fast, normal, slow or a bank: 2d+12h
 }
 PERSONAL = "mylanguage"  # the asker's own language, stored on their player row
 MYWEB = "myweb"  # the asker's name on the web pages: hidden ("a player") or shown, stored on their player row
@@ -51,6 +53,8 @@ _HELP = {
                "consent = the others are always asked; off = moves are final"),
     "reveal_after_end": N_("on = records and replays of a finished game show every hidden card; off = they stay "
                            "hidden"),
+    "clock": N_("new games' time control: live = turn_timer per turn; fast, normal, slow, or a time bank per player "
+                "plus an increment per move, e.g. clock=2d+12h (a game may choose its own: /new … clock=slow)"),
 }
 
 
@@ -101,6 +105,10 @@ def parse_settings(text: str) -> dict:
             changes[key] = _number(key, value.strip())
         elif key in _SECONDS:
             changes[key] = _seconds(key, value.strip())
+        elif key == "clock":
+            control = parse_clock(value)
+            changes[key] = value.strip().lower() if control is None or value.strip().lower() in PRESETS \
+                else describe(control)
         else:
             value = value.lower()
             if value not in _CHOICES[key]:

@@ -177,6 +177,25 @@ class ChangeSettings(Command):
     is_admin: bool = False
 
 
+@dataclass(frozen=True)
+class GoAway(Command):
+    """``/away 3d`` or ``/away 2026-12-24``: the person's time banks stop in all their games on this platform."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ComeBack(Command):
+    """``/back``: the away period ends now."""
+
+
+@dataclass(frozen=True)
+class ChangeNotify(Command):
+    """``/notify``: the person's notification settings, answered privately; shown when ``text`` is empty."""
+
+    text: str = ""
+
+
 # ---------------------------------------------------------------- leagues
 @dataclass(frozen=True)
 class ShowLeaderboard(Command):

@@ -170,6 +170,15 @@ class Service:
     async def settings(self, chat, user, text="", is_admin=False):
         return await self.ask(c.ChangeSettings(user, chat, text, is_admin))
 
+    async def away(self, chat, user, text=""):
+        return await self.ask(c.GoAway(user, chat, text))
+
+    async def back(self, chat, user):
+        return await self.ask(c.ComeBack(user, chat))
+
+    async def notify(self, chat, user, text=""):
+        return await self.ask(c.ChangeNotify(user, chat, text))
+
     async def leaderboard(self, chat, user=None, text=""):
         return await self.ask(c.ShowLeaderboard(user, chat, text))
 

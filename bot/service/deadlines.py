@@ -3,13 +3,17 @@
 A person to act has a reminder at half the chat's turn time and an AI's turn at its end; a thinking AI to act
 has an ``ai`` job due now; a person whose timed-out turn a thinking AI plays has a ``takeover`` job for its
 next action (``handlers/ai_turns.py``). The timer loop (``handlers/timers.py``) fires them.
+
+A game with time banks (``clocks.py``) has instead a ``bank`` timer when the seat's bank would run out (fired
+against the stored banks: a later increment or an away period only makes it look again later) and a ``remind``
+timer after the person's own reminder time (``notifying.py``).
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from rules.api import State
-from bot.service import ai_seats
+from bot.service import ai_seats, clocks as banks, notifying
 from bot.service.live import LiveGame
 
 
@@ -20,18 +24,39 @@ def deadlines(live: LiveGame, seat: int, moment: datetime) -> list[dict]:
             for kind, part in (("remind", 0.5), ("autoplay", 1.0))]
 
 
+def bank_deadlines(live: LiveGame, clocks: dict, seat: int, moment: datetime) -> list[dict]:
+    """A person's turn in a game with time banks: look at the bank when it would run out; remind them after
+    their own reminder time."""
+    notify = live.seats[seat].notify
+    out = [{"seat": seat, "kind": "bank", "version": live.version,
+            "due_at": banks.runs_out(clocks, seat, banks.periods_of(notify))}]
+    remind = notifying.of(notify)["remind"]
+    digest = notifying.next_digest(notify, moment)
+    if digest is not None:  # one message a day instead of reminders
+        out.append({"seat": seat, "kind": "digest", "version": live.version, "due_at": digest})
+    elif remind:
+        out.append({"seat": seat, "kind": "remind", "version": live.version,
+                    "due_at": moment + timedelta(seconds=remind)})
+    return out
+
+
 def timer_changes(live: LiveGame, state: State, moment: datetime,
-                  takeover: int | None = None) -> tuple[set[int], list[dict]]:
+                  takeover: int | None = None, clocks: dict | None = None) -> tuple[set[int], list[dict]]:
     """(seats whose timers go, new timer rows) for the game moving to ``state``. Each human to act has a
     deadline from when their turn began; others' timers are dropped. A thinking AI to act gets a fresh ``ai``
     job, due now (a job for an older version of the game is replaced). ``takeover``: the seat whose timed-out
     turn a thinking AI is playing; while that turn goes on it has no deadline but a ``takeover`` job for its
-    next action, due now. Updates ``live.timer_seats``."""
+    next action, due now. ``clocks``: the game's time banks after the change (then banks, not the chat's turn
+    timer, set the deadlines). Updates ``live.timer_seats``."""
     to_act = {s for s in state.to_act() if not live.seats[s].is_ai}
     leaving = live.timer_seats - to_act
     live.timer_seats -= leaving
     new: list[dict] = []
-    if live.turn_timer <= 0:
+    if clocks:
+        for seat in sorted(to_act - live.timer_seats - {takeover}):
+            new.extend(bank_deadlines(live, clocks, seat, moment))
+            live.timer_seats.add(seat)
+    elif live.turn_timer <= 0:
         leaving |= live.timer_seats  # the timer was switched off: deadlines already set go too
         live.timer_seats.clear()
     else:
@@ -46,3 +71,26 @@ def timer_changes(live: LiveGame, state: State, moment: datetime,
         leaving.add(seat)  # dropped before the new job is written (MoveWrite drops first)
         new.append({"seat": seat, "kind": "ai", "version": live.version + 1, "due_at": moment})
     return leaving, new
+
+
+def hold_pings(messages: list, live: LiveGame, moment: datetime) -> list[dict]:
+    """The turn pings of ``messages`` that their people do not want now: ``ping=off``, a daily digest instead, or
+    quiet hours (the hand is then shown without notifying, and a ``ping`` timer gives the ping when the quiet hours
+    end). Returns those timers' rows."""
+    held = []
+    for message in messages:
+        if not message.ping or message.user is None:
+            continue
+        person = live.seat_of(message.user)
+        if person is None:
+            continue
+        prefs = notifying.of(person.notify)
+        later = notifying.quiet_end(person.notify, moment)
+        if prefs["digest"] != "off" and live.clocks:
+            message.ping = False  # the daily digest tells them (a game over days; a live game pings as ever)
+            continue
+        if prefs["ping"] == "off" or later is not None:
+            message.ping = False
+        if prefs["ping"] == "on" and later is not None:
+            held.append({"seat": person.seat, "kind": "ping", "version": live.version, "due_at": later})
+    return held

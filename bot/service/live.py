@@ -33,6 +33,7 @@ class LiveSeat:
     resigned: bool
     dm_ok: bool | None = None  # private messages reach this person (None: not known yet)
     language: str | None = None  # their private texts' language: chosen, else their app's (None: the chat's)
+    notify: dict | None = None  # their /notify settings and /away periods as last read (``clocks.py``)
 
     @property
     def is_ai(self) -> bool:
@@ -54,6 +55,7 @@ class LiveGame:
     moves: int  # number of logged moves: the next seq
     settings: dict
     timer_seats: set[int] = field(default_factory=set)
+    clocks: dict | None = None  # time banks (``clocks.py``) as stored with the current version; None: live timer
     settings_read: float = field(default_factory=time.monotonic)  # when ``settings`` were read from the chat
     # the last public events the board tells (events, not lines: each board says them in its chat's language)
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
@@ -133,11 +135,12 @@ def load_live(row, chat_row, chat: ChatRef, move_count: int, recent_moves: list,
         user = UserRef(s.player.platform, s.player.external_id, s.player.name) if s.player else None
         seats.append(LiveSeat(s.seat, s.player_id, user, names[s.position], s.ai_level, s.resigned,
                               s.player.dm_ok if s.player else None,
-                              (s.player.language or s.player.locale) if s.player else None))
+                              (s.player.language or s.player.locale) if s.player else None,
+                              s.player.notify if s.player else None))
     live = LiveGame(id=row.id, game=game, chat=chat, chat_db_id=chat_row.id, created_by=row.created_by,
                     seed=row.seed, status=row.status, version=row.version, state=game.from_json(row.state),
                     seats=seats, moves=move_count, settings=effective(chat_row.settings),
-                    timer_seats=timer_seats)
+                    timer_seats=timer_seats, clocks=row.clocks)
     for move in recent_moves:  # rows of the move log, oldest first (those taken back are not told)
         if move.taken_back:
             continue

@@ -13,9 +13,9 @@ from rules.api import State
 from storage import StaleVersion, UnitOfWork
 from storage.group_commit import MoveWrite, retry_while_busy, write_one
 from bot.service.chat_settings import web_link
-from bot.service import leagues, telling
+from bot.service import clocks as banks, leagues, telling
 from bot.service.context import Context
-from bot.service.deadlines import timer_changes
+from bot.service.deadlines import hold_pings, timer_changes
 from bot.service.live import LiveGame
 from bot.service.messages import Message
 from bot.service.outbox import outbox_rows
@@ -33,6 +33,10 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
     undo takes back (``work`` is the state before them, ``batch`` empty)."""
     over = work.is_over()
     before = [] if started else live.state.to_act()
+    clocks = None
+    if live.clocks and not over:
+        # the board tells the banks after this change (a failed write drops the picture: nothing stays wrong)
+        live.clocks = clocks = await _clocks_after(ctx, live, work, batch, uow)
     for i, (seat, _action, events, _by) in enumerate(batch):
         live.remember(live.moves + i, seat, events)
     messages = (notes or []) + telling.change_messages(live, work, live.version + 1, batch, actor, before,
@@ -45,10 +49,12 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
         hinted.discard(s)
     write = MoveWrite(
         live.id, live.version, work.to_json(), rows,
-        status="finished" if over else "active", outbox=outbox_rows(ctx, messages), taken_back=taken_back or [])
+        status="finished" if over else "active", outbox=outbox_rows(ctx, messages), taken_back=taken_back or [],
+        clocks=clocks)
     ended: list[Message] = []
     if not over:
-        write.drop_timer_seats, write.new_timers = timer_changes(live, work, ctx.now(), takeover)
+        write.drop_timer_seats, write.new_timers = timer_changes(live, work, ctx.now(), takeover, clocks)
+        write.new_timers += hold_pings(messages, live, ctx.now())
     try:
         if over:
             ended = await _record_end(ctx, live, work, write, uow)
@@ -70,6 +76,27 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
         ctx.games.forget(live.id)
     ctx.wake_timers()
     return messages + ended
+
+
+async def _clocks_after(ctx: Context, live: LiveGame, work: State, batch: list[tuple],
+                        uow: UnitOfWork | None) -> dict:
+    """The game's banks after the batch: the charged ones run down to now (outside their people's away periods,
+    read fresh: ``/away`` may have come through another process), the movers get their increment, and every
+    person who must act now is charged."""
+    moment = ctx.now()
+    people = [s for s in live.seats if not s.is_ai and s.player_id is not None]
+    if uow is None:
+        async with ctx.uow(readonly=True) as reader:
+            notify = await reader.players.notify_of([s.player_id for s in people])
+    else:
+        notify = await uow.players.notify_of([s.player_id for s in people])
+    for s in people:
+        s.notify = notify.get(s.player_id)
+    periods = {s.seat: banks.periods_of(s.notify) for s in people}
+    clocks = live.clocks if "left" in live.clocks else banks.started(live.clocks, range(len(live.seats)), moment)
+    moved = {seat: by for seat, _action, _events, by in batch}
+    charged = [s for s in work.to_act() if not live.seats[s].is_ai]
+    return banks.settle(clocks, moment, moved, charged, periods)
 
 
 async def _record_end(ctx: Context, live: LiveGame, work: State, write: MoveWrite,

@@ -16,6 +16,7 @@ from rules.lang import reading
 from bot import i18n
 from bot.i18n import N_, _, translate
 from bot.service import buttons as codes, narration, picker
+from bot.service.clocks import spoken
 from bot.service.messages import Button, Menu, Message
 
 _PLAYER = re.compile(r"\{P(\d+)\}")
@@ -76,6 +77,9 @@ def _board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
         text += "\n\n" + _("⏳ To act: {names}", names=r["waiting"])
         for name in r["thinking"]:
             text += "\n" + _("{name} is thinking…", name=name)
+        if r.get("clocks"):  # time banks: ⏳ marks those running
+            text += "\n" + _("⏱ Time left: {banks}", banks=", ".join(
+                f"{name} {spoken(left)}{' ⏳' if running else ''}" for name, left, running in r["clocks"]))
     rows = [] if r["over"] else [[Button(_("🂠 My hand"), codes.my_hand(r["id"]), "primary")]]
     return text, rows, None
 

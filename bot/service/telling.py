@@ -16,6 +16,7 @@ from bot.i18n import _
 from bot.render import boards
 from bot.service import buttons as codes, languages, narration, rendering
 from bot.service.ai_seats import thinking_seats
+from bot.service.clocks import board_clocks, describe as describe_clock, spoken
 from bot.service.languages import in_chat_language
 from bot.service.leagues import places_with_resigns
 from bot.service.live import LiveGame, LiveSeat
@@ -33,6 +34,13 @@ def lobby_message(row, chat: ChatRef, seat_names: list[tuple[str, bool]], note: 
     lines = [_("🏰 {game} — table #{id}", game=game.title, id=row.id)]
     if row.options and row.options != game.default_options():
         lines.append(_("Options: {options}", options=", ".join(f"{k}={v}" for k, v in row.options.items())))
+    if row.clocks and row.clocks["inc"]:
+        lines.append(_("Clock: each player has {bank}, plus {inc} after each move (clock={clock})",
+                       bank=spoken(row.clocks["bank"]), inc=spoken(row.clocks["inc"]),
+                       clock=describe_clock(row.clocks)))
+    elif row.clocks:
+        lines.append(_("Clock: each player has {bank} for the whole game (clock={clock})",
+                       bank=spoken(row.clocks["bank"]), clock=describe_clock(row.clocks)))
     lines.append(_("Seats ({seated}/{most}, needs {least}):", seated=len(seat_names), most=game.max_players,
                    least=game.min_players))
     for i, (name, needs_dm) in enumerate(seat_names):
@@ -67,7 +75,9 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
     recipe = {"render": "board", "lang": lang, "game": live.game.name, "id": live.id,
               "view": view, "names": list(live.names), "recent": [event.to_json() for event in live.recent],
               "over": over, "waiting": "" if over else waiting(live, state),
-              "thinking": [live.names[s] for s in thinking_seats(live, state)]}
+              "thinking": [live.names[s] for s in thinking_seats(live, state)],
+              "clocks": [] if over else [[live.names[seat], left, running] for seat, left, running
+                                         in board_clocks(live.clocks, [s.seat for s in live.humans()])]}
     return Message("", chat=live.chat, slot=f"board:{live.id}", game_id=live.id, kind="board", fresh=fresh,
                    picture=picture(live, view, pictures, lang), image_name=f"board-{live.id}.png", recipe=recipe)
 

@@ -55,6 +55,8 @@ COMMANDS = [
     ("resign", N_("leave a running game (an AI takes over): /resign [yes]")),
     ("abort", N_("end a table or game (creator or admin)")), ("games", N_("the games of this group")),
     ("mygames", N_("every game you sit in, yours to play first")),
+    ("away", N_("away for a while: your time banks stop, /away 3d")), ("back", N_("back from /away")),
+    ("notify", N_("your pings, reminders and quiet hours: /notify quiet=22-8 tz=Europe/Amsterdam")),
     ("rules", N_("rules of a game: /rules <game>")),
     ("leaderboard", N_("the group's ratings: /leaderboard [game]")), ("stats", N_("a player's record")),
     ("history", N_("recent games")), ("web", N_("the link to this group's league pages")),

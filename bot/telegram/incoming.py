@@ -8,7 +8,7 @@ from bot.service import commands as c
 YES = ("yes", "y", "confirm")  # /resign yes: no question asked
 ADMIN_COMMANDS = frozenset({"abort", "settings", "newseason"})  # the group's admins may do more here
 PRIVATE = frozenset({"hand", "move", "rules", "settings", "hint", "help", "log", "mygames", "record",
-                     "replay"})  # what the private chat takes
+                     "replay", "away", "back", "notify"})  # what the private chat takes
 
 
 def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, admin: bool) -> c.Command | None:
@@ -49,6 +49,12 @@ def command_of(name: str, args: list[str], user: UserRef, chat: ChatRef | None, 
         return c.ShowGames(user, chat)
     if name == "mygames":
         return c.ShowMyGames(user, chat)
+    if name == "away":
+        return c.GoAway(user, chat, text)
+    if name == "back":
+        return c.ComeBack(user, chat)
+    if name == "notify":
+        return c.ChangeNotify(user, chat, text)
     return kinds.get(name, c.ShowHelp)(user, chat, text)
 
 

@@ -86,10 +86,12 @@ class Leagues:
         if len(part) > LONGEST_NAME:
             return []
         pattern = "%" + part.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        # a subquery, not DISTINCT over the rows: PostgreSQL cannot compare JSON columns (``players.notify``)
+        seated = select(Seat.player_id).join(GameRow, GameRow.id == Seat.game_id).where(GameRow.chat_id.in_(chat_ids))
         rows = await self.session.scalars(
-            select(Player).join(Seat, Seat.player_id == Player.id).join(GameRow, GameRow.id == Seat.game_id)
-            .where(Player.platform == platform, func.lower(Player.name).like(pattern, escape="\\"),
-                   GameRow.chat_id.in_(chat_ids)).distinct().order_by(Player.name, Player.id).limit(limit))
+            select(Player).where(Player.id.in_(seated), Player.platform == platform,
+                                 func.lower(Player.name).like(pattern, escape="\\"))
+            .order_by(Player.name, Player.id).limit(limit))
         return list(rows)
 
     async def find_player_by_name(self, platform: str, name: str, chat_ids: list[int]) -> Player | None:

@@ -34,6 +34,13 @@ class Players:
     async def get(self, player_id: int) -> Player | None:
         return await self.session.get(Player, player_id)
 
+    async def notify_of(self, player_ids: list[int]) -> dict[int, dict | None]:
+        """Each player's notification settings and away periods (``players.notify``), by id."""
+        if not player_ids:
+            return {}
+        rows = await self.session.execute(select(Player.id, Player.notify).where(Player.id.in_(player_ids)))
+        return {player_id: notify for player_id, notify in rows}
+
 
 class Chats:
     def __init__(self, session: AsyncSession):

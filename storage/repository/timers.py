@@ -60,6 +60,12 @@ class Timers:
         if seats:
             await self.session.execute(delete(Timer).where(Timer.game_id == game_id, Timer.seat.in_(seats)))
 
+    async def due_again(self, game_id: int, seat: int, kind: str, moment: datetime) -> None:
+        """The seat's unclaimed timers of ``kind`` fall due at ``moment`` (they are looked at again then)."""
+        await self.session.execute(update(Timer).where(Timer.game_id == game_id, Timer.seat == seat,
+                                                       Timer.kind == kind, Timer.claimed_by.is_(None))
+                                   .values(due_at=moment))
+
     async def seats_with_timers(self, game_id: int) -> set[int]:
         return set(await self.session.scalars(select(Timer.seat).where(Timer.game_id == game_id).distinct()))
 

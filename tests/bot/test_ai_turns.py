@@ -407,3 +407,18 @@ async def test_ais_thinking_at_once_share_the_time_when_workers_are_fewer(servic
     await service.start(CHAT, ALICE, game_id=gid)
     await asyncio.wait_for(service.run_timers(), GUARD)
     assert seen == [0.2, 0.2] and service.ctx.thinking.pool.failures == 0
+
+
+async def test_a_person_back_during_the_takeover_of_a_time_bank_gets_a_bank_deadline_again(service):
+    """A game with time banks: the strong AI takes over a turn whose bank ran out; the person plays on before
+    its job, and their turn goes on with a bank timer (not the chat's per-turn timer)."""
+    await service.settings(CHAT, ALICE, "clock=1h", is_admin=True)
+    gid, late = await kardinal_duel(service)
+    fired = await asyncio.wait_for(service.run_timers(now() + timedelta(hours=1, seconds=1)), GUARD)
+    assert [m.text for m in fired if "bank ran out" in m.text]
+    assert [t.kind for t in await timers_of(service, gid)] == ["takeover"]
+    back = await service.act(CHAT, late, await my_move(service, late, gid), game_id=gid)
+    assert not [m for m in back if m.kind == "error"], [m.text for m in back]
+    await asyncio.wait_for(service.run_timers(), GUARD)
+    assert [m.by for m in await moves_of(service, gid)] == ["player"]
+    assert sorted(t.kind for t in await timers_of(service, gid)) == ["bank", "remind"]

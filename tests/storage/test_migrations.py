@@ -90,9 +90,11 @@ async def test_taking_back_marks_moves_and_keeps_them(database_url):
     try:
         await _to(db, "0006_web")
         async with UnitOfWork(db) as uow:
-            player = await uow.players.get_or_create("telegram", "1", "Alice")
+            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
+                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
+            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
-            game_id = await _old_game(uow, chat.id, player.id)
+            game_id = await _old_game(uow, chat.id, player_id)
             await uow.games.append_moves(game_id, 0, [(0, {"n": 1}, [], "player"), (1, {"n": 2}, [], "ai")])
             await uow.commit()
         await _to(db, "head")
@@ -116,9 +118,11 @@ async def test_hints_and_the_start_are_kept_from_0008_and_old_games_read_as_befo
     try:
         await _to(db, "0007_undo")
         async with UnitOfWork(db) as uow:
-            player = await uow.players.get_or_create("telegram", "1", "Alice")
+            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
+                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
+            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
-            game_id = await _old_game(uow, chat.id, player.id)
+            game_id = await _old_game(uow, chat.id, player_id)
             await uow.session.execute(text("UPDATE games SET created_at = :opened"),
                                       {"opened": datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)})
             await uow.games.append_moves(game_id, 0, [(0, {"n": 1}, [], "player"), (1, {"n": 2}, [], "ai")])
@@ -137,5 +141,31 @@ async def test_hints_and_the_start_are_kept_from_0008_and_old_games_read_as_befo
         assert first.replace(tzinfo=timezone.utc) > datetime(2026, 1, 2, tzinfo=timezone.utc)  # not the opening
         await _to(db, "0007_undo", down=True)
         assert await _state(db) == ("0007_undo", set(), [(game_id, 0), (game_id, 1)])
+    finally:
+        await db.close()
+
+
+async def test_clocks_and_notify_columns_come_and_go(database_url):
+    """0009_clocks: games.clocks and players.notify come empty on a database with games, and go again."""
+    db = await open_database(database_url, migrate=False)
+    try:
+        await _to(db, "0008_records")
+        async with UnitOfWork(db) as uow:
+            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
+                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
+            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
+            chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
+            game_id = await _old_game(uow, chat.id, player_id)
+            await uow.commit()
+        await _to(db, "head")
+        async with UnitOfWork(db) as uow:
+            assert (await uow.games.get(game_id)).clocks is None
+            assert (await uow.players.get(player_id)).notify is None
+        await _to(db, "0008_records", down=True)
+        async with db.engine.connect() as conn:
+            columns = await conn.run_sync(lambda sync: {t: [c["name"] for c in inspect(sync).get_columns(t)]
+                                                        for t in ("games", "players")})
+            assert "clocks" not in columns["games"] and "notify" not in columns["players"]
+            assert (await conn.execute(text("SELECT count(*) FROM games"))).scalar_one() == 1
     finally:
         await db.close()

@@ -25,7 +25,7 @@ from rules.api import IllegalAction
 from storage import StaleVersion
 from bot.service import ai_seats
 from bot.service.context import Context
-from bot.service.deadlines import deadlines
+from bot.service.deadlines import bank_deadlines, deadlines
 from bot.service.live import LiveGame
 from bot.service.messages import Message
 from bot.service.recording import record
@@ -139,9 +139,10 @@ async def _take_over(ctx: Context, timer_id: int, game_id: int, seat: int, versi
             if action is None or row.version != version or seat not in live.state.to_act() or live.seats[seat].is_ai:
                 # the takeover ends; a person still to act gets a deadline again (none was written for them while
                 # the AI played their turn)
-                if seat in live.state.to_act() and not live.seats[seat].is_ai and live.turn_timer > 0 and \
-                        seat not in await uow.timers.seats_with_timers(game_id):
-                    await uow.timers.add(game_id, deadlines(live, seat, ctx.now()))
+                if seat in live.state.to_act() and not live.seats[seat].is_ai and \
+                        (live.clocks or live.turn_timer > 0) and seat not in await uow.timers.seats_with_timers(game_id):
+                    await uow.timers.add(game_id, bank_deadlines(live, live.clocks, seat, ctx.now()) if live.clocks
+                                         else deadlines(live, seat, ctx.now()))
                     live.timer_seats.add(seat)
                 else:
                     live.timer_seats.discard(seat)

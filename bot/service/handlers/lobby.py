@@ -17,6 +17,8 @@ from storage.models import GameRow
 from bot import i18n
 from bot.i18n import L, _
 from bot.service import ai_seats, commands as c, lifecycle, telling
+from bot.service.chat_settings import effective
+from bot.service.clocks import parse_clock
 from bot.service.context import Context
 from bot.service.errors import ServiceError, clean
 from bot.service.finding import find_game, game_meant, permitted
@@ -63,9 +65,12 @@ async def _lobby_row(ctx: Context, uow: UnitOfWork, chat: ChatRef, user: UserRef
 async def create_lobby(ctx: Context, command: c.CreateLobby) -> list[Message]:
     chat, user = command.chat, command.user
     game = rules.get_game(clean(command.game, 40).strip())
-    options = parse_options(game, clean(command.options))
+    typed = clean(command.options).split()
+    clock = next((t.partition("=")[2] for t in typed if t.lower().startswith("clock=")), None)
+    options = parse_options(game, " ".join(t for t in typed if not t.lower().startswith("clock=")))
     async with ctx.uow() as uow:
         stored = await chat_row(uow, chat)
+        control = parse_clock(clock if clock is not None else effective(stored.settings)["clock"])
         player = await uow.players.get_or_create(user.platform, user.id, user.name, user.locale)
         if chat.platform not in ctx.own_tables:
             per_chat, per_person = ctx.lobby_limits
@@ -77,7 +82,7 @@ async def create_lobby(ctx: Context, command: c.CreateLobby) -> list[Message]:
                                      "first.", limit=per_person))
         row = GameRow(chat_id=stored.id, game=game.name, options=options,
                       seed=secrets.randbits(62) if command.seed is None else command.seed,
-                      status="lobby", created_by=player.id, version=0)
+                      status="lobby", created_by=player.id, version=0, clocks=control)
         await uow.games.add(row)
         await uow.games.add_seat(row, position=0, player_id=player.id)
         return await _changed(ctx, uow, row, L("{name} opened a table of {game}.", name=user.name, game=game.title))

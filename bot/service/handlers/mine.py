@@ -9,7 +9,7 @@ from datetime import datetime
 
 import rules
 from bot.i18n import _, ngettext
-from bot.service import commands as c, lifecycle, telling
+from bot.service import clocks, commands as c, lifecycle, telling
 from bot.service.context import Context, aware
 from bot.service.messages import Button, Message
 from bot.service.rows import seat_of
@@ -54,6 +54,9 @@ async def show_my_games(ctx: Context, command: c.ShowMyGames) -> list[Message]:
                 state = _("your turn") if mine else _("to act: {names}", names=telling.waiting(live, live.state))
                 line = _("#{id} {game} in {where} — {state} · last move {ago}", id=row.id, game=game.title,
                          where=where, state=state, ago=ago(row.updated_at, now))
+                if live.clocks and "left" in live.clocks:  # a time bank: the asker's, as it stands now
+                    left = clocks.remaining(live.clocks, seat.seat, now, clocks.periods_of(player.notify))
+                    line += " · " + _("your time bank: {left}", left=clocks.spoken(left))
             link = await _link(ctx, uow, user.platform, row, chat_row)
             entries.append((not mine, -aware(row.updated_at).timestamp(), ("▶ " if mine else "• ") + line,
                             (row.id, game.title, link)))

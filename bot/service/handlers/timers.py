@@ -16,10 +16,10 @@ from rules.ai import make_player
 from storage import StaleVersion
 from bot import i18n
 from bot.i18n import _, ngettext
-from bot.service import ai_seats, languages
+from bot.service import ai_seats, clocks, languages, notifying
 from bot.service.chat_settings import DEFAULT_SETTINGS
 from bot.service.context import Context, aware
-from bot.service.handlers import ai_turns
+from bot.service.handlers import ai_turns, reminding
 from bot.service.messages import Message
 from bot.service.outbox import outbox_rows
 from bot.service.recording import record
@@ -52,7 +52,7 @@ async def run_timers(ctx: Context, moment: datetime | None = None, *, deliver: D
         if kind in ai_turns.AI_JOBS:
             continue
         try:
-            out.extend(await _fire(ctx, timer_id, game_id, seat, kind))
+            out.extend(await _fire(ctx, timer_id, game_id, seat, kind, moment))
         except StaleVersion:
             continue
         except Exception:
@@ -63,7 +63,7 @@ async def run_timers(ctx: Context, moment: datetime | None = None, *, deliver: D
     return out
 
 
-async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str) -> list[Message]:
+async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str, moment: datetime) -> list[Message]:
     async with ctx.games.lock_for(game_id):
         async with ctx.uow() as uow:
             # the game row first, then its timers: the order every move's write takes (no deadlock)
@@ -76,7 +76,24 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str)
                 await uow.commit()
                 return []
             user = live.seats[seat].user
+            if kind in reminding.KINDS and (live.clocks or kind != "remind"):
+                return await reminding.fire(ctx, uow, live, seat, kind, moment)
+            gone_for_good = False
+            if kind == "bank" and live.clocks:
+                notify = (await uow.players.notify_of([live.seats[seat].player_id])).get(live.seats[seat].player_id)
+                periods = clocks.periods_of(notify)
+                if clocks.remaining(live.clocks, seat, moment, periods) > 1:  # more time since: look again then
+                    await uow.timers.add(live.id, [{"seat": seat, "kind": "bank", "version": live.version,
+                                                    "due_at": clocks.runs_out(live.clocks, seat, periods)}])
+                    await uow.commit()
+                    return []
+                gone_for_good = clocks.outs(live.clocks, seat) + 1 >= clocks.TAKEOVER_AFTER
             if kind == "remind":
+                person = live.seats[seat]
+                notify = (await uow.players.notify_of([person.player_id])).get(person.player_id)
+                if notifying.quiet_end(notify, moment) is not None:  # their quiet hours: no reminder
+                    await uow.commit()
+                    return []
                 with i18n.using(languages.of_live_seat(live, live.seats[seat])):
                     text = _("⏳ Game #{id}: half of your turn time is gone. An AI will play for you when it runs "
                              "out.", id=live.id)
@@ -87,9 +104,18 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str)
             await uow.timers.drop_seats(live.id, {seat})
             live.timer_seats.discard(seat)
             with i18n.using(languages.of_live_chat(live)):
-                text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name,
-                         id=live.id)
+                if gone_for_good:
+                    text = _("⌛ {name}'s time ran out in game #{id} for the second turn in a row: an AI plays "
+                             "their seat for good.", name=user.name, id=live.id)
+                elif kind == "bank":
+                    text = _("⌛ {name}'s time bank ran out in game #{id}; an AI played their turn.",
+                             name=user.name, id=live.id)
+                else:
+                    text = _("⌛ {name}'s time ran out in game #{id}; an AI played their turn.", name=user.name,
+                             id=live.id)
             note = Message(text, chat=live.chat, game_id=live.id, kind="notice")
+            if gone_for_good:
+                return await _take_over(ctx, uow, live, seat, note)
             if ai_seats.takeover_thinks(live):
                 # the strong AI plays the turn in jobs of its own, thought outside this lock (``ai_turns``)
                 await uow.timers.add(live.id, [{"seat": seat, "kind": "takeover", "version": live.version,
@@ -108,6 +134,19 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str)
                 batch.append((seat, action, work.apply(seat, action), "timer"))
             batch += ai_seats.inline_moves(live, work)
             return await record(ctx, live, work, batch, uow=uow, notes=[note])
+
+
+async def _take_over(ctx: Context, uow, live, seat: int, note: Message) -> list[Message]:
+    """A seat whose bank ran out twice in a row is an AI's from now on (as if its person resigned; the game
+    stays rated), and the AI plays its turn at once."""
+    row = await uow.games.get(live.id)
+    await uow.games.resign(next(s for s in row.seats if s.seat == seat))
+    ctx.games.forget(live.id)
+    live = await ctx.games.get(uow, live.id)
+    work = live.state.clone()
+    batch = [(s, action, events, "timer" if s == seat else by)
+             for s, action, events, by in ai_seats.inline_moves(live, work)]
+    return await record(ctx, live, work, batch, uow=uow, notes=[note])
 
 
 async def close_idle_lobbies(ctx: Context, moment: datetime) -> list[Message]:
