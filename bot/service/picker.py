@@ -83,8 +83,10 @@ def choice_label(game: Game, key: str, value) -> str:
     return describe(key, value)
 
 
-def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
-    """Follow ``path`` through ``actions``; IllegalAction if it does not fit (forged or stale)."""
+def resolve(game: Game, actions: list[dict], path: str, whole: bool = True) -> PickerLevel:
+    """Follow ``path`` through ``actions``; IllegalAction if it does not fit (forged or stale). ``whole``: offer
+    whole moves where they fit one page (on a chat platform every step is an answer and an edit); the console
+    (no calls to save) keeps the step menus, which are shorter."""
     tokens = [t for t in path.split(".") if t] if path else []
     candidates = list(actions)
     if not candidates:
@@ -115,11 +117,11 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
             candidates = [c for c in candidates if _key(c.get(key)) == _key(values[0])]
             continue
         token = tokens[level] if level < len(tokens) else None
-        if len(values) < len(candidates) <= MAX_OPTIONS:  # what is left fits one page: each action one button
+        if whole and len(values) < len(candidates) <= MAX_OPTIONS:  # what is left fits one page: each action one button
             return _whole(game, candidates, chosen, token, tokens[level + 1:])
         # a list parameter with few valid choices offers them whole: one press, not a tick per item and Done
         # (each step is an answer and an edit on the platforms)
-        multi = all(isinstance(v, list) for v in values) and len(values) > MAX_OPTIONS
+        multi = all(isinstance(v, list) for v in values) and (len(values) > MAX_OPTIONS or not whole)
         if multi:
             items = _items(values)
             mask = 0
@@ -136,7 +138,7 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                 done = token[0] == "d"
             selected = [items[i] for i in range(len(items)) if mask >> i & 1]
             valid = {_bag(v): v for v in values}  # a choice is the items, in whichever order they were ticked
-            if len(selected) == max(len(v) for v in values) and _bag(selected) in valid:
+            if whole and len(selected) == max(len(v) for v in values) and _bag(selected) in valid:
                 done = True  # nothing more to tick: the last tick is the choice (no Done press, no step)
             if done:
                 if _bag(selected) not in valid:

@@ -86,7 +86,7 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
     recipe = {"render": "hand", "lang": lang, "game": live.game.name,
               "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": [],
               "note": "", "version": version, "path": path, "to_act": to_act, "state": state,
-              "told": told}
+              "told": told, "whole": pictures}  # (chat platforms, which draw pictures: whole-move buttons)
     message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
                       picture=picture(live, view, pictures, lang), image_name=f"hand-{live.id}.png", recipe=recipe)
     if path:
