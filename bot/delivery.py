@@ -105,7 +105,8 @@ class ShownButtons:
     """Which slots' messages, as this process last sent them, still show buttons (bounded: the least recently
     used are forgotten). A private hand a new ping replaces is deleted only when something on it could still be
     pressed — or when that is not known (sent by another process, before a restart): a hand whose picker went
-    with its person's last move stays where it is, an honest record, and saves the platform a call."""
+    with its person's last move stays where it is, an honest record, and saves the platform a call; so does one
+    whose only button was Undo (``Message.lapsing``: stale once anyone moved, answered "out of date" if pressed)."""
 
     def __init__(self, size: int = 50_000):
         self.size = size

@@ -318,7 +318,7 @@ class DiscordAdapter:
                 await pace()
                 await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
                                                               allowed_mentions=allowed)
-                self.shown_buttons.note(slot_key, view is not None)
+                self.shown_buttons.note(slot_key, view is not None and not message.lapsing)
                 return
             except discord.NotFound:
                 known = None  # deleted meanwhile: post a new one
@@ -338,7 +338,7 @@ class DiscordAdapter:
                 await channel.get_partial_message(known).edit(view=None)
             except discord.HTTPException as error:
                 log.info("could not remove the buttons of an older message: %s", error)
-        self.shown_buttons.note(slot_key, view is not None)
+        self.shown_buttons.note(slot_key, view is not None and not message.lapsing)
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:

@@ -19,7 +19,7 @@ from bot.service.ai_seats import thinking_seats
 from bot.service.languages import in_chat_language
 from bot.service.leagues import places_with_resigns
 from bot.service.live import LiveGame, LiveSeat
-from bot.service.messages import Button, ChatRef, Message, UserRef
+from bot.service.messages import OWN_TABLES, Button, ChatRef, Message, UserRef
 from bot.service.rows import user_ref
 
 
@@ -86,7 +86,9 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
     recipe = {"render": "hand", "lang": lang, "game": live.game.name,
               "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": [],
               "note": "", "version": version, "path": path, "to_act": to_act, "state": state,
-              "told": told, "whole": pictures}  # (chat platforms, which draw pictures: whole-move buttons)
+              "told": told,
+              # a chat platform: whole-move buttons (each picker step would be an answer and an edit)
+              "whole": live.chat is None or live.chat.platform not in OWN_TABLES}
     message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
                       picture=picture(live, view, pictures, lang), image_name=f"hand-{live.id}.png", recipe=recipe)
     if path:
@@ -154,6 +156,7 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
         message.ping = s.seat in turn_came
         if undoable and s.seat == actor:
             message.recipe["undo"] = True
+            message.lapsing = not message.recipe["to_act"]  # (a picker stays pressable)
         out.append(message)
     humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
     if humans_to_act and set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}:

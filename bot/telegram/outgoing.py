@@ -125,7 +125,7 @@ class Outgoing:
             try:  # one call: the slot's message shows the news (a board, a hand after its person's move)
                 await pace()
                 await self._edit(known[0], known[1], text, markup, message)
-                self.shown_buttons.note(slot_key, markup is not None)
+                self.shown_buttons.note(slot_key, markup is not None and not message.lapsing)
                 return
             except BadRequest as error:
                 if "not modified" in str(error).lower():
@@ -147,7 +147,7 @@ class Outgoing:
         elif (known is not None and self.shown_buttons.pressable(slot_key)) or superseded is not None:
             # the older message stays (a board asked for again, or a picture followed by text): its buttons go
             await self._strip(*(known or superseded), pace)
-        self.shown_buttons.note(slot_key, markup is not None)
+        self.shown_buttons.note(slot_key, markup is not None and not message.lapsing)
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
