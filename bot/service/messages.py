@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+OWN_TABLES = frozenset({"console"})  # where a chat is one person's own table (``Context.own_tables``' default)
+
 
 @dataclass(frozen=True)
 class ChatRef:
@@ -81,6 +83,7 @@ class Message:
     picture: tuple | None = None  # (game, view, names, language) still to be drawn into ``image`` by the service
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
+    lapsing: bool = False  # its only button (Undo) is stale after the next move anywhere: by the next ping, dead
     retire: bool = False  # the slot's message goes, nothing is posted (see above)
     conceal: bool = False  # a refusal whose asker's own message shows a secret: adapters delete it where they may
     outbox_id: str | None = None  # the key of its outbox row: reported delivered once sent or superseded
