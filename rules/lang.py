@@ -158,6 +158,25 @@ def semicolon() -> str:
     return _("; ")
 
 
+def places(view: dict) -> list[int] | None:
+    """Each seat's place in a finished game as the table is told it: the bot's ``places`` when the view carries
+    them (a seat that resigned is last, as in the result, /history and the ratings), else the engine's
+    ``ranking``. A board that crowns someone reads this, never the engine's winner alone."""
+    return view.get("places") or view.get("ranking")
+
+
+def crowned_instead(view: dict, engine_first: Sequence[int]) -> str | None:
+    """The winner line of a finished view when the engine's winners are not the ones the result names (a winner
+    on the table resigned: the best of those who stayed win, as the result, /history and the ratings say it);
+    None when the engine's own winner line is true."""
+    first = [p for p, r in enumerate(view.get("places") or []) if r == 1]
+    if not first or sorted(first) == sorted(engine_first):
+        return None
+    if len(first) == 1:
+        return "🏆 " + mine(first[0], N_("{who} wins!"), N_("You win!"))
+    return "🏆 " + _("{winners} win!", winners=_(" and ").join(who(p) for p in first))
+
+
 def N_(message: str) -> str:
     """Marks a text for extraction; translate it where it is shown (``_(variable)``)."""
     return message

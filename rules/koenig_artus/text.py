@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, colour_label, mine, ngettext
+from rules.lang import N_, _, colour_label, crowned_instead, mine, ngettext
 from rules.koenig_artus.cards import MARKS, SHORT, card_of, marked, short
 
 
@@ -107,7 +107,8 @@ def board(view: dict) -> str:
                           N_("You decide on trumps after the next deal.")))
     phase = view["phase"]
     if phase == "over":
-        lines.append("🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(view['winner'])))
+        lines.append(crowned_instead(view, [view["winner"]]) or
+                     "🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(view['winner'])))
     elif phase == "play":
         lines.append(_("{who} to play.", who=seat(view['to_act'][0])))
     else:

@@ -5,7 +5,7 @@ The game's text module (``rules.api.TextGame``): the narration of events and act
 is named here too; the words both use (a card, a noble, a player) in ``words.py``."""
 from __future__ import annotations
 
-from rules.lang import N_, _, mine, ngettext, semicolon
+from rules.lang import N_, _, crowned_instead, mine, ngettext, semicolon
 from rules.troubadour.cards import SYMBOL
 from rules.troubadour.narration import describe_action, describe_choice, describe_event, plays_before
 from rules.troubadour.words import c, noble, seat, trio
@@ -217,8 +217,9 @@ def board(view: dict) -> str:
             lines.append("🛡 " + ", ".join(shields))
         lines += options_lines(view)
     else:
-        if view.get("winner") is not None:
-            lines.append("🏆 " + _("Winner: {who}, all four castles complete!", who=seat(view['winner'])))
+        if view.get("winner") is not None:  # (the first with four castles may have resigned: then the others)
+            lines.append(crowned_instead(view, [view["winner"]]) or
+                         "🏆 " + _("Winner: {who}, all four castles complete!", who=seat(view['winner'])))
         elif view.get("draw"):
             lines.append(_("The round limit ({rounds}) is reached: a draw.", rounds=view['max_rounds']))
         lines.append(_("Castle cards:") + " " + ", ".join(f"{seat(p)} {int(s)}" for p, s in enumerate(view["scores"])))
