@@ -108,7 +108,8 @@ def board(view: dict) -> str:
     phase = view["phase"]
     if phase == "over":
         lines.append(crowned_instead(view, [view["winner"]]) or
-                     "🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(view['winner'])))
+                     "🏆 " + mine(view['winner'], N_("Winner: {who}, first to King Arthur's field!"),
+                                  N_("You win, first to King Arthur's field!")))
     elif phase == "play":
         lines.append(_("{who} to play.", who=seat(view['to_act'][0])))
     else:
@@ -182,8 +183,9 @@ def describe_event(event: Event) -> str | None:
     if kind == "tokens_swapped":
         return mine(who, N_("{who} swaps slots {a} and {b}: {order}"), N_("You swap slots {a} and {b}: {order}"),
                     a=d['slots'][0], b=d['slots'][1], order=" < ".join(colour_name(c) for c in d["order"]))
-    if kind == "game_won":
-        return "🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(d['seat']))
+    if kind == "game_won":  # a fact of the table; who wins is the board's (and the result's) word: he may resign
+        return "🏁 " + mine(d['seat'], N_("{who} reaches King Arthur's field first."),
+                            N_("You reach King Arthur's field first."))
     return None
 
 

@@ -115,8 +115,8 @@ def describe_event(event: Event) -> str | None:
             what = _("J♠Q♠K♠ destroy the {suit} castle of {target}", suit=SYMBOL[d['suit']], target=seat(d['target']))
         return "⚔ " + mine(who, N_("{who}: {what} ({cards}) — under their stock."),
                            N_("You: {what} ({cards}) — under their stock."), what=what, cards=known)
-    if k == "game_won":
-        return "🏆 " + _("Winner: {who}, all four castles complete!", who=seat(who))
+    if k == "game_won":  # a fact of the table; who wins is the board's (and the result's) word: he may resign
+        return "🏁 " + mine(who, N_("{who} completes all four castles."), N_("You complete all four castles."))
     if k == "game_drawn":
         return _("Round limit {rounds} reached: the game is a draw.", rounds=d['rounds'])
     return None

@@ -219,7 +219,8 @@ def board(view: dict) -> str:
     else:
         if view.get("winner") is not None:  # (the first with four castles may have resigned: then the others)
             lines.append(crowned_instead(view, [view["winner"]]) or
-                         "🏆 " + _("Winner: {who}, all four castles complete!", who=seat(view['winner'])))
+                         "🏆 " + mine(view['winner'], N_("Winner: {who}, all four castles complete!"),
+                                      N_("You win, all four castles complete!")))
         elif view.get("draw"):
             lines.append(_("The round limit ({rounds}) is reached: a draw.", rounds=view['max_rounds']))
         lines.append(_("Castle cards:") + " " + ", ".join(f"{seat(p)} {int(s)}" for p, s in enumerate(view["scores"])))
