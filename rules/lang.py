@@ -89,9 +89,15 @@ def ours(seats: Sequence[int], other: str, own: str, **values) -> str:
     last. The verb agrees with "you and Ann" — French "Ann et toi passez", German "Ann und du passt", Dutch "Ann en
     jij passen" — which no rule can make of the third-person sentence, so every language writes it (as ``mine``)."""
     reader = _reader.get()
-    if reader in seats:
-        return _translate(own, who=_(" and ").join(who(s) for s in seats if s != reader), **values)
-    return _translate(other, who=_(" and ").join(who(s) for s in seats), **values)
+    if reader in seats:  # "Cy, Di and you pass": the others listed with commas before the sentence's own "and"
+        return _translate(own, who=", ".join(who(s) for s in seats if s != reader), **values)
+    return _translate(other, who=listed([who(s) for s in seats]), **values)
+
+
+def listed(items: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C`` (the last "and" in the language being built: "et", "und", "en")."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + _(" and ") + items[-1]
 
 
 _IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
