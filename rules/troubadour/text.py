@@ -6,7 +6,7 @@ is named here too; the words both use (a card, a noble, a player) in ``words.py`
 from __future__ import annotations
 
 from rules.lang import N_, _, crowned_instead, mine, ngettext, semicolon
-from rules.troubadour.cards import SYMBOL
+from rules.troubadour.cards import SYMBOL, rps_example
 from rules.troubadour.narration import describe_action, describe_choice, describe_event, plays_before
 from rules.troubadour.words import c, noble, seat, trio
 
@@ -209,7 +209,8 @@ def board(view: dict) -> str:
         if view.get("my_tiebreak"):
             lines.append(_("Your choice: {noble}", noble=noble(view['my_tiebreak'])))
         elif viewer is not None and viewer in view["to_act"]:
-            lines.append(_("/move rps QH (any noble not in your trio)"))
+            lines.append(_("/move rps {noble} (any noble not in your trio)",
+                           noble=rps_example((view.get("trios") or [None] * (viewer + 1))[viewer])))
     elif phase == "turn":
         prot = view["turn"]["protected"]
         shields = [f"{t} {' '.join(noble(x) for x in xs)}" for t, xs in prot.items() if xs]
