@@ -110,7 +110,7 @@ def board(view: dict) -> str:
         lines.append(crowned_instead(view, [view["winner"]]) or
                      "🏆 " + mine(view['winner'], N_("Winner: {who}, first to King Arthur's field!"),
                                   N_("You win, first to King Arthur's field!")))
-    elif phase == "play":
+    elif phase == "play" and view["to_act"][0] != view["viewer"]:  # (your own turn: "Your turn: e.g. …" below)
         lines.append(_("{who} to play.", who=seat(view['to_act'][0])))
     else:
         if len(view["slots"]) == 6:

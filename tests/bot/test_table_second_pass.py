@@ -1,0 +1,32 @@
+"""Issue 37, read again at the table (the console, whole games in four languages): what a player still read wrong."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from bot.console import play as play_console
+
+
+async def _console(tmp_path, game, players, lines, lang):
+    out = io.StringIO()
+    await play_console(game, players, 5, "", f"sqlite+aiosqlite:///{tmp_path}/c.db", False, out=out,
+                       inp=io.StringIO("".join(line + "\n" for line in lines)), lang=lang)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("game,players", [("koenig_artus", 3), ("kardinal", 3), ("troubadour", 3)])
+async def test_dutch_never_says_jij_is_aan_de_beurt(tmp_path, game, players):
+    """'Jij is aan de beurt' (item 4 of the issue) was still printed: the Dutch line put the reader's name 'Jij'
+    before a third-person verb. It reads 'aan de beurt: Jij' now, whoever it names."""
+    text = await _console(tmp_path, game, players, ["1"] * 12 + ["board", "quit"], "nl")
+    assert "aan de beurt: Jij" in text.replace("Aan de beurt: Jij", "aan de beurt: Jij")
+    assert "Jij is aan de beurt" not in text
+
+
+async def test_your_own_turn_is_said_once_in_your_view(tmp_path):
+    """König Artus said 'You to play.' above 'Your turn: e.g. /move R1' in your own view."""
+    text = await _console(tmp_path, "koenig_artus", 3, ["1"] * 3 + ["quit"], "en")
+    boxes = text.split("┌─")[1:]
+    mine = [box for box in boxes if "Your turn" in box]
+    assert mine and not any("You to play." in box for box in mine)
