@@ -59,10 +59,12 @@ def fit(text: str, columns: int | None = None) -> str:
 
 def reflow(text: str) -> str:
     """A pre-wrapped help or rules text as paragraphs again: a line that continues the sentence above (not a
-    list item, not indented, not after a blank line or a heading ending in ':') joins it."""
+    list item, not indented, not after a blank line, a heading ending in ':' or a row of an indented table) joins
+    it."""
     out: list[str] = []
     for line in text.split("\n"):
         if out and out[-1].strip() and line.strip() and not out[-1].rstrip().endswith(":") and \
+                not out[-1].startswith((" ", "\t")) and \
                 not re.match(r"^\s|^[-•·]\s|^\d+[.)]\s|^[A-Z][\w ]{0,30}:", line) and len(out[-1]) > 60:
             out[-1] = out[-1].rstrip() + " " + line.strip()
         else:

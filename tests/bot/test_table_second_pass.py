@@ -30,3 +30,12 @@ async def test_your_own_turn_is_said_once_in_your_view(tmp_path):
     boxes = text.split("┌─")[1:]
     mine = [box for box in boxes if "Your turn" in box]
     assert mine and not any("You to play." in box for box in mine)
+
+
+async def test_the_rules_keep_their_table_rows_apart_from_the_paragraph_below(tmp_path, monkeypatch):
+    """Guyenne's rules on the console joined 'Teams (3–4 players, …' onto the table row above it: '… name who
+    opens Teams (3–4 players,'."""
+    monkeypatch.setenv("COLUMNS", "100")
+    text = await _console(tmp_path, "guyenne", 2, ["rules", "quit"], "en")
+    assert "name who opens Teams" not in text and "\nTeams (3–4 players, mode=teams)" in text
+    assert "\nTwo sets (3–4 players, mode=two_sets)" in text
