@@ -39,3 +39,18 @@ async def test_the_rules_keep_their_table_rows_apart_from_the_paragraph_below(tm
     text = await _console(tmp_path, "guyenne", 2, ["rules", "quit"], "en")
     assert "name who opens Teams" not in text and "\nTeams (3–4 players, mode=teams)" in text
     assert "\nTwo sets (3–4 players, mode=two_sets)" in text
+
+
+def test_a_fitted_line_never_starts_with_french_punctuation_or_splits_an_example():
+    """French lines broke before ' :' ('→ atout 🟦 bleu\\n   : Sire Glouton …'), inside 'p. ex.', between
+    '/move' and its move, and between a colour's square and its name."""
+    from bot.console.screen import fit
+    line = ("│ Pli : 🤖 Baron Magot 🟦B12 · 🤖 Dame Rafle 🟨Y8 · toi 🟥R4 · 🤖 Sire Glouton 🟨Y1 → atout 🟦 bleu : "
+            "🤖 Baron Magot a la plus haute carte et en choisit 2, la plus basse : 🤖 Sire Glouton. (tape p. ex. "
+            "/move R2)")
+    for columns in range(40, 120):
+        lines = fit(line, columns).split("\n")
+        assert " ".join(part.lstrip("│ ").strip() for part in lines) == line.lstrip("│ ")
+        for part in lines[1:]:
+            body = part.lstrip("│ ")
+            assert not body.startswith((":", ";", "ex.", "R2)", "bleu")), (columns, lines)
