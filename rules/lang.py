@@ -164,6 +164,13 @@ def semicolon() -> str:
     return _("; ")
 
 
+def colon() -> str:
+    """The ": " after a lead-in built from pieces ("Ann K♠ vs Bob J♠: Bob plays first"), as the language writes it
+    (French: " : ")."""
+    # TRANSLATORS: the colon after a lead-in built in code ("Ann K♠ vs Bob J♠: Bob plays first"); French: " : "
+    return _(": ")
+
+
 def places(view: dict) -> list[int] | None:
     """Each seat's place in a finished game as the table is told it: the bot's ``places`` when the view carries
     them (a seat that resigned is last, as in the result, /history and the ratings), else the engine's

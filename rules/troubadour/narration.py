@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, reader
+from rules.lang import N_, _, colon, mine, ngettext, reader
 from rules.troubadour.cards import SYMBOL
 from rules.troubadour.words import c, castle_word, noble, seat, trio
 
@@ -36,8 +36,8 @@ def describe_event(event: Event) -> str | None:
         return _("Your tie-break noble: {noble}.", noble=noble(d['noble']))
     if k == "rps_revealed":
         shown = " vs ".join(f"{seat(s)} {noble(x)}" for s, x in zip(d["seats"], d["nobles"]))
-        return shown + (": " + _("same face, again.") if d["first"] is None else ": " +
-                        plays_before(d["first"], next(s for s in d["seats"] if s != d["first"])) + ".")
+        return shown + colon() + (_("same face, again.") if d["first"] is None else
+                                  plays_before(d["first"], next(s for s in d["seats"] if s != d["first"])) + ".")
     if k == "die_rolled":
         return "🎲 " + ", ".join(mine(s, N_("{who} rolls {n}"), N_("you roll {n}"), n=r)
                                 for s, r in zip(d["seats"], d["rolls"]))

@@ -54,3 +54,18 @@ def test_a_fitted_line_never_starts_with_french_punctuation_or_splits_an_example
         for part in lines[1:]:
             body = part.lstrip("│ ")
             assert not body.startswith((":", ";", "ex.", "R2)", "bleu")), (columns, lines)
+
+
+def test_french_puts_its_space_before_the_colon_of_a_tie_break():
+    """'🤖 Sire Glouton K♠ vs 🤖 Dame Rafle J♠: …' lacked French's space before ':'."""
+    import rules
+    from bot.i18n import using
+    from bot.service.narration import narrate
+    from rules.api import Event
+
+    rules.load_games()
+    event = Event("rps_revealed", {"seats": [1, 2], "nobles": ["KS", "JS"], "first": 1, "games": 1})
+    with using("fr"):
+        line = narrate(rules.get_game("troubadour"), [event], 0, ["Ann", "Bob", "Cy"])[0]
+    assert line.startswith("Bob K♠ vs Cy J♠ : Bob joue avant Cy"), line
+    assert narrate(rules.get_game("troubadour"), [event], 0, ["Ann", "Bob", "Cy"])[0].startswith("Bob K♠ vs Cy J♠: ")
