@@ -69,3 +69,12 @@ def test_french_puts_its_space_before_the_colon_of_a_tie_break():
         line = narrate(rules.get_game("troubadour"), [event], 0, ["Ann", "Bob", "Cy"])[0]
     assert line.startswith("Bob K♠ vs Cy J♠ : Bob joue avant Cy"), line
     assert narrate(rules.get_game("troubadour"), [event], 0, ["Ann", "Bob", "Cy"])[0].startswith("Bob K♠ vs Cy J♠: ")
+
+
+async def test_kardinal_confirms_your_build_above_the_board_it_led_to(tmp_path):
+    """The console printed the new town first and 'You build a 🟦 blue house at L13.' under it (between the board
+    and the menu): what happened comes first, then the table it left."""
+    text = await _console(tmp_path, "kardinal", 3, ["1", "1", "quit"], "en")
+    built = text.index("📢 You build a 🟦 blue house at L13.")
+    assert "📢 Kardinal ·" in text[built:] and "Last built: 🟦 blue house" in text[built:]
+    assert "Last built: 🟦 blue house" not in text[:built]
