@@ -26,7 +26,8 @@ from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
 from rules.troubadour import ai, attacks, building, evaluation, flips, rounds, snapshot, views
 from rules.troubadour.actions import busy, turn_actions
-from rules.troubadour.cards import ALL_CARDS, FD, JC, JD, JS, KC, KD, KS, NOBLES, QC, QD, QS, fits_on, rps_example, trio_list
+from rules.troubadour.cards import (ALL_CARDS, FD, JC, JD, JS, KC, KD, KS, NOBLES, QC, QD, QS, fits_on, rps_example,
+                                    trio_list)
 from rules.troubadour.flips import UNUSED
 from rules.troubadour.seats import seat_name
 from rules import undo

@@ -7,9 +7,9 @@ tells), and so is every prompt (which moves were stored before it). For the stre
 the last one, after the game ended), each printed line is matched with the narrated lines of that stretch; the
 events of the moves stored in that stretch that the seat may see must each be told by a printed line, and no event
 may be told by two printed lines — anywhere in the game — and events are told in the order they happened (Guyenne
-printed "You reveal at castle 6" above the box that told the opponent's pass before it: issue 37, item 7). One repetition is not one: the line that goes on with a
-trick ("Trick: A R9 · B G3 · you B5 → A wins the trick") names again the cards played into it before the person's
-prompt, since it says what the trick was.
+printed "You reveal at castle 6" above the box that told the opponent's pass before it: issue 37, item 7).
+One repetition is not one: the line that goes on with a trick ("Trick: A R9 · B G3 · you B5 → A wins the trick")
+names again the cards played into it before the person's prompt, since it says what the trick was.
 """
 from __future__ import annotations
 

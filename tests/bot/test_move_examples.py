@@ -40,8 +40,8 @@ RULES_EXAMPLES = {
 }
 
 
-# examples whose cards meet in few positions (three named cards in one trick, a Q♥+K♥ flip, a J♠ attack on a village
-# with cards): they must parse wherever that kind of move is made, and be legal in the position built for them below
+# examples whose cards meet in few positions (three named cards in one trick, a Q♥+K♥ flip, a J♠ attack on a
+# village with cards): they must parse where that kind of move is made (legal_somewhere, read as their English form)
 RARE = {"pick R14 R10 Y16", "QHKH 7S", "JS P2 V3", "QS P2", "JQK P2 H"}
 
 

@@ -45,9 +45,9 @@ def test_a_fitted_line_never_starts_with_french_punctuation_or_splits_an_example
     """French lines broke before ' :' ('→ atout 🟦 bleu\\n   : Sire Glouton …'), inside 'p. ex.', between
     '/move' and its move, and between a colour's square and its name."""
     from bot.console.screen import fit
-    line = ("│ Pli : 🤖 Baron Magot 🟦B12 · 🤖 Dame Rafle 🟨Y8 · toi 🟥R4 · 🤖 Sire Glouton 🟨Y1 → atout 🟦 bleu : "
-            "🤖 Baron Magot a la plus haute carte et en choisit 2, la plus basse : 🤖 Sire Glouton. (tape p. ex. "
-            "/move R2)")
+    line = ("│ Pli : 🤖 Baron Magot 🟦B12 · 🤖 Dame Rafle 🟨Y8 · toi 🟥R4 · 🤖 Sire Glouton 🟨Y1 → atout "
+            "🟦 bleu : 🤖 Baron Magot a la plus haute carte et en choisit 2, la plus basse : 🤖 Sire Glouton. "
+            "(tape p. ex. /move R2)")
     for columns in range(40, 120):
         lines = fit(line, columns).split("\n")
         assert " ".join(part.lstrip("│ ").strip() for part in lines) == line.lstrip("│ ")
@@ -68,12 +68,14 @@ def test_french_puts_its_space_before_the_colon_of_a_tie_break():
     with using("fr"):
         line = narrate(rules.get_game("troubadour"), [event], 0, ["Ann", "Bob", "Cy"])[0]
     assert line.startswith("Bob K♠ vs Cy J♠ : Bob joue avant Cy"), line
-    assert narrate(rules.get_game("troubadour"), [event], 0, ["Ann", "Bob", "Cy"])[0].startswith("Bob K♠ vs Cy J♠: ")
+    english = narrate(rules.get_game("troubadour"), [event], 0, ["Ann", "Bob", "Cy"])[0]
+    assert english.startswith("Bob K♠ vs Cy J♠: "), english
 
 
-async def test_kardinal_confirms_your_build_above_the_board_it_led_to(tmp_path):
+async def test_kardinal_confirms_your_build_above_the_board_it_led_to(tmp_path, monkeypatch):
     """The console printed the new town first and 'You build a 🟦 blue house at L13.' under it (between the board
     and the menu): what happened comes first, then the table it left."""
+    monkeypatch.setenv("COLUMNS", "200")  # whole lines
     text = await _console(tmp_path, "kardinal", 3, ["1", "1", "quit"], "en")
     built = text.index("📢 You build a 🟦 blue house at L13.")
     assert "📢 Kardinal ·" in text[built:] and "Last built: 🟦 blue house" in text[built:]
