@@ -89,9 +89,15 @@ def ours(seats: Sequence[int], other: str, own: str, **values) -> str:
     last. The verb agrees with "you and Ann" — French "Ann et toi passez", German "Ann und du passt", Dutch "Ann en
     jij passen" — which no rule can make of the third-person sentence, so every language writes it (as ``mine``)."""
     reader = _reader.get()
-    if reader in seats:
-        return _translate(own, who=_(" and ").join(who(s) for s in seats if s != reader), **values)
-    return _translate(other, who=_(" and ").join(who(s) for s in seats), **values)
+    if reader in seats:  # "Cy, Di and you pass": the others listed with commas before the sentence's own "and"
+        return _translate(own, who=", ".join(who(s) for s in seats if s != reader), **values)
+    return _translate(other, who=listed([who(s) for s in seats]), **values)
+
+
+def listed(items: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C`` (the last "and" in the language being built: "et", "und", "en")."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + _(" and ") + items[-1]
 
 
 _IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go"}
@@ -156,6 +162,32 @@ def semicolon() -> str:
     """The "; " between two clauses of one line, as the language writes it (French: " ; ")."""
     # TRANSLATORS: the separator of two clauses in one line ("A takes R3; B gets G6"); French: " ; "
     return _("; ")
+
+
+def colon() -> str:
+    """The ": " after a lead-in built from pieces ("Ann K♠ vs Bob J♠: Bob plays first"), as the language writes it
+    (French: " : ")."""
+    # TRANSLATORS: the colon after a lead-in built in code ("Ann K♠ vs Bob J♠: Bob plays first"); French: " : "
+    return _(": ")
+
+
+def places(view: dict) -> list[int] | None:
+    """Each seat's place in a finished game as the table is told it: the bot's ``places`` when the view carries
+    them (a seat that resigned is last, as in the result, /history and the ratings), else the engine's
+    ``ranking``. A board that crowns someone reads this, never the engine's winner alone."""
+    return view.get("places") or view.get("ranking")
+
+
+def crowned_instead(view: dict, engine_first: Sequence[int]) -> str | None:
+    """The winner line of a finished view when the engine's winners are not the ones the result names (a winner
+    on the table resigned: the best of those who stayed win, as the result, /history and the ratings say it);
+    None when the engine's own winner line is true."""
+    first = [p for p, r in enumerate(view.get("places") or []) if r == 1]
+    if not first or sorted(first) == sorted(engine_first):
+        return None
+    if len(first) == 1:
+        return "🏆 " + mine(first[0], N_("{who} wins!"), N_("You win!"))
+    return "🏆 " + _("{winners} win!", winners=_(" and ").join(who(p) for p in first))
 
 
 def N_(message: str) -> str:

@@ -60,6 +60,7 @@ class Console:
         boxed: set[str] = set()  # what your box tells: the board's news does not repeat it
         covered = False  # your box tells all since your last turn (it is your turn, or the end): news only of you
         ending = any(m.kind == "result" for m in messages)
+        deferred: list[str] = []  # the table's board at your turn: printed last, under what led to it
         plain = {id(m): _plain(m.text).replace(f"{self.you.name} {_('(you)')}", self.you.name) for m in messages}
         # ("Du (du)", "You (you)": on the console your name already says it is you)
         for m in messages:
@@ -124,7 +125,7 @@ class Console:
                              if not line.startswith("⏳") and line.strip()]
                     said.update(board)
                     board_shown = True
-                    self.say("📢 " + "\n".join(board))
+                    deferred.append("📢 " + "\n".join(board))  # after the news of this change (your move's)
                 elif waiting and not yours:
                     self.say(waiting[-1])
                 continue
@@ -140,6 +141,9 @@ class Console:
                     said.update(text.splitlines())
                     board_shown = self._board_not_in_view()
                 self.say("📢 " + text)
+            self.say()
+        for text in deferred:
+            self.say(text)
             self.say()
 
     def _seat_for(self, recipe: dict) -> int | None:

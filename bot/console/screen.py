@@ -39,7 +39,7 @@ def fit_line(line: str, columns: int) -> list[str]:
     indent = "".join(ch if ch in " │" else " " * cells(ch) for ch in lead) + "  "  # under the text, a step in
     if cells(indent) > columns // 2:
         indent = "  "
-    words = line[len(lead):].split(" ")
+    words = _glued(line[len(lead):].split(" "))
     out, current = [], lead + words[0]
     for word in words[1:]:
         if cells(current) + 1 + cells(word) > columns:
@@ -51,6 +51,23 @@ def fit_line(line: str, columns: int) -> list[str]:
     return out
 
 
+_GLUED_AFTER = {":", ";", "!", "?", "»"}  # French puts a space before them: never the first thing on a line
+_GLUED_PAIRS = {("p.", "ex."), ("z.", "B.")}  # "p. ex.", "z. B." stay on one line, and "/move R2"
+
+
+def _glued(words: list[str]) -> list[str]:
+    """The words to place, with the ones that may not start a line joined to the word before them."""
+    out: list[str] = []
+    for word in words:
+        last = out[-1].rsplit(" ", 1)[-1] if out else ""
+        if out and (word in _GLUED_AFTER or (last, word) in _GLUED_PAIRS or last == "/move" or
+                    (len(last) == 1 and cells(last) == 2)):  # a colour's square stays with its name: "🟦 bleu"
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
+
+
 def fit(text: str, columns: int | None = None) -> str:
     """Every line of ``text`` fitted to the terminal (``columns``, else its width now)."""
     columns = columns or width()
@@ -59,10 +76,12 @@ def fit(text: str, columns: int | None = None) -> str:
 
 def reflow(text: str) -> str:
     """A pre-wrapped help or rules text as paragraphs again: a line that continues the sentence above (not a
-    list item, not indented, not after a blank line or a heading ending in ':') joins it."""
+    list item, not indented, not after a blank line, a heading ending in ':' or a row of an indented table) joins
+    it."""
     out: list[str] = []
     for line in text.split("\n"):
         if out and out[-1].strip() and line.strip() and not out[-1].rstrip().endswith(":") and \
+                not out[-1].startswith((" ", "\t")) and \
                 not re.match(r"^\s|^[-•·]\s|^\d+[.)]\s|^[A-Z][\w ]{0,30}:", line) and len(out[-1]) > 60:
             out[-1] = out[-1].rstrip() + " " + line.strip()
         else:

@@ -91,6 +91,8 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
     narrated under the view (``rendering.told_lines``)."""
     seat = seat_row.seat
     view = state.view(seat) if view is None else view  # ``view``: built by the caller already
+    if state.is_over():  # as the board: who won is who the result says won (resigned seats last)
+        view = dict(view, places=final_places(live, state))
     to_act = seat in state.to_act() and not state.is_over()
     lang = languages.of_live_seat(live, seat_row)
     recipe = {"render": "hand", "lang": lang, "game": live.game.name,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, ours, reader, translate
+from rules.lang import N_, _, mine, ngettext, ours, places, reader, translate
 from rules.guyenne import cards as C
 
 MARK = {"E": "🟥", "F": "🟦"}
@@ -164,14 +164,19 @@ def board(view: dict) -> str:
     if yours:
         pass  # your own move is said once, by "Your move — …" below (with its example), not also here
     elif phase == "over":
-        places = [view["ranking"][view["members"][a][0]] for a in armies]
+        ranked = places(view)  # an army is placed as its best member (a member who resigned is last)
+        placed = [min(ranked[m] for m in view["members"][a]) for a in armies]
         points = "–".join(str(p) for p in view["points"])
-        best = [a for a in armies if places[a] == 1]
-        if len(best) == len(places):
+        best = [a for a in armies if placed[a] == min(placed)]
+        if len(best) == len(placed):
             lines.append(_("The game ends in a draw (equal points, equal unspent cards)."))
         else:
             winners = _(" and ").join(names[a] for a in best)
-            if view["end"] == "six":
+            engine = view["ranking"]
+            if any(engine[m] != 1 for a in best for m in view["members"][a]):  # the winner on the table resigned
+                lines.append("🏆 " + _("{winners} wins: the other side resigned ({points}).", winners=winners,
+                                      points=points))
+            elif view["end"] == "six":
                 lines.append("🏆 " + _("{winners} holds all six castles: {points}.", winners=winners, points=points))
             else:
                 lines.append("🏆 " + _("{winners} wins on points: {points} (unspent cards {unspent}).",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, translate
+from rules.lang import N_, _, mine, ngettext, places, translate
 from rules.kardinal.geometry import COLOURS, KIND_LETTER, KINDS, LETTER, MARKS, col_label, parse_label, xy
 from rules.kardinal.names import BUILDINGS, COLOUR_NAMES, KIND_NAMES
 from rules.kardinal.notation import local_move
@@ -144,7 +144,7 @@ def _last_built(view: dict) -> list[str]:
 
 
 def _winners(view: dict) -> str:
-    winners = [p for p, r in enumerate(view["ranking"]) if r == 1]
+    winners = [p for p, r in enumerate(places(view)) if r == 1]
     if len(winners) > 1:
         return "🏆 " + _("{winners} win!", winners=_(" and ").join(seat(p) for p in winners))
     return "🏆 " + mine(winners[0], N_("{who} wins!"), N_("You win!"))

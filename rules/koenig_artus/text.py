@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, colour_label, mine, ngettext
+from rules.lang import N_, _, colour_label, crowned_instead, mine, ngettext
 from rules.koenig_artus.cards import MARKS, SHORT, card_of, marked, short
 
 
@@ -107,8 +107,10 @@ def board(view: dict) -> str:
                           N_("You decide on trumps after the next deal.")))
     phase = view["phase"]
     if phase == "over":
-        lines.append("🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(view['winner'])))
-    elif phase == "play":
+        lines.append(crowned_instead(view, [view["winner"]]) or
+                     "🏆 " + mine(view['winner'], N_("Winner: {who}, first to King Arthur's field!"),
+                                  N_("You win, first to King Arthur's field!")))
+    elif phase == "play" and view["to_act"][0] != view["viewer"]:  # (your own turn: "Your turn: e.g. …" below)
         lines.append(_("{who} to play.", who=seat(view['to_act'][0])))
     else:
         if len(view["slots"]) == 6:
@@ -181,8 +183,9 @@ def describe_event(event: Event) -> str | None:
     if kind == "tokens_swapped":
         return mine(who, N_("{who} swaps slots {a} and {b}: {order}"), N_("You swap slots {a} and {b}: {order}"),
                     a=d['slots'][0], b=d['slots'][1], order=" < ".join(colour_name(c) for c in d["order"]))
-    if kind == "game_won":
-        return "🏆 " + _("Winner: {who}, first to King Arthur's field!", who=seat(d['seat']))
+    if kind == "game_won":  # a fact of the table; who wins is the board's (and the result's) word: he may resign
+        return "🏁 " + mine(d['seat'], N_("{who} reaches King Arthur's field first."),
+                            N_("You reach King Arthur's field first."))
     return None
 
 

@@ -110,7 +110,7 @@ class Troubadour(TextGame):
 
     def parse_action(self, state, seat, text: str) -> dict:
         if not isinstance(text, str):
-            raise IllegalAction(notation.expected(state))  # an example fitted to the position
+            raise IllegalAction(notation.expected(state, seat))  # an example fitted to the position
         return notation.parse(state, seat, text)
 
 

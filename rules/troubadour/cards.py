@@ -91,6 +91,12 @@ def trio_list(mask: int) -> list[str]:
     return [NOBLES[i] for i in range(12) if mask >> i & 1]
 
 
+def rps_example(trio: list[str] | None) -> str:
+    """A tie-break noble to propose as an example: ``QH``, or the first noble outside ``trio`` when QH is in it
+    (the example is a move the reader may make)."""
+    return next(n for n in ("QH", "KH", "JH", "QC", "KC") if n not in (trio or []))
+
+
 def trio_key(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(12) if mask >> i & 1)
 

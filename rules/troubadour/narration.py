@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.api import Event
-from rules.lang import N_, _, mine, ngettext, reader
+from rules.lang import N_, _, colon, mine, ngettext, reader
 from rules.troubadour.cards import SYMBOL
 from rules.troubadour.words import c, castle_word, noble, seat, trio
 
@@ -36,8 +36,8 @@ def describe_event(event: Event) -> str | None:
         return _("Your tie-break noble: {noble}.", noble=noble(d['noble']))
     if k == "rps_revealed":
         shown = " vs ".join(f"{seat(s)} {noble(x)}" for s, x in zip(d["seats"], d["nobles"]))
-        return shown + (": " + _("same face, again.") if d["first"] is None else ": " +
-                        plays_before(d["first"], next(s for s in d["seats"] if s != d["first"])) + ".")
+        return shown + colon() + (_("same face, again.") if d["first"] is None else
+                                  plays_before(d["first"], next(s for s in d["seats"] if s != d["first"])) + ".")
     if k == "die_rolled":
         return "🎲 " + ", ".join(mine(s, N_("{who} rolls {n}"), N_("you roll {n}"), n=r)
                                 for s, r in zip(d["seats"], d["rolls"]))
@@ -115,8 +115,8 @@ def describe_event(event: Event) -> str | None:
             what = _("J♠Q♠K♠ destroy the {suit} castle of {target}", suit=SYMBOL[d['suit']], target=seat(d['target']))
         return "⚔ " + mine(who, N_("{who}: {what} ({cards}) — under their stock."),
                            N_("You: {what} ({cards}) — under their stock."), what=what, cards=known)
-    if k == "game_won":
-        return "🏆 " + _("Winner: {who}, all four castles complete!", who=seat(who))
+    if k == "game_won":  # a fact of the table; who wins is the board's (and the result's) word: he may resign
+        return "🏁 " + mine(who, N_("{who} completes all four castles."), N_("You complete all four castles."))
     if k == "game_drawn":
         return _("Round limit {rounds} reached: the game is a draw.", rounds=d['rounds'])
     return None

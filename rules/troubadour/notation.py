@@ -13,7 +13,7 @@ import re
 
 from rules.api import IllegalAction
 from rules.lang import _
-from rules.troubadour.cards import NOBLE_INDEX, NOBLES, SUITS, card_of, name, normal
+from rules.troubadour.cards import NOBLE_INDEX, NOBLES, SUITS, card_of, name, normal, rps_example, trio_list
 
 END_WORDS = {"end", "done", "end_turn", "endturn", "stop", "pass"}
 FLIP_WORDS = {"flip", "f", "standard", "standard_flip", "draw"}
@@ -51,7 +51,7 @@ def _target(state, seat: int, toks: list[str], example: str) -> tuple[str, list[
 def parse(state, seat: int, text: str) -> dict:
     toks = tokens_of(text)
     if not toks:
-        raise IllegalAction(expected(state))
+        raise IllegalAction(expected(state, seat))
     phase = getattr(state, "phase", "turn")
     head, rest = toks[0], toks[1:]
     if head == "trio" or (phase == "select_trios" and all(t.upper() in NOBLE_INDEX for t in toks)):
@@ -59,8 +59,8 @@ def parse(state, seat: int, text: str) -> dict:
     if head in ("rps", "tiebreak", "tie") or (phase == "tiebreak" and len(toks) == 1):
         nobles = rest if head in ("rps", "tiebreak", "tie") else toks
         if len(nobles) != 1 or nobles[0].upper() not in NOBLE_INDEX:
-            raise IllegalAction(_("Choose one noble that is not in your trio, e.g. `rps QH` (Queen beats Jack, "
-                                  "King beats Queen, Jack beats King)."))
+            raise IllegalAction(_("Choose one noble that is not in your trio, e.g. `rps {noble}` (Queen beats Jack, "
+                                  "King beats Queen, Jack beats King).", noble=_own_rps(state, seat)))
         return {"type": "choose_tiebreak_noble", "noble": nobles[0].upper()}
     if phase == "select_trios":
         raise IllegalAction(_("Choose your three nobles for this round, e.g. `trio JC QC JH`."))
@@ -166,12 +166,18 @@ def _build(state, seat: int, toks: list[str]) -> dict:
     raise IllegalAction(_("Say where {card} goes: `{card} castle` or a village like `{card} V2`.", card=name(c)))
 
 
-def expected(state) -> str:
+def _own_rps(state, seat: int | None) -> str:
+    """The tie-break example for ``seat``: a noble outside its own trio."""
+    trios = getattr(state, "trios", None)
+    return rps_example(trio_list(trios[seat]) if trios and seat is not None and 0 <= seat < len(trios) else None)
+
+
+def expected(state, seat: int | None = None) -> str:
     phase = getattr(state, "phase", "turn")
     if phase == "select_trios":
         return _("Choose your three nobles, e.g. `trio JC QC JH`.")
     if phase == "tiebreak":
-        return _("Choose a tie-break noble (not in your trio), e.g. `rps QH`.")
+        return _("Choose a tie-break noble (not in your trio), e.g. `rps {noble}`.", noble=_own_rps(state, seat))
     return _("Type a move like {examples}.", examples=EXAMPLES)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rules.api import Event, IllegalAction
 from rules.lang import _
 from rules.troubadour import actions, checks
-from rules.troubadour.cards import NOBLE_INDEX, NOBLES, noble_of, trio_key, trio_list
+from rules.troubadour.cards import NOBLE_INDEX, NOBLES, noble_of, rps_example, trio_key, trio_list
 from rules.troubadour.flips import UNUSED
 
 RPS_GAMES = 4  # the first rock-paper-scissors game and three repetitions; all drawn: the die decides (A31)
@@ -95,7 +95,7 @@ def choose_tiebreak(state, seat: int, action: dict) -> list[Event]:
     x = noble_of(action["noble"]) if isinstance(action["noble"], str) and \
         action["noble"] == action["noble"].upper() else None
     if x is None:
-        raise IllegalAction(_("Name one noble, e.g. `rps QH`."))
+        raise IllegalAction(_("Name one noble, e.g. `rps {noble}`.", noble=rps_example(trio_list(state.trios[seat]))))
     if state.trios[seat] >> x & 1:
         raise IllegalAction(_("{nobles} is in your trio: choose one of your other nine nobles.",
                               nobles=NOBLES[x]))

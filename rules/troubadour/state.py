@@ -26,7 +26,8 @@ from rules.api import Event, IllegalAction, State, check_move
 from rules.lang import _
 from rules.troubadour import ai, attacks, building, evaluation, flips, rounds, snapshot, views
 from rules.troubadour.actions import busy, turn_actions
-from rules.troubadour.cards import ALL_CARDS, FD, JC, JD, JS, KC, KD, KS, NOBLES, QC, QD, QS, fits_on
+from rules.troubadour.cards import (ALL_CARDS, FD, JC, JD, JS, KC, KD, KS, NOBLES, QC, QD, QS, fits_on, rps_example,
+                                    trio_list)
 from rules.troubadour.flips import UNUSED
 from rules.troubadour.seats import seat_name
 from rules import undo
@@ -197,7 +198,8 @@ class TroubadourState(State):
         if self.phase == "tiebreak":
             if kind != "choose_tiebreak_noble":
                 raise IllegalAction(_("Identical trios: the tied players each choose one of their other nobles "
-                                      "(rock-paper-scissors), e.g. `rps QH`."))
+                                      "(rock-paper-scissors), e.g. `rps {noble}`.",
+                                      noble=rps_example(trio_list(self.trios[seat]))))
             return rounds.choose_tiebreak(self, seat, action)
         p = self.order[self.turn_idx]
         if seat != p:

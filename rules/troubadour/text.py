@@ -5,8 +5,8 @@ The game's text module (``rules.api.TextGame``): the narration of events and act
 is named here too; the words both use (a card, a noble, a player) in ``words.py``."""
 from __future__ import annotations
 
-from rules.lang import N_, _, mine, ngettext, semicolon
-from rules.troubadour.cards import SYMBOL
+from rules.lang import N_, _, crowned_instead, mine, ngettext, semicolon
+from rules.troubadour.cards import SYMBOL, rps_example
 from rules.troubadour.narration import describe_action, describe_choice, describe_event, plays_before
 from rules.troubadour.words import c, noble, seat, trio
 
@@ -209,7 +209,8 @@ def board(view: dict) -> str:
         if view.get("my_tiebreak"):
             lines.append(_("Your choice: {noble}", noble=noble(view['my_tiebreak'])))
         elif viewer is not None and viewer in view["to_act"]:
-            lines.append(_("/move rps QH (any noble not in your trio)"))
+            lines.append(_("/move rps {noble} (any noble not in your trio)",
+                           noble=rps_example((view.get("trios") or [None] * (viewer + 1))[viewer])))
     elif phase == "turn":
         prot = view["turn"]["protected"]
         shields = [f"{t} {' '.join(noble(x) for x in xs)}" for t, xs in prot.items() if xs]
@@ -217,8 +218,10 @@ def board(view: dict) -> str:
             lines.append("🛡 " + ", ".join(shields))
         lines += options_lines(view)
     else:
-        if view.get("winner") is not None:
-            lines.append("🏆 " + _("Winner: {who}, all four castles complete!", who=seat(view['winner'])))
+        if view.get("winner") is not None:  # (the first with four castles may have resigned: then the others)
+            lines.append(crowned_instead(view, [view["winner"]]) or
+                         "🏆 " + mine(view['winner'], N_("Winner: {who}, all four castles complete!"),
+                                      N_("You win, all four castles complete!")))
         elif view.get("draw"):
             lines.append(_("The round limit ({rounds}) is reached: a draw.", rounds=view['max_rounds']))
         lines.append(_("Castle cards:") + " " + ", ".join(f"{seat(p)} {int(s)}" for p, s in enumerate(view["scores"])))

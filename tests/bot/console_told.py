@@ -6,9 +6,10 @@ A whole seeded game is played through the real console and service on a SQLite f
 tells), and so is every prompt (which moves were stored before it). For the stretch printed before a prompt (and
 the last one, after the game ended), each printed line is matched with the narrated lines of that stretch; the
 events of the moves stored in that stretch that the seat may see must each be told by a printed line, and no event
-may be told by two printed lines — anywhere in the game. One repetition is not one: the line that goes on with a
-trick ("Trick: A R9 · B G3 · you B5 → A wins the trick") names again the cards played into it before the person's
-prompt, since it says what the trick was.
+may be told by two printed lines — anywhere in the game — and events are told in the order they happened (Guyenne
+printed "You reveal at castle 6" above the box that told the opponent's pass before it: issue 37, item 7).
+One repetition is not one: the line that goes on with a trick ("Trick: A R9 · B G3 · you B5 → A wins the trick")
+names again the cards played into it before the person's prompt, since it says what the trick was.
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ class Report:
     over: bool = False
     text: str = ""
     kinds: Counter = field(default_factory=Counter)  # the game's events by kind
+    disorder: list = field(default_factory=list)  # (prompt, line told, a line printed before it that came later)
 
 
 class _Answers(io.StringIO):
@@ -105,6 +107,10 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
     cuts = answers.cuts + [len(text)]
     seqs = seqs + [max((m[0] for m in moves), default=-1)]
     report = Report(over=over, text=text, kinds=Counter(e.kind for _s, _m, events in moves for e in events))
+    order = {}  # event key -> its place in the game (seq, index in its move): lines are printed in this order
+    for seq, _mover, events in moves:
+        for i, event in enumerate(events):
+            order.setdefault(key(seq, event), (seq, i))
     told = Counter()  # event key -> printed lines telling it
     closing_told = Counter()  # ... of them, lines closing a trick
     with i18n.using(lang):
@@ -117,6 +123,7 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
                     first = _plain(line).splitlines()[0] if line.strip() else ""
                     said[addressed(first, you)].append(keys)
             used = Counter()
+            last = None  # (place, line): the latest event told so far before this prompt, and its line
             latest = {key(seq, e)[1]: key(seq, e) for seq, _m, events in moves if seq <= seqs[prompt] for e in events}
             for raw in chunk:
                 for prefix in _PREFIXES:
@@ -131,6 +138,11 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
                 used[line] += 1
                 keys = {k if k[0] is not None else latest.get(k[1], k) for k in keys}  # a board's recent events
                 cards = [k[0] for k in keys if json.loads(k[1])["kind"] == "card_played"]
+                places = [order[k] for k in keys if k in order]
+                if places and last is not None and max(places) < last[0]:  # an event told after a later one
+                    report.disorder.append((prompt, line, last[1]))
+                if places and (last is None or max(places) > last[0]):
+                    last = (max(places), line)
                 for k in keys:
                     told[k] += 1
                     closing_told[k] += k[0] in cards and k[0] < max(cards)  # a later card of its trick in the line

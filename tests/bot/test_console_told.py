@@ -24,6 +24,7 @@ async def test_every_event_told_once_before_the_next_prompt(tmp_path, monkeypatc
     assert report.expected > 40
     assert not report.missed, f"{len(report.missed)} of {report.expected} missed: {report.missed[:6]}"
     assert not report.twice, f"{len(report.twice)} told twice: {report.twice[:6]}"
+    assert not report.disorder, f"{len(report.disorder)} told out of order: {report.disorder[:4]}"
 
 
 

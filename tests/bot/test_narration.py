@@ -112,9 +112,10 @@ def test_a_turn_that_wins_ends_with_its_own_exclamation_mark():
             Event("built_castle", {"seat": 1, "card": "4H", "from": "waste"}),
             Event("game_won", {"seat": 1})]
     lines = narrate_lines(game, turn, 0, ["Ann", "Bob"])
-    # the win is a line of its own (the view below says it too, and the console drops the view's line)
+    # the win is a line of its own: what happened ("completes all four castles"); who wins is the board's word
+    # (the result's: a seat that resigned is not crowned, tests/bot/test_board_crowns_the_result.py)
     assert [line.events for line in lines][-1] == [2]
-    assert lines[-1].text.endswith("all four castles complete!"), lines[-1].text
+    assert lines[-1].text == "🏁 Bob completes all four castles.", lines[-1].text
     assert not any("!." in line.text for line in lines)
 
 

@@ -49,13 +49,17 @@ def test_the_same_line_of_others_and_on_the_table_stays_third_person(language, l
 
 def test_ours_names_the_others_and_puts_the_reader_last():
     other, own = N_("{who} pass"), N_("{who} and you pass")
-    assert ours([0, 1, 2], other, own) == "{P1} and {P2} and {P3} pass"  # nobody reading: the public channel
+    # three or more are listed with commas and one "and" ("Cy and Ann and Di pass" read as a stutter)
+    assert ours([0, 1, 2], other, own) == "{P1}, {P2} and {P3} pass"  # nobody reading: the public channel
     with reading(0):
-        assert ours([0, 1, 2], other, own) == "{P2} and {P3} and you pass"
+        assert ours([0, 1, 2, 3], other, own) == "{P2}, {P3}, {P4} and you pass"
+        assert ours([0, 1, 2], other, own) == "{P2}, {P3} and you pass"
         assert ours([1, 2], other, own) == "{P2} and {P3} pass"
         with using("fr"):
             assert ours([2, 0], other, own) == "{P3} et toi passez"
             assert ours([2, 1], other, own) == "{P3} et {P2} passent"
+            assert ours([2, 1, 3], other, own) == "{P3}, {P2} et {P4} passent"
+            assert ours([2, 1, 0], other, own) == "{P3}, {P2} et toi passez"
 
 
 @pytest.mark.parametrize("language,own,other", [

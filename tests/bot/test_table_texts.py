@@ -373,12 +373,12 @@ async def test_a_move_that_ends_the_game_tells_the_mover_the_final_lines_and_the
     mover, other = seats[seat], seats[1 - seat]
     assert [m.kind for m in out].count("result") == 1
     last = {m.user: m.text for m in out if m.is_private and m.kind == "hand"}
-    end_line = {"kardinal": "Nobody can build any more: game over.", "koenig_artus": "🏆 Winner: ",
+    end_line = {"kardinal": "Nobody can build any more: game over.", "koenig_artus": "🏆 ",
                 "guyenne": "Game over: "}[name]
     assert end_line in last[mover] and end_line in last[other]
     if name == "kardinal":
         assert "\nYou " in last[mover] and "\nyou " not in last[mover]  # its own account, spoken to it
         assert last[mover].count("Dom") == 2  # the account once (the view does not repeat it)
     elif name == "koenig_artus":
-        assert "Winner: You," in last[mover] or "Winner: You," in last[other]
+        assert "You win, first to King Arthur's field!" in last[mover] + last[other]  # spoken to the winner
     assert "and wins" not in last[mover] + last[other]

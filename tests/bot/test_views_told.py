@@ -65,7 +65,9 @@ async def test_every_changed_view_is_told_to_its_seat_and_to_nobody_else(tmp_pat
                     continue
                 seat = seat_of[(message.user.platform, message.user.id)]
                 assert message.recipe["seat"] == seat and seat not in hands
-                hands[seat] = message.recipe["view"]
+                hands[seat] = dict(message.recipe["view"])
+                if status != "active":  # as the board: a finished game's hand crowns whom the result crowns
+                    assert hands[seat].pop("places") == places_with_resigns(state.ranking(), set())
                 assert hands[seat] == state.view(seat)  # exactly its reader's view
             for message in boards + [m for m in told if m.kind == "hand"]:
                 if message.picture is not None:  # the picture shows what the text shows, never more
