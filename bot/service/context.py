@@ -53,7 +53,8 @@ class Context:
     process); ``dm_required``: platforms where a person must open a private chat before a game starts
     (a Telegram bot cannot write first); ``own_tables``: platforms where a chat is one person's own table (the
     console): any number of tables, moves typed in the open, nothing handed over through the outbox (one
-    process); ``pictures``: draw boards and hands (the chat platforms); ``shards``: (shard count, the Discord
+    process); ``homes``: platforms whose adapters give a game its own place (a thread, a forum topic:
+    ``places.py``); ``pictures``: draw boards and hands (the chat platforms); ``shards``: (shard count, the Discord
     shards this process connects) when it connects only some (None: every guild). The timers and AI turns this
     process claims are those of ``served``: chats of the platforms it serves, and of its shards' guilds.
     """
@@ -69,6 +70,7 @@ class Context:
     shards: tuple[int, frozenset[int]] | None = None
     dm_required: frozenset[str] = frozenset({"telegram"})
     own_tables: frozenset[str] = frozenset({"console"})
+    homes: set[str] = field(default_factory=set)  # platforms whose adapter gives a game a place: they add themselves
     lobby_limits: tuple[int, int] = LOBBY_LIMITS
     delivery_lease: timedelta = DELIVERY_LEASE
     timer_lease: timedelta = TIMER_LEASE
