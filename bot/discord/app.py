@@ -29,6 +29,7 @@ from bot.delivery import Delivery, RetryLater, default_slot_key
 from bot.discord.commands import register_commands
 from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
 from bot.discord.format import payload, to_markdown
+from bot.discord.threads import DEFAULT_GRACE, GONE, Threads
 from bot import i18n
 from bot.i18n import _
 from bot.discord.translator import HeraldTranslator
@@ -56,10 +57,12 @@ def message_link(guild_id: str, channel_id: str, message_id: str) -> str:
 
 
 class DiscordAdapter:
-    def __init__(self, service: Service, bot: "HeraldBot"):
+    def __init__(self, service: Service, bot: "HeraldBot", thread_grace: float = DEFAULT_GRACE):
         self.service = service
         service.ctx.link_makers[PLATFORM] = message_link
+        service.ctx.homes.add(PLATFORM)  # a game gets its own thread where the bot may open one
         self.bot = bot
+        self.threads = Threads(service, bot, thread_grace)
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
         self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
@@ -74,6 +77,7 @@ class DiscordAdapter:
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
+        await self.threads.close()
 
     # ------------------------------------------------------------------ references
     @staticmethod
@@ -85,7 +89,12 @@ class DiscordAdapter:
     def chat_ref(interaction: discord.Interaction) -> ChatRef | None:
         if interaction.guild_id is None or interaction.channel_id is None:
             return None
-        title = getattr(interaction.channel, "name", None)
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) and channel.parent_id:  # a thread: a place in its channel
+            parent = channel.parent
+            return ChatRef(PLATFORM, str(channel.parent_id), str(interaction.guild_id), getattr(parent, "name", None),
+                           i18n.supported(interaction.guild_locale), str(channel.id))
+        title = getattr(channel, "name", None)
         return ChatRef(PLATFORM, str(interaction.channel_id), str(interaction.guild_id), title,
                        i18n.supported(interaction.guild_locale))  # the server's preferred language
 
@@ -115,6 +124,7 @@ class DiscordAdapter:
                 out = [Message(text, user=user, chat=None, kind="error")]
                 await self.deliver(out, interaction, reply_all=True)
                 return
+            await self.threads.reopen(interaction.channel)  # a finished game's thread, asked about again
             out = await self.service.handle(command_for(chat, user))
             await self.deliver(out, interaction, hand_here=hand_here and chat is not None)
         finally:
@@ -249,7 +259,9 @@ class DiscordAdapter:
                              "use the newest.")
                 await interaction.followup.send(to_markdown(note), ephemeral=True)
 
-    async def _channel_of(self, message: Message) -> discord.abc.Messageable:
+    async def _channel_of(self, message: Message, thread: int | None = None) -> discord.abc.Messageable:
+        if thread is not None:  # the game's own thread
+            return self.bot.get_partial_messageable(thread, type=discord.ChannelType.public_thread)
         if message.chat is not None:
             return self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
         person = self.bot.get_user(int(message.user.id)) or await self.bot.fetch_user(int(message.user.id))
@@ -285,13 +297,28 @@ class DiscordAdapter:
         return f" {named}", discord.AllowedMentions(everyone=False, roles=False, users=people, replied_user=False)
 
     async def _deliver_one(self, message: Message) -> None:
+        """One message; one of a game whose thread is gone (deleted, archived by someone) goes to the channel."""
+        if message.kind == "home":  # a game starts: its own thread, where the bot may open one
+            self.delivery.submit(await self.threads.open(message))
+            return
+        thread = self.threads.thread_of(message)
+        try:
+            await self._deliver_where(message, thread)
+        except discord.HTTPException as error:
+            if thread is None or error.code not in GONE:
+                raise
+            self.delivery.submit(await self.threads.gone(message, thread))
+            await self._deliver_where(message, None)
+
+    async def _deliver_where(self, message: Message, thread: int | None) -> None:
         slot_key = default_slot_key(message)
         if message.retire:  # a slot whose message is no longer true (a finished game's turn line): it goes
-            found = await self.service.slots.lookup(PLATFORM, slot_key) if slot_key else None
-            if found is not None:
-                await self._retire(self.bot.get_partial_messageable(int(found[0])), int(found[1]))
+            for key in [slot_key] + ([f"status:{message.game_id}"] if message.kind == "turn" else []):
+                found = await self.service.slots.lookup(PLATFORM, key) if key else None
+                if found is not None:  # (and the channel's status line of the game with it)
+                    await self._retire(self.bot.get_partial_messageable(int(found[0])), int(found[1]))
             return
-        channel = await self._channel_of(message)
+        channel = await self._channel_of(message, thread)
         view = build_view(message)
         pings, allowed = self._mentions(message)
         content = payload(message.text, pings)
@@ -307,6 +334,8 @@ class DiscordAdapter:
                 # the buttons of a message that has none any more (a finished game's picker)
                 await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
                                                               allowed_mentions=allowed)
+                if thread is not None and message.kind == "result":  # an aborted game's board: its last word
+                    await self._told_in_channel(message, thread)
                 return
             except discord.NotFound:
                 known = None  # deleted meanwhile: post a new one
@@ -324,10 +353,35 @@ class DiscordAdapter:
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
             await self.service.slots.remember(PLATFORM, slot_key, str(channel.id), str(sent.id))
+        if thread is not None:
+            await self._told_in_channel(message, thread)
         if not message.is_private:
             if not retired:  # a message that replaced (deleted) its predecessor pushes nothing up
                 self.seen[channel.id] += 1
             self.posted_at[sent.id] = self.seen[channel.id]
+
+    async def _told_in_channel(self, message: Message, thread: int) -> None:
+        """What the channel learns of a game in its thread: the turn on its status line (edited in place), the
+        result once (and the thread then archived after the grace)."""
+        if message.kind == "turn":
+            await self.threads.status(message, thread, self._status_line)
+        elif message.kind == "result":
+            channel = self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
+            content = payload(message.text)
+            await channel.send(content["content"], embed=content["embed"], files=_files(message))
+            self.threads.ended(thread)
+
+    async def _status_line(self, channel_id: int, slot: str, content: dict) -> None:
+        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.text)
+        found = await self.service.slots.lookup(PLATFORM, slot)
+        if found is not None and found[0] == str(channel_id):
+            try:
+                await channel.get_partial_message(int(found[1])).edit(**content)
+                return
+            except discord.NotFound:
+                pass
+        sent = await channel.send(content["content"], embed=content["embed"])
+        await self.service.slots.remember(PLATFORM, slot, str(channel_id), str(sent.id))
 
     @staticmethod
     async def _retire(channel, message_id: int) -> None:
@@ -353,11 +407,11 @@ class DiscordAdapter:
 class HeraldBot(commands.Bot):
     """discord.py's Bot with the adapter attached; ``deliver`` sends service messages (timers use it)."""
 
-    def __init__(self, service: Service, **kwargs):
+    def __init__(self, service: Service, thread_grace: float = DEFAULT_GRACE, **kwargs):
         intents = discord.Intents.default()  # guilds, guild and DM messages (counted, never read)
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())  # only pings name people
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
-        self.adapter = DiscordAdapter(service, self)
+        self.adapter = DiscordAdapter(service, self, thread_grace)
         self.deliver = self.adapter.deliver
 
     async def close(self) -> None:

@@ -16,7 +16,7 @@ import dataclasses
 import rules
 from storage import UnitOfWork
 from storage.models import Chat
-from bot.service.messages import ChatRef, Message
+from bot.service.messages import ChatRef, Message, UserRef
 from bot.service.rows import chat_ref
 
 LOST = "-"  # the game had a place and lost it: it stays in its chat, none is opened again
@@ -52,10 +52,11 @@ async def game_at(uow: UnitOfWork, chat: ChatRef) -> int | None:
     return int(row.message_id) if row is not None and row.message_id.isdigit() else None
 
 
-def home_request(game_id: int, game: str, names: list[str], chat: ChatRef) -> Message:
-    """The ask for a place of the game's own, named ``<Game> #<id> — <players>`` (cut to ``NAME_LIMIT``);
-    adapters that cannot give one (or where the chat turned it off) post nothing."""
+def home_request(game_id: int, game: str, names: list[str], chat: ChatRef, people: list[UserRef]) -> Message:
+    """The ask for a place of the game's own, named ``<Game> #<id> — <players>`` (cut to ``NAME_LIMIT``), for
+    ``people`` (added to it where the platform asks); adapters that cannot give one post nothing."""
     name = f"{rules.get_game(game).title} #{game_id} — {', '.join(names)}"
     if len(name) > NAME_LIMIT:
         name = name[:NAME_LIMIT - 1] + "…"
-    return Message(name, chat=dataclasses.replace(chat, place=None), game_id=game_id, kind="home")
+    return Message(name, chat=dataclasses.replace(chat, place=None), game_id=game_id, kind="home",
+                   mentions=list(people))

@@ -180,7 +180,8 @@ async def start(ctx: Context, command: c.Start) -> list[Message]:
             note = Message(text, chat=live.chat, slot=f"lobby:{row.id}", game_id=row.id, kind="lobby")
             notes = [note]
             if where.platform in ctx.homes and live.settings.get("threads", "on") == "on":
-                notes.insert(0, places.home_request(row.id, row.game, live.names, live.chat))  # before the board
+                notes.insert(0, places.home_request(row.id, row.game, live.names, live.chat,
+                                                        [s.user for s in live.humans()]))  # before the board
             work = live.state.clone()
             return await record(ctx, live, work, ai_seats.inline_moves(live, work), uow=uow, notes=notes,
                                 started=True)
