@@ -51,8 +51,9 @@ def _files(message: Message) -> list[discord.File]:
     return [discord.File(io.BytesIO(message.image), filename=message.image_name or "picture.png")] + files
 
 
-def message_link(guild_id: str, channel_id: str, message_id: str) -> str:
-    """Discord's jump link to a message in a server's channel."""
+def message_link(guild_id: str, channel_id: str, message_id: str, thread: str | None = None) -> str:
+    """Discord's jump link to a message in a server's channel (a message in a thread is addressed by the thread,
+    its channel: ``channel_id`` is already the thread's)."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
@@ -335,7 +336,7 @@ class DiscordAdapter:
                 await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
                                                               allowed_mentions=allowed)
                 if thread is not None and message.kind == "result":  # an aborted game's board: its last word
-                    await self._told_in_channel(message, thread)
+                    await self.threads.told_in_channel(message, thread, _files)
                 return
             except discord.NotFound:
                 known = None  # deleted meanwhile: post a new one
@@ -354,34 +355,11 @@ class DiscordAdapter:
         if slot_key:
             await self.service.slots.remember(PLATFORM, slot_key, str(channel.id), str(sent.id))
         if thread is not None:
-            await self._told_in_channel(message, thread)
+            await self.threads.told_in_channel(message, thread, _files)
         if not message.is_private:
             if not retired:  # a message that replaced (deleted) its predecessor pushes nothing up
                 self.seen[channel.id] += 1
             self.posted_at[sent.id] = self.seen[channel.id]
-
-    async def _told_in_channel(self, message: Message, thread: int) -> None:
-        """What the channel learns of a game in its thread: the turn on its status line (edited in place), the
-        result once (and the thread then archived after the grace)."""
-        if message.kind == "turn":
-            await self.threads.status(message, thread, self._status_line)
-        elif message.kind == "result":
-            channel = self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
-            content = payload(message.text)
-            await channel.send(content["content"], embed=content["embed"], files=_files(message))
-            self.threads.ended(thread)
-
-    async def _status_line(self, channel_id: int, slot: str, content: dict) -> None:
-        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.text)
-        found = await self.service.slots.lookup(PLATFORM, slot)
-        if found is not None and found[0] == str(channel_id):
-            try:
-                await channel.get_partial_message(int(found[1])).edit(**content)
-                return
-            except discord.NotFound:
-                pass
-        sent = await channel.send(content["content"], embed=content["embed"])
-        await self.service.slots.remember(PLATFORM, slot, str(channel_id), str(sent.id))
 
     @staticmethod
     async def _retire(channel, message_id: int) -> None:

@@ -127,12 +127,30 @@ class Threads:
         self.games[message.game_id] = None
         return await self.service.handle(PlaceLost(None, message.chat, message.game_id))
 
-    async def status(self, message: Message, thread: int, pace_free_send) -> None:
-        """The channel's one status line of the game: its turn line and a link to the thread, edited in place."""
-        name = self.names.get(message.game_id)
-        text = f"{name}\n{message.text}" if name else message.text
-        content = payload(text, f" → <#{thread}>")
-        await pace_free_send(int(message.chat.id), f"status:{message.game_id}", content)
+    async def told_in_channel(self, message: Message, thread: int, files) -> None:
+        """What the channel learns of a game played in its thread: the turn on its status line (edited in place,
+        with a link to the thread), the result once (and the thread is then archived after the grace)."""
+        if message.kind == "turn":
+            name = self.names.get(message.game_id)
+            content = payload(f"{name}\n{message.text}" if name else message.text, f" → <#{thread}>")
+            await self._status_line(int(message.chat.id), f"status:{message.game_id}", content)
+        elif message.kind == "result":
+            channel = self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
+            content = payload(message.text)
+            await channel.send(content["content"], embed=content["embed"], files=files(message))
+            self.ended(thread)
+
+    async def _status_line(self, channel_id: int, slot: str, content: dict) -> None:
+        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.text)
+        found = await self.service.slots.lookup(PLATFORM, slot)
+        if found is not None and found[0] == str(channel_id):
+            try:
+                await channel.get_partial_message(int(found[1])).edit(**content)
+                return
+            except discord.NotFound:
+                pass
+        sent = await channel.send(content["content"], embed=content["embed"])
+        await self.service.slots.remember(PLATFORM, slot, str(channel_id), str(sent.id))
 
     def ended(self, thread: int) -> None:
         """The game is over: its thread is archived and locked after the grace."""

@@ -81,8 +81,9 @@ class Context:
     thinking: Thinking = field(default_factory=Thinking)
     outbox_keys: OutboxKeys = field(default_factory=OutboxKeys)
     timer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
-    # platform → (league, chat id, message id) → a link to that message; registered by each adapter (``/mygames``)
-    link_makers: dict[str, Callable[[str, str, str], str | None]] = field(default_factory=dict)
+    # platform → (league, chat id, message id[, the game's place]) → a link to that message; registered by each
+    # adapter (``/mygames``)
+    link_makers: dict[str, Callable[..., str | None]] = field(default_factory=dict)
 
     def uow(self, readonly: bool = False) -> UnitOfWork:
         """A unit of work; ``readonly`` ones never take SQLite's write lock."""

@@ -66,9 +66,12 @@ COMMANDS = [
 ]
 
 
-def message_link(league: str, chat_id: str, message_id: str) -> str | None:
-    """A link to a message: supergroups (ids ``-100…``) have ``t.me/c/<id>/<message>``; a basic group has none."""
-    return f"https://t.me/c/{chat_id[4:]}/{message_id}" if chat_id.startswith("-100") else None
+def message_link(league: str, chat_id: str, message_id: str, topic: str | None = None) -> str | None:
+    """A link to a message: supergroups (ids ``-100…``) have ``t.me/c/<id>/<message>``, in a forum topic
+    ``t.me/c/<id>/<topic>/<message>``; a basic group has none."""
+    if not chat_id.startswith("-100"):
+        return None
+    return f"https://t.me/c/{chat_id[4:]}/{topic}/{message_id}" if topic else f"https://t.me/c/{chat_id[4:]}/{message_id}"
 
 
 def _counted(handler):

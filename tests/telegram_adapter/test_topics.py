@@ -163,3 +163,19 @@ async def test_a_restart_never_opens_a_second_topic(tg):
     await play(tg, [ALICE, BOB], "end")
     await tg.idle()
     assert len(topics_of(api)) == 1 and topics_of(api)[topic]["closed"] is True
+
+
+async def test_mygames_links_to_the_board_in_the_games_topic(tg):
+    api = tg.api
+    forum = -1001234567  # a supergroup with topics: its messages have t.me/c/<id>/<topic>/<message> links
+    api.forum(forum)
+    await tg.say(ALICE, forum, "/new koenig_artus", expect=(forum, "table #1"))
+    await tg.say(BOB, forum, "/join", expect=(forum, "Bob"))
+    await open_private_chats(tg, ALICE, BOB)
+    await tg.say(ALICE, forum, "/start", expect=(forum, "🏁"))
+    await tg.idle()
+    (topic, _about), = api.topics[forum].items()
+    board = [m for m in api.in_topic(forum, topic) if "photo" in m][-1]
+    reply = await tg.say(ALICE, ALICE["id"], "/mygames", expect=(ALICE["id"], "Your game"))
+    links = [b["url"] for b in buttons(reply) if "url" in b]
+    assert links == [f"https://t.me/c/1234567/{topic}/{board['message_id']}"]
