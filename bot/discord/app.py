@@ -324,6 +324,8 @@ class DiscordAdapter:
         pings, allowed = self._mentions(message)
         content = payload(message.text, pings)
         renew = message.ping or message.fresh
+        if thread is not None and message.kind == "turn" and not message.mentions:
+            renew = False  # a thread's turn line is edited in place: its people were pinged by their hands
         known = None
         if slot_key:
             found = await self.service.slots.lookup(PLATFORM, slot_key)
@@ -335,7 +337,7 @@ class DiscordAdapter:
                 # the buttons of a message that has none any more (a finished game's picker)
                 await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
                                                               allowed_mentions=allowed)
-                if thread is not None and message.kind == "result":  # an aborted game's board: its last word
+                if thread is not None:  # the turn on the channel's status line; an aborted game's board
                     await self.threads.told_in_channel(message, thread, _files)
                 return
             except discord.NotFound:

@@ -73,8 +73,8 @@ class Threads:
         lobby = await self.service.slots.lookup(PLATFORM, f"lobby:{game_id}")
         if missing is None and lobby is not None and lobby[0] == chat.id:
             try:
-                made = await self.bot.http.start_thread_with_message(int(chat.id), int(lobby[1]),
-                                                                     name=message.text[:100], auto_archive_duration=1440)
+                made = await self.bot.http.start_thread_with_message(
+                    int(chat.id), int(lobby[1]), name=message.text[:100], auto_archive_duration=1440)
                 thread = int(made["id"])
                 for person in message.mentions:
                     await self.bot.http.add_user_to_thread(thread, int(person.id))
@@ -113,8 +113,8 @@ class Threads:
                 text = _("ℹ This server has reached Discord's limit of active threads: games are played here "
                          "in the channel until some threads are archived.")
             else:
-                text = _("ℹ I would give each game its own thread, but I lack the “{permission}” permission in this "
-                         "channel, so games are played here. An admin can grant it (or turn this off with "
+                text = _("ℹ I would give each game its own thread, but I lack the “{permission}” permission in "
+                         "this channel, so games are played here. An admin can grant it (or turn this off with "
                          "/settings threads=off).", permission=missing)
         return [Message(text, chat=message.chat, kind="notice")]
 

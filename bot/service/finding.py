@@ -1,6 +1,7 @@
 """Which game a command means, and whether the asker may use the command on it (the lifecycle table).
 
-A number names a game directly, and so does a game's own place (thread, topic) a command is typed in; without one, of the games of the chat (or, in a private chat, of the person)
+A number names a game directly, and so does a game's own place (thread, topic) a command is typed in; without
+one, of the games of the chat (or, in a private chat, of the person)
 in which the command can be used, the running game the asker sits in, else the only running game, else the
 newest; the asker is asked for the number only when several are equally likely, and told where it goes.
 Refusals say what there is instead.

@@ -71,7 +71,7 @@ def message_link(league: str, chat_id: str, message_id: str, topic: str | None =
     ``t.me/c/<id>/<topic>/<message>``; a basic group has none."""
     if not chat_id.startswith("-100"):
         return None
-    return f"https://t.me/c/{chat_id[4:]}/{topic}/{message_id}" if topic else f"https://t.me/c/{chat_id[4:]}/{message_id}"
+    return f"https://t.me/c/{chat_id[4:]}/{topic + '/' if topic else ''}{message_id}"
 
 
 def _counted(handler):

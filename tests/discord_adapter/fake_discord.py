@@ -10,7 +10,7 @@ twice); 50027 (a token used after ``token_ttl``, 15 min, configurable for tests)
 Threads (issue 39): a public thread started from a message (its id is the message's, as on Discord), refused
 without Create Public Threads (50013), for a name over 100 characters (50035), a second time for one message
 (160004) and beyond ``thread_limit`` active threads (160006); members added (Send Messages in Threads, else 50013);
-archive and lock by PATCH; a post in a thread without Send Messages in Threads (50013), in one archived and
+archive and lock by PATCH; an edit in an archived thread (50083); a post in a thread without Send Messages in Threads (50013), in one archived and
 locked (50083), or deleted (10003 Unknown Channel); an unlocked archived thread is unarchived by a post, as on
 Discord. ``bot_permissions``: the bot's own (its role's) permissions; ``thread_permissions`` gives it both.
 
@@ -497,6 +497,8 @@ class FakeDiscord:
         thread = self.threads.get(int(request.match_info["cid"]))
         if thread is not None and thread.get("deleted"):
             return error(404, 10003, "Unknown Channel")
+        if thread is not None and thread["thread_metadata"]["archived"]:
+            return error(400, 50083, "Thread is archived")
         message = self.messages.get(int(request.match_info["mid"]))
         if message is None or message.get("deleted"):
             return error(404, 10008, "Unknown Message")

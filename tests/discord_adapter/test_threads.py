@@ -176,3 +176,55 @@ async def test_threads_off_keeps_games_in_the_channel(make):
     await start_game(dc, "koenig_artus", [dc.alice, dc.bob])
     assert not dc.api.threads
     assert [m for m in channel(dc) if m["attachments"]]
+
+
+async def calls_per_move(dc, people, channel_id: int) -> list[int]:
+    """Play a game to the end by the first option each time; the REST calls on messages and channels of each move
+    (DMs included; interaction answers are not: they are the same everywhere)."""
+    api = dc.api
+
+    def count() -> int:
+        return len([1 for method, path in api.requests if path.startswith("/api/v10/channels/")
+                    and method in ("POST", "PATCH", "DELETE", "PUT")])
+
+    per_move = []
+    for _ in range(3000):
+        if any("is over" in text(m) for m in api.channel_messages(channel_id)):
+            return per_move[:-1]  # the last move is the end: its result is told differently
+        for person in people:
+            message = latest_picker(dc, person)
+            if message is not None:
+                before = count()
+                await act(dc, person, message)
+                await dc.idle()
+                per_move.append(count() - before)
+                break
+        else:
+            await dc.idle()
+    raise AssertionError("the game did not end")
+
+
+async def test_a_move_in_a_thread_costs_no_more_calls_than_in_the_channel(make):
+    from tests.discord_adapter.fake_discord import OTHER_CHANNEL_ID
+    dc = await make()
+    api = dc.api
+    await dc.slash(dc.mod, "settings", change="threads=off", channel_id=OTHER_CHANNEL_ID)
+    lobbies = {}
+    for channel_id, (first, second) in ((OTHER_CHANNEL_ID, (dc.alice, dc.bob)), (CHANNEL_ID, (dc.carol, dc.mod))):
+        await dc.slash(first, "new", game="koenig_artus", channel_id=channel_id)
+        lobby = [m for m in api.channel_messages(channel_id) if "table #" in text(m)][-1]
+        await dc.click(second, lobby, button(lobby, "Join"))
+        lobbies[channel_id] = (first, lobby)
+    async with dc.service.ctx.uow() as uow:  # the same deal in both: the same moves, message for message
+        for number in (1, 2):
+            (await uow.games.get(number)).seed = 20261127
+        await uow.commit()
+    for channel_id, (first, lobby) in lobbies.items():
+        await dc.click(first, lobby, button(api.messages[int(lobby["id"])], "Start"))
+    await dc.idle()
+    plain = await calls_per_move(dc, [dc.alice, dc.bob], OTHER_CHANNEL_ID)
+    threaded = await calls_per_move(dc, [dc.carol, dc.mod], CHANNEL_ID)
+    assert len(api.threads) == 1, "only the second game has a thread"
+    assert len(threaded) == len(plain) and sum(threaded) <= sum(plain), (plain, threaded)
+    print(f"REST calls per move: in the channel {sum(plain) / len(plain):.2f}, "
+          f"in a thread {sum(threaded) / len(threaded):.2f}")

@@ -179,3 +179,55 @@ async def test_mygames_links_to_the_board_in_the_games_topic(tg):
     reply = await tg.say(ALICE, ALICE["id"], "/mygames", expect=(ALICE["id"], "Your game"))
     links = [b["url"] for b in buttons(reply) if "url" in b]
     assert links == [f"https://t.me/c/1234567/{topic}/{board['message_id']}"]
+
+
+DAVE = {"id": 104, "is_bot": False, "first_name": "Dave"}
+CALLS = {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageMedia", "editMessageCaption",
+         "editMessageReplyMarkup", "deleteMessage"}
+
+
+async def calls_per_move(tg, chat_id: int, people) -> list[int]:
+    """Play the chat's game to the end by the first option each time; the group's API calls of each move."""
+    api = tg.api
+
+    def count() -> int:
+        return len([1 for method, p in api.calls if method in CALLS and str(p.get("chat_id")) == str(chat_id)])
+
+    per_move = []
+    for _ in range(3000):
+        if any("is over" in m["text"] for m in api.bot_messages(chat_id)):
+            return per_move[:-1]  # the last move is the end: its result is told differently
+        for person in people:
+            message = api.last_with_keyboard(person["id"])
+            if message and choose(message):
+                before = count()
+                await tg.press(person, person["id"], message, choose(message))
+                await tg.idle()
+                per_move.append(count() - before)
+                break
+        else:
+            await tg.idle()
+    raise AssertionError("the game did not end")
+
+
+async def test_a_move_in_a_topic_costs_no_more_calls_than_in_a_plain_group(tg):
+    api = tg.api
+    forum = -1009000
+    api.group(GROUP)
+    api.forum(forum)
+    for chat_id, (first, second) in ((GROUP, (ALICE, BOB)), (forum, (CAROL, DAVE))):
+        await tg.say(first, chat_id, "/new koenig_artus", expect=(chat_id, "table #"))
+        await tg.say(second, chat_id, "/join", expect=(chat_id, second["first_name"]))
+    async with tg.service.ctx.uow() as uow:  # the same deal in both: the same moves, message for message
+        for number in (1, 2):
+            (await uow.games.get(number)).seed = 20261127
+        await uow.commit()
+    await open_private_chats(tg, ALICE, BOB, CAROL, DAVE)
+    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "🏁"))
+    await tg.say(CAROL, forum, "/start", expect=(forum, "🏁"))
+    await tg.idle()
+    plain = await calls_per_move(tg, GROUP, [ALICE, BOB])
+    threaded = await calls_per_move(tg, forum, [CAROL, DAVE])
+    assert api.topics[forum], "the second game had its topic"
+    assert len(threaded) == len(plain) and sum(threaded) <= sum(plain), (plain, threaded)
+    print(f"group calls per move: plain {sum(plain) / len(plain):.2f}, in a topic {sum(threaded) / len(threaded):.2f}")
