@@ -76,8 +76,6 @@ class Threads:
                 made = await self.bot.http.start_thread_with_message(
                     int(chat.id), int(lobby[1]), name=message.text[:100], auto_archive_duration=1440)
                 thread = int(made["id"])
-                for person in message.mentions:
-                    await self.bot.http.add_user_to_thread(thread, int(person.id))
             except discord.HTTPException as error:
                 log.info("no thread for game %s: %s", game_id, error)
                 missing = "Create Public Threads" if error.code == MISSING_PERMISSIONS else \
@@ -85,11 +83,20 @@ class Threads:
                 if missing is None:
                     return []
             else:
+                await self._add(thread, message.mentions)
                 self.games[game_id] = str(thread)
                 self.names[game_id] = message.text
                 await self.service.handle(PlaceOpened(None, chat, game_id, str(thread)))
                 return []
         return self._told(message, missing) if missing else []
+
+    async def _add(self, thread: int, people) -> None:
+        """The seated people join the thread (it shows in their list); one who cannot be added still plays."""
+        for person in people:
+            try:
+                await self.bot.http.add_user_to_thread(thread, int(person.id))
+            except discord.HTTPException as error:
+                log.info("could not add %s to the thread %s: %s", person.id, thread, error)
 
     def _missing(self, channel_id: int) -> str | None:
         """The permission the bot lacks in the channel to give a game a thread (None: it has both)."""
