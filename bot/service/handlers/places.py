@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from sqlalchemy.exc import IntegrityError
+
 from bot import i18n
 from bot.i18n import _
 from bot.service import commands as c
@@ -23,7 +25,7 @@ async def place_opened(ctx: Context, command: c.PlaceOpened) -> list[Message]:
         await uow.slots.put(chat.platform, at_key(chat.id, command.place), chat.id, str(game_id))
         try:
             await uow.commit()
-        except Exception:  # another process stored one at the same moment: theirs stands
+        except IntegrityError:  # another process stored one at the same moment: theirs stands
             return []
     _readdress(ctx, chat.platform, game_id, command.place)
     return []
@@ -40,10 +42,7 @@ async def place_lost(ctx: Context, command: c.PlaceLost) -> list[Message]:
         await uow.slots.put(chat.platform, place_key(game_id), row.chat_external_id, LOST)
         game = await uow.games.get(game_id)
         stored = await uow.chats.get(game.chat_id) if game is not None else None
-        try:
-            await uow.commit()
-        except Exception:
-            return []
+        await uow.commit()
     _readdress(ctx, chat.platform, game_id, None)
     if stored is None or game.status != "active":
         return []
