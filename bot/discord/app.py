@@ -308,6 +308,9 @@ class DiscordAdapter:
         except discord.HTTPException as error:
             if thread is None or error.code not in GONE:
                 raise
+            if thread in self.threads.finished:  # a late word of a game over, its thread archived: not news
+                log.info("a %s message of a finished game's archived thread was dropped: %s", message.kind, error)
+                return
             self.delivery.submit(await self.threads.gone(message, thread))
             await self._deliver_where(message, None)
 

@@ -45,6 +45,7 @@ class Threads:
         self.lost: set[str] = set()  # threads gone: messages still addressed there go to the channel
         self.told: set[str] = set()  # channels told which permission is missing
         self._closing: dict[int, asyncio.Task] = {}  # thread → its archiving after the grace
+        self.finished: set[int] = set()  # threads of games that ended (archived by us: no fallback for them)
 
     def thread_of(self, message: Message) -> int | None:
         chat = message.chat
@@ -161,6 +162,7 @@ class Threads:
 
     def ended(self, thread: int) -> None:
         """The game is over: its thread is archived and locked after the grace."""
+        self.finished.add(thread)
         old = self._closing.pop(thread, None)
         if old is not None:
             old.cancel()

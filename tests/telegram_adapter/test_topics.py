@@ -4,6 +4,8 @@ is posted in the topic and in General and the topic closed. A group without topi
 changes. A topic deleted mid-game: the game goes on in General with one notice."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.telegram_adapter.conftest import ALICE, BOB, GROUP
@@ -98,8 +100,10 @@ async def test_three_games_at_once_each_in_its_own_topic(tg):
     await tg.idle()
     for number, topic in place.items():
         inside = api.in_topic(GROUP, topic)
-        assert all(f"#{number}" in m["text"] or "photo" in m or "🔔" in m["text"] for m in inside
-                   if "is over" in m["text"] or "🏁" in m["text"]), "only its own game in each topic"
+        others = [f"#{other}" for other in place if other != number]
+        assert not [m["text"] for m in inside if any(re.search(rf"{o}\b", m["text"]) for o in others)], \
+            "only its own game in each topic"
+        assert [m for m in inside if f"#{number}" in m["text"] and "photo" in m], "its board"
         assert [m for m in inside if f"Game #{number} is over" in m["text"]]
         assert topics_of(api)[topic]["closed"] is True
     in_general = [m["text"] for m in general(api)]
