@@ -152,7 +152,7 @@ def build_discord(service, settings: Settings):
 
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
     count, ids = settings.shards()
-    return build_discord_bot(service, shard_count=count, shard_ids=ids)
+    return build_discord_bot(service, shard_count=count, shard_ids=ids, thread_grace=settings.discord_thread_grace)
 
 
 async def run_bots(settings: Settings, *, discord: bool, telegram: bool) -> int:

@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     # Discord sharding: the total number of shards and the ones this process connects (all when unset)
     discord_shard_count: int | None = None
     discord_shard_ids: str | None = None
+    # seconds a finished game's Discord thread stays open before it is archived and locked
+    discord_thread_grace: float = 300.0
     # the most games a process keeps in memory (about 32 KB each); one not in memory is read when next used
     games_in_memory: int = 2000
     # Discord's REST and gateway addresses, for an HTTP proxy shared by many processes (and the tests' fake)

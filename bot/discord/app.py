@@ -29,6 +29,7 @@ from bot.delivery import Budget, Delivery, RetryLater, ShownButtons, default_slo
 from bot.discord.commands import register_commands
 from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
 from bot.discord.format import payload, to_markdown
+from bot.discord.threads import DEFAULT_GRACE, GONE, Threads
 from bot import i18n
 from bot.i18n import _
 from bot.discord.translator import HeraldTranslator
@@ -51,16 +52,19 @@ def _files(message: Message) -> list[discord.File]:
     return [discord.File(io.BytesIO(message.image), filename=message.image_name or "picture.png")] + files
 
 
-def message_link(guild_id: str, channel_id: str, message_id: str) -> str:
-    """Discord's jump link to a message in a server's channel."""
+def message_link(guild_id: str, channel_id: str, message_id: str, thread: str | None = None) -> str:
+    """Discord's jump link to a message in a server's channel (a message in a thread is addressed by the thread,
+    its channel: ``channel_id`` is already the thread's)."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 class DiscordAdapter:
-    def __init__(self, service: Service, bot: "HeraldBot"):
+    def __init__(self, service: Service, bot: "HeraldBot", thread_grace: float = DEFAULT_GRACE):
         self.service = service
         service.ctx.link_makers[PLATFORM] = message_link
+        service.ctx.homes.add(PLATFORM)  # a game gets its own thread where the bot may open one
         self.bot = bot
+        self.threads = Threads(service, bot, thread_grace)
         self.busy = 0  # interactions being handled (tests wait for 0)
         self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
         self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
@@ -77,6 +81,7 @@ class DiscordAdapter:
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
+        await self.threads.close()
 
     # ------------------------------------------------------------------ references
     @staticmethod
@@ -88,7 +93,12 @@ class DiscordAdapter:
     def chat_ref(interaction: discord.Interaction) -> ChatRef | None:
         if interaction.guild_id is None or interaction.channel_id is None:
             return None
-        title = getattr(interaction.channel, "name", None)
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) and channel.parent_id:  # a thread: a place in its channel
+            parent = channel.parent
+            return ChatRef(PLATFORM, str(channel.parent_id), str(interaction.guild_id), getattr(parent, "name", None),
+                           i18n.supported(interaction.guild_locale), str(channel.id))
+        title = getattr(channel, "name", None)
         return ChatRef(PLATFORM, str(interaction.channel_id), str(interaction.guild_id), title,
                        i18n.supported(interaction.guild_locale))  # the server's preferred language
 
@@ -118,6 +128,7 @@ class DiscordAdapter:
                 out = [Message(text, user=user, chat=None, kind="error")]
                 await self.deliver(out, interaction, reply_all=True)
                 return
+            await self.threads.reopen(interaction.channel)  # a finished game's thread, asked about again
             out = await self.service.handle(command_for(chat, user))
             await self.deliver(out, interaction, hand_here=hand_here and chat is not None)
         finally:
@@ -252,7 +263,9 @@ class DiscordAdapter:
                              "use the newest.")
                 await interaction.followup.send(to_markdown(note), ephemeral=True)
 
-    async def _channel_of(self, message: Message) -> discord.abc.Messageable:
+    async def _channel_of(self, message: Message, thread: int | None = None) -> discord.abc.Messageable:
+        if thread is not None:  # the game's own thread
+            return self.bot.get_partial_messageable(thread, type=discord.ChannelType.public_thread)
         if message.chat is not None:
             return self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
         known = self.dm_channels.get(message.user.id)
@@ -293,19 +306,42 @@ class DiscordAdapter:
         return f" {named}", discord.AllowedMentions(everyone=False, roles=False, users=people, replied_user=False)
 
     async def _deliver_one(self, message: Message, pace) -> None:
-        """One message: each REST call first awaits ``pace`` (the channel's and the token's budget)."""
+        """One message: each REST call first awaits ``pace`` (the channel's and the token's budget); one of a game
+        whose thread is gone (deleted, archived by someone) goes to the channel."""
+        if message.kind == "home":  # a game starts: its own thread, where the bot may open one
+            self.delivery.submit(await self.threads.open(message))
+            return
+        thread = self.threads.thread_of(message)
+        try:
+            await self._deliver_where(message, thread, pace)
+        except discord.HTTPException as error:
+            if thread is None or error.code not in GONE:
+                raise
+            if thread in self.threads.finished:  # a late word of a game over, its thread archived: not news
+                log.info("a %s message of a finished game's archived thread was dropped: %s", message.kind, error)
+                return
+            self.delivery.submit(await self.threads.gone(message, thread))
+            await self._deliver_where(message, None, pace)
+
+    async def _deliver_where(self, message: Message, thread: int | None, pace) -> None:
         slot_key = default_slot_key(message)
         if message.retire:  # a slot whose message is no longer true (a finished game's turn line): it goes
-            found = await self.service.slots.lookup(PLATFORM, slot_key) if slot_key else None
-            if found is not None:
-                await pace()
-                await self._retire(self.bot.get_partial_messageable(int(found[0])), int(found[1]))
+            for key in [slot_key] + ([f"status:{message.game_id}"] if message.kind == "turn" else []):
+                found = await self.service.slots.lookup(PLATFORM, key) if key else None
+                if found is not None:  # (and the channel's status line of the game with it)
+                    await pace()
+                    await self._retire(self.bot.get_partial_messageable(int(found[0])), int(found[1]))
             return
-        channel = await self._channel_of(message)
+        if thread is not None and message.kind == "turn" and not message.mentions:
+            await self.threads.told_in_channel(message, thread, _files)  # the status line only: the board in
+            return  # the thread says whose turn, and their hands pinged them
+        channel = await self._channel_of(message, thread)
         view = build_view(message)
         pings, allowed = self._mentions(message)
         content = payload(message.text, pings)
         renew = message.ping or message.fresh
+        if thread is not None and message.kind == "turn" and not message.mentions:
+            renew = False  # a thread's turn line is edited in place: its people were pinged by their hands
         known = None
         if slot_key:
             found = await self.service.slots.lookup(PLATFORM, slot_key)
@@ -319,6 +355,8 @@ class DiscordAdapter:
                 await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
                                                               allowed_mentions=allowed)
                 self.shown_buttons.note(slot_key, view is not None and not message.lapsing)
+                if thread is not None:  # the turn on the channel's status line; an aborted game's board
+                    await self.threads.told_in_channel(message, thread, _files)
                 return
             except discord.NotFound:
                 known = None  # deleted meanwhile: post a new one
@@ -343,6 +381,8 @@ class DiscordAdapter:
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:
             await self.service.slots.remember(PLATFORM, slot_key, str(channel.id), str(sent.id))
+        if thread is not None:
+            await self.threads.told_in_channel(message, thread, _files)
         if not message.is_private:
             if not retired:  # a message that replaced (deleted) its predecessor pushes nothing up
                 self.seen[channel.id] += 1
@@ -372,11 +412,11 @@ class DiscordAdapter:
 class HeraldBot(commands.Bot):
     """discord.py's Bot with the adapter attached; ``deliver`` sends service messages (timers use it)."""
 
-    def __init__(self, service: Service, **kwargs):
+    def __init__(self, service: Service, thread_grace: float = DEFAULT_GRACE, **kwargs):
         intents = discord.Intents.default()  # guilds, guild and DM messages (counted, never read)
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())  # only pings name people
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
-        self.adapter = DiscordAdapter(service, self)
+        self.adapter = DiscordAdapter(service, self, thread_grace)
         self.deliver = self.adapter.deliver
 
     async def close(self) -> None:

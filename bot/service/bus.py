@@ -25,8 +25,8 @@ from bot.i18n import _
 from bot.service import buttons, commands as c
 from bot.service.context import Context
 from bot.service.errors import ServiceError, safe_chat, safe_user, unavailable_text
-from bot.service.handlers import (away, chat, hints, leagues, lobby, looking, mine, moves, notify, people, records,
-                                 resign, settings, undo, web)
+from bot.service.handlers import (away, chat, hints, leagues, lobby, looking, mine, moves, notify, people, places,
+                                 records, resign, settings, undo, web)
 from bot.service.messages import Message
 
 log = logging.getLogger("bot.service")
@@ -51,9 +51,11 @@ HANDLERS: dict[type, Handler] = {
     c.PrivateChatDelivered: people.private_chat_delivered, c.ChatMoved: people.chat_moved,
     c.SendRecord: records.send_record, c.ShowReplay: records.show_replay,
     c.GoAway: away.go_away, c.ComeBack: away.come_back, c.ChangeNotify: notify.change_notify,
+    c.PlaceOpened: places.place_opened, c.PlaceLost: places.place_lost,
 }
 # bookkeeping the adapters report: no person typed it, so no flood guard and no reply on failure
-UNGUARDED = (c.PrivateChatOpened, c.PrivateChatFailed, c.PrivateChatDelivered, c.ChatMoved)
+UNGUARDED = (c.PrivateChatOpened, c.PrivateChatFailed, c.PrivateChatDelivered, c.ChatMoved, c.PlaceOpened,
+             c.PlaceLost)
 
 
 def made_safe(command: c.Command) -> c.Command:

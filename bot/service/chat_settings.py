@@ -26,6 +26,7 @@ DEFAULT_SETTINGS: dict = {
     "undo": "free",          # free: /undo takes back what told nobody anything, else asks; consent: always asks; off
     "reveal_after_end": "on",  # on: a finished game's record and replay show every hidden card; off: never
     "clock": "live",         # new games' time control: live (turn_timer), fast, normal, slow or a bank: 2d+12h
+    "threads": "on",         # on: a game gets its own thread (Discord) or forum topic (Telegram) where permitted
 }
 PERSONAL = "mylanguage"  # the asker's own language, stored on their player row
 MYWEB = "myweb"  # the asker's name on the web pages: hidden ("a player") or shown, stored on their player row
@@ -36,7 +37,7 @@ _BOUNDS = {"turn_timer": (30, 7 * 86400, True), "min_games": (0, 1000, False),
            "lobby_timeout": (600, 30 * 86400, False)}
 _CHOICES = {"language": i18n.LANGUAGES, "pictures": ("on", "off"), "hints": ("on", "off"),
             "web": ("on", "off"), "undo": ("free", "consent", "off"), "reveal_after_end": ("on", "off"),
-            PERSONAL: i18n.LANGUAGES, MYWEB: ("hidden", "shown")}
+            "threads": ("on", "off"), PERSONAL: i18n.LANGUAGES, MYWEB: ("hidden", "shown")}
 _SECONDS = {"ai_time": (0.1, 5.0)}  # settings in seconds with a fraction: (smallest, largest)
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _HELP = {
@@ -55,6 +56,8 @@ _HELP = {
                            "hidden"),
     "clock": N_("new games' time control: live = turn_timer per turn; fast, normal, slow, or a time bank per player "
                 "plus an increment per move, e.g. clock=2d+12h (a game may choose its own: /new … clock=slow)"),
+    "threads": N_("on = each game is played in its own thread (Discord) or topic (Telegram), where I may open one; "
+                  "off = in the chat itself"),
 }
 
 

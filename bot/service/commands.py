@@ -252,6 +252,21 @@ class ChatMoved(Command):
     new_id: str = ""
 
 
+@dataclass(frozen=True)
+class PlaceOpened(Command):
+    """The adapter gave game ``game_id`` a place of its own in ``chat`` (a thread, a forum topic): ``place``."""
+
+    game_id: int = 0
+    place: str = ""
+
+
+@dataclass(frozen=True)
+class PlaceLost(Command):
+    """Game ``game_id``'s place in ``chat`` is gone (deleted, closed by someone): it goes on in the chat."""
+
+    game_id: int = 0
+
+
 
 # ---------------------------------------------------------------- records and replays
 @dataclass(frozen=True)

@@ -54,7 +54,8 @@ class Context:
     process); ``dm_required``: platforms where a person must open a private chat before a game starts
     (a Telegram bot cannot write first); ``own_tables``: platforms where a chat is one person's own table (the
     console): any number of tables, moves typed in the open, nothing handed over through the outbox (one
-    process); ``pictures``: draw boards and hands (the chat platforms); ``shards``: (shard count, the Discord
+    process); ``homes``: platforms whose adapters give a game its own place (a thread, a forum topic:
+    ``places.py``); ``pictures``: draw boards and hands (the chat platforms); ``shards``: (shard count, the Discord
     shards this process connects) when it connects only some (None: every guild). The timers and AI turns this
     process claims are those of ``served``: chats of the platforms it serves, and of its shards' guilds.
     """
@@ -70,6 +71,7 @@ class Context:
     shards: tuple[int, frozenset[int]] | None = None
     dm_required: frozenset[str] = frozenset({"telegram"})
     own_tables: frozenset[str] = OWN_TABLES
+    homes: set[str] = field(default_factory=set)  # platforms whose adapter gives a game a place: they add themselves
     lobby_limits: tuple[int, int] = LOBBY_LIMITS
     delivery_lease: timedelta = DELIVERY_LEASE
     timer_lease: timedelta = TIMER_LEASE
@@ -80,8 +82,9 @@ class Context:
     thinking: Thinking = field(default_factory=Thinking)
     outbox_keys: OutboxKeys = field(default_factory=OutboxKeys)
     timer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
-    # platform → (league, chat id, message id) → a link to that message; registered by each adapter (``/mygames``)
-    link_makers: dict[str, Callable[[str, str, str], str | None]] = field(default_factory=dict)
+    # platform → (league, chat id, message id[, the game's place]) → a link to that message; registered by each
+    # adapter (``/mygames``)
+    link_makers: dict[str, Callable[..., str | None]] = field(default_factory=dict)
 
     def uow(self, readonly: bool = False) -> UnitOfWork:
         """A unit of work; ``readonly`` ones never take SQLite's write lock."""

@@ -66,7 +66,8 @@ def safe_chat(chat: ChatRef | None) -> ChatRef | None:
     if chat is None:
         return None
     return ChatRef(chat.platform, clean(chat.id, 64), clean(chat.league, 48) if chat.league else None,
-                   clean(chat.title, TITLE_LENGTH) if chat.title else None, i18n.supported(chat.locale))
+                   clean(chat.title, TITLE_LENGTH) if chat.title else None, i18n.supported(chat.locale),
+                   clean(chat.place, 32) if chat.place else None)
 
 
 def unavailable_text(error: StorageUnavailable) -> str:

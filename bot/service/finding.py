@@ -1,6 +1,7 @@
 """Which game a command means, and whether the asker may use the command on it (the lifecycle table).
 
-A number names a game directly; without one, of the games of the chat (or, in a private chat, of the person)
+A number names a game directly, and so does a game's own place (thread, topic) a command is typed in; without
+one, of the games of the chat (or, in a private chat, of the person)
 in which the command can be used, the running game the asker sits in, else the only running game, else the
 newest; the asker is asked for the number only when several are equally likely, and told where it goes.
 Refusals say what there is instead.
@@ -18,6 +19,7 @@ from bot.service.context import Context
 from bot.service.errors import ServiceError, game_number
 from bot.service.live import LiveGame
 from bot.service.messages import ChatRef, UserRef
+from bot.service.places import game_at
 from bot.service.rows import is_user, seat_of
 
 _NUMBERED = re.compile(r"^\s*#?(\d{1,10})\s+(\S.*)$", re.S)
@@ -66,6 +68,8 @@ async def find_game(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: U
     newest finished one. Only several equally likely games are a question. ``mine``: prefer the asker's own
     games (not for /join)."""
     number = game_number(game_id)
+    if number is None and chat is not None and chat.place:  # typed in a game's own thread or topic: that game
+        number = await game_at(uow, chat)
     if number is not None:
         row = await uow.games.get(number)
         if row is None:

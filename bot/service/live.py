@@ -63,6 +63,7 @@ class LiveGame:
     # hashing or JSON) to send a hand only when what only they see changed; views of committed states are never
     # mutated (a move applies to a clone)
     shown_views: dict[int, dict] = field(default_factory=dict)
+    asked_home: bool = False  # its start asked the adapter for a place of its own (a thread, a topic)
     turn_line: bool = False  # the group shows a turn line naming someone (retired when nobody needs one)
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_KEPT))  # (seq, seat, [Event]) of recent moves
     # seats that asked for a hint since their last move: their next move is stored as made after a hint

@@ -13,7 +13,7 @@ import weakref
 from storage import UnitOfWork
 from bot.service.chat_settings import effective
 from bot.service.live import LOG_KEPT, LiveGame, load_live
-from bot.service.rows import chat_ref
+from bot.service.places import game_chat
 
 SETTINGS_TTL = 30.0  # seconds a game in memory trusts its chat's settings (a change in another process shows)
 
@@ -102,7 +102,8 @@ class LiveGames:
         chat = await uow.chats.get(row.chat_id)
         recent = await uow.games.last_moves(row.id, LOG_KEPT)
         moves = recent[-1].seq + 1 if recent else 0  # the log's seqs run 0, 1, …: no count query (a round trip)
-        live = load_live(row, chat, chat_ref(chat), moves, recent, await uow.timers.seats_with_timers(row.id))
+        live = load_live(row, chat, await game_chat(uow, chat, row.id), moves, recent,
+                         await uow.timers.seats_with_timers(row.id))
         self.loads += 1
         self._games.pop(game_id, None)  # (another task may have loaded it while this one read)
         self._games[game_id] = live

@@ -15,6 +15,9 @@ class ChatRef:
     league: str | None = None
     title: str | None = None
     locale: str | None = field(default=None, compare=False)  # the server's/group's language, when the platform says
+    # a game's own place inside the chat (a Discord thread, a Telegram forum topic): where a command was typed, and
+    # where a game's public messages go; None: the chat itself (``bot/service/places.py``)
+    place: str | None = field(default=None, compare=False)
 
     @property
     def league_key(self) -> str:
@@ -108,8 +111,11 @@ class Message:
 
 def _ref(ref) -> list | None:
     """A chat keeps its language (the deep link's label of a message another process delivers is in it)."""
-    return None if ref is None else [ref.platform, ref.id, *([ref.league, ref.title, ref.locale]
-                                                           if isinstance(ref, ChatRef) else [ref.name])]
+    if ref is None:
+        return None
+    if isinstance(ref, ChatRef):
+        return [ref.platform, ref.id, ref.league, ref.title, ref.locale, *([ref.place] if ref.place else [])]
+    return [ref.platform, ref.id, ref.name]
 
 
 def message_to_json(message: Message) -> dict:

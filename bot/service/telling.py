@@ -173,7 +173,9 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
     humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
     if humans_to_act and set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}:
         turn = turn_message(live, state)
-        if turn.mentions:  # someone to act can only be reached here: the line pings them
+        if turn.mentions or live.chat.place is not None or (started and live.asked_home):
+            # someone to act can only be reached here: the line pings them; or a game in its own place (a thread):
+            # the chat's status line of the game says whose turn (adapters edit it in place, see places.py)
             out.append(turn)
         elif live.turn_line:  # the last line names someone else: it goes (the board says whose turn it is)
             out.append(turn_retired(live.chat, live.id))

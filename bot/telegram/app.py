@@ -37,6 +37,7 @@ from bot.service import ChatRef, Message, Service, UserRef
 from bot.service import commands as c
 from bot.telegram.incoming import ADMIN_COMMANDS, command_of, late_refusal
 from bot.telegram.outgoing import PLATFORM, Outgoing
+from bot.telegram.topics import Topics
 
 log = logging.getLogger(__name__)
 GROUP_BUDGET = Budget(((20, 63.0), (1, 1.05)))  # Telegram: 20 a minute in a group, about one a second
@@ -67,9 +68,12 @@ COMMANDS = [
 ]
 
 
-def message_link(league: str, chat_id: str, message_id: str) -> str | None:
-    """A link to a message: supergroups (ids ``-100…``) have ``t.me/c/<id>/<message>``; a basic group has none."""
-    return f"https://t.me/c/{chat_id[4:]}/{message_id}" if chat_id.startswith("-100") else None
+def message_link(league: str, chat_id: str, message_id: str, topic: str | None = None) -> str | None:
+    """A link to a message: supergroups (ids ``-100…``) have ``t.me/c/<id>/<message>``, in a forum topic
+    ``t.me/c/<id>/<topic>/<message>``; a basic group has none."""
+    if not chat_id.startswith("-100"):
+        return None
+    return f"https://t.me/c/{chat_id[4:]}/{topic + '/' if topic else ''}{message_id}"
 
 
 def _counted(handler):
@@ -90,6 +94,8 @@ class TelegramAdapter(Outgoing):
     def __init__(self, service: Service, app: Application, *, pace_scale: float = 1.0, verdict_wait: float = 0.5):
         self.service = service
         service.ctx.link_makers[PLATFORM] = message_link
+        service.ctx.homes.add(PLATFORM)  # a game gets its own forum topic where the group has topics
+        self.topics = Topics(service, app)
         self.app = app
         self.verdict_wait = verdict_wait
         self.latest_message: dict[str, int] = {}  # group id → newest message id seen there
@@ -126,8 +132,11 @@ class TelegramAdapter(Outgoing):
         if chat is None or chat.type == ChatType.PRIVATE:
             return None
         user = update.effective_user  # a new group speaks the language of the first person who uses it
+        message = update.effective_message  # typed (or pressed) in a forum topic: the topic is a game's place
+        topic = message.message_thread_id if message is not None and message.is_topic_message else None
         return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title,
-                       i18n.supported(user.language_code) if user is not None else None)
+                       i18n.supported(user.language_code) if user is not None else None,
+                       str(topic) if topic else None)
 
     async def is_admin(self, update: Update) -> bool:
         chat = update.effective_chat
@@ -317,7 +326,10 @@ class TelegramAdapter(Outgoing):
     def _seen(self, update: Update) -> None:
         message = update.effective_message
         if message is not None and message.chat.type != ChatType.PRIVATE:
+            self.topics.seen(message.chat)
             key = str(message.chat.id)
+            if message.is_topic_message and message.message_thread_id:  # a topic scrolls on its own
+                key += f"/{message.message_thread_id}"
             self.latest_message[key] = max(self.latest_message.get(key, 0), message.message_id)
 
 

@@ -18,6 +18,7 @@ from bot.delivery import RetryLater, default_slot_key
 from bot.i18n import _
 from bot.service import Message
 from bot.service.commands import ChatMoved, PrivateChatDelivered, PrivateChatFailed
+from bot.telegram.topics import thread_gone
 from bot.telegram.format import CAPTION_LIMIT, TEXT_LIMIT, caption, fit_text, keyboard, to_html, utf16_len
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ def _settle(meta: dict, reached: bool | None) -> None:
 
 class Outgoing:
     """The sending half of ``TelegramAdapter`` (a mixin: it uses the adapter's ``app``, ``service``,
-    ``delivery``, ``latest_message``, ``moved`` and ``removed``)."""
+    ``delivery``, ``latest_message``, ``moved``, ``removed`` and ``topics``)."""
 
     async def _send(self, message: Message, meta: dict, pace) -> None:
         """Deliver one message; a 429 or a network failure is handed back to the queue to wait and retry."""
@@ -110,7 +111,14 @@ class Outgoing:
         if message.retire:
             await self._retire_slot(slot_key, pace)
             return
+        if message.kind == "home":  # a game starts: its own topic, where the group can have one
+            await self.topics.open(message, pace)
+            return
+        thread = self.topics.thread_of(message)
+        if thread is not None and message.kind == "turn" and not message.mentions:
+            return  # a game in its own topic: its board there says whose turn, and their hands pinged them
         chat_id = int(self._resolve(message.chat.id if message.chat is not None else message.user.id))
+        seen_key = str(chat_id) if thread is None else f"{chat_id}/{thread}"  # a topic scrolls on its own
         text = self._html(message)
         markup = keyboard(message.buttons, self._deep_link(message))
         renew = message.ping or message.fresh
@@ -121,11 +129,13 @@ class Outgoing:
             # there): its old message cannot be edited or deleted any more
             if found and found[0] == str(chat_id):
                 known = (int(found[0]), int(found[1]))
-        if known is not None and not renew and not self._scrolled_away(known[0], known[1]):
+        if known is not None and not renew and not self._scrolled_away(seen_key, known[1]):
             try:  # one call: the slot's message shows the news (a board, a hand after its person's move)
                 await pace()
                 await self._edit(known[0], known[1], text, markup, message)
                 self.shown_buttons.note(slot_key, markup is not None and not message.lapsing)
+                if message.kind == "result" and thread is not None:  # an aborted game's board: its last word
+                    await self.topics.ended(message, text, markup, pace)
                 return
             except BadRequest as error:
                 if "not modified" in str(error).lower():
@@ -137,7 +147,10 @@ class Outgoing:
                 chat_id = await self._moved_to(known[0], moved.new_chat_id)
                 known = None
         # one call: a new message (it notifies only when it is a ping, see ``_notifies``)
-        sent = await self._post(chat_id, text, markup, message, meta, pace)
+        sent, thread = await self._post(chat_id, text, markup, message, meta, pace, thread)
+        seen_key = str(sent.chat.id) if thread is None else f"{sent.chat.id}/{thread}"
+        if message.kind == "result" and thread is not None:  # the end: said in General too, the topic closed
+            await self.topics.ended(message, text, markup, pace)
         if known is not None and renew and (message.ping or message.is_private) and \
                 (not message.is_private or message.fresh or self.shown_buttons.pressable(slot_key)):
             # one more only where the old message misleads: a group's old turn line, a hand still pressable, or
@@ -153,8 +166,7 @@ class Outgoing:
         if slot_key:
             await self.service.slots.remember(PLATFORM, slot_key, str(sent.chat.id), str(sent.message_id))
         if not message.is_private:
-            self.latest_message[str(sent.chat.id)] = max(self.latest_message.get(str(sent.chat.id), 0),
-                                                          sent.message_id)
+            self.latest_message[seen_key] = max(self.latest_message.get(seen_key, 0), sent.message_id)
 
     async def _edit(self, chat_id: int, message_id: int, text: str, markup, message: Message) -> None:
         """A board or hand in place: a picture with editMessageMedia (new photo and caption), text with
@@ -169,23 +181,35 @@ class Outgoing:
                                                  parse_mode=ParseMode.HTML, reply_markup=markup,
                                                  link_preview_options=NO_PREVIEW)
 
-    async def _post(self, chat_id: int, text: str, markup, message: Message, meta: dict, pace):
+    async def _post(self, chat_id: int, text: str, markup, message: Message, meta: dict, pace,
+                    thread: int | None = None):
+        """Send a new message (in the forum topic ``thread``, when given); returns it and the topic it went to."""
         kwargs = {"parse_mode": ParseMode.HTML, "reply_markup": markup,
                   "disable_notification": not self._notifies(message)}
         if meta.get("reply_to") and chat_id < 0:
             kwargs["reply_parameters"] = ReplyParameters(meta["reply_to"], allow_sending_without_reply=True)
+        if thread is not None:
+            kwargs["message_thread_id"] = thread
         for _attempt in range(3):
             try:
                 await pace()
                 if message.files:  # documents (a game's record): each its own message, the text on the last
-                    return await self._documents(chat_id, text, message, kwargs, pace)
+                    return await self._documents(chat_id, text, message, kwargs, pace), thread
                 if message.image is not None:  # a board, hand or chart: the picture with the text as caption
                     return await self.app.bot.send_photo(
-                        chat_id, InputFile(message.image, filename=message.image_name), caption=text, **kwargs)
-                return await self.app.bot.send_message(chat_id, text, link_preview_options=NO_PREVIEW, **kwargs)
+                        chat_id, InputFile(message.image, filename=message.image_name), caption=text,
+                        **kwargs), thread
+                return await self.app.bot.send_message(chat_id, text, link_preview_options=NO_PREVIEW,
+                                                       **kwargs), thread
             except ChatMigrated as moved:  # the group became a supergroup: its games move with it
                 chat_id = await self._moved_to(chat_id, moved.new_chat_id)
                 kwargs.pop("reply_parameters", None)
+            except BadRequest as error:  # the game's topic was deleted: it goes on in General, told once
+                if thread is None or not thread_gone(error):
+                    raise
+                self.delivery.submit(await self.topics.gone(message, thread))
+                thread = None
+                kwargs.pop("message_thread_id", None)
         raise BadRequest("the chat keeps moving")
 
     async def _documents(self, chat_id: int, text: str, message: Message, kwargs: dict, pace):
@@ -245,9 +269,11 @@ class Outgoing:
         except BadRequest as error:  # it had none, or it is gone
             log.info("could not remove the buttons of an older message: %s", error)
 
-    def _scrolled_away(self, chat_id: int, message_id: int) -> bool:
-        latest = self.latest_message.get(str(chat_id), message_id)
-        gone = sum(1 for m in self.removed.get(str(chat_id), ()) if message_id < m <= latest)
+    def _scrolled_away(self, seen_key: str, message_id: int) -> bool:
+        """Whether more than ``REPOST_AFTER`` messages came after ``message_id`` where it is (a group, or one of
+        its topics: ``seen_key`` is ``<chat>/<topic>``)."""
+        latest = self.latest_message.get(seen_key, message_id)
+        gone = sum(1 for m in self.removed.get(seen_key.partition("/")[0], ()) if message_id < m <= latest)
         return latest - message_id - gone > REPOST_AFTER
 
     def _deep_link(self, message: Message) -> list[list[InlineKeyboardButton]]:

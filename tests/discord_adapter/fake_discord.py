@@ -7,6 +7,13 @@ hit are faked: 50007 (closed DMs); 10062 (an interaction answered after ``ack_de
 twice); 50027 (a token used after ``token_ttl``, 15 min, configurable for tests); 429 with ``retry_after``
 (injected per channel, or beyond ``channel_rate`` posts in a window).
 
+Threads (issue 39): a public thread started from a message (its id is the message's, as on Discord), refused
+without Create Public Threads (50013), for a name over 100 characters (50035), a second time for one message
+(160004) and beyond ``thread_limit`` active threads (160006); members added (Send Messages in Threads, else 50013);
+archive and lock by PATCH; an edit in an archived thread (50083); a post in a thread without Send Messages in Threads (50013), in one archived and
+locked (50083), or deleted (10003 Unknown Channel); an unlocked archived thread is unarchived by a post, as on
+Discord. ``bot_permissions``: the bot's own (its role's) permissions; ``thread_permissions`` gives it both.
+
 ``notifications`` records whom each new message notified: a new DM its recipient (unless
 SUPPRESS_NOTIFICATIONS), a new channel message the users it mentions as allowed by ``allowed_mentions``
 (absent: every mentioned user). Edits never notify.
@@ -30,6 +37,11 @@ OTHER_CHANNEL_ID = 910000000000000003
 MOD_ROLE_ID = 910000000000000009
 MANAGE_GUILD = 1 << 5
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)  # view, send, history, use commands
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+BOT_ROLE_ID = 910000000000000008
+PUBLIC_THREAD = 11
 EPHEMERAL = 1 << 6
 SUPPRESS_NOTIFICATIONS = 1 << 12
 TIMESTAMP = "2026-11-23T10:00:00+00:00"
@@ -78,8 +90,12 @@ class Interaction:
 
 class FakeDiscord:
     def __init__(self, *, ack_deadline: float = 3.0, token_ttl: float = 900.0,
-                 channel_rate: tuple[int, float] | None = None, clock=time.monotonic, guild_id: int = GUILD_ID):
+                 channel_rate: tuple[int, float] | None = None, clock=time.monotonic, guild_id: int = GUILD_ID,
+                 thread_permissions: bool = False, thread_limit: int = 1000):
         self.guild_id = guild_id  # the one server the bot is in
+        self.bot_permissions = EVERYONE_PERMISSIONS | (THREAD_PERMISSIONS if thread_permissions else 0)
+        self.thread_limit = thread_limit  # active threads a server may have (Discord: 1000)
+        self.threads: dict[int, dict] = {}  # thread id → its channel object (with "members", "deleted")
         self.guild_locale = "en-US"  # the server's preferred locale (interactions carry it as guild_locale)
         self.ack_deadline = ack_deadline
         self.token_ttl = token_ttl
@@ -118,6 +134,9 @@ class FakeDiscord:
         r.add_put("/api/v10/applications/{app}/commands", self.put_commands)
         r.add_post("/api/v10/users/@me/channels", self.open_dm)
         r.add_post("/api/v10/channels/{cid}/messages", self.post_message)
+        r.add_post("/api/v10/channels/{cid}/messages/{mid}/threads", self.start_thread)
+        r.add_put("/api/v10/channels/{cid}/thread-members/{uid}", self.add_thread_member)
+        r.add_patch("/api/v10/channels/{cid}", self.edit_channel)
         r.add_patch("/api/v10/channels/{cid}/messages/{mid}", self.edit_message)
         r.add_delete("/api/v10/channels/{cid}/messages/{mid}", self.delete_message)
         r.add_post("/api/v10/interactions/{iid}/{token}/callback", self.callback)
@@ -186,7 +205,9 @@ class FakeDiscord:
         roles = [{"id": str(self.guild_id), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
                   "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
                  {"id": str(MOD_ROLE_ID), "name": "Mods", "permissions": str(EVERYONE_PERMISSIONS | MANAGE_GUILD),
-                  "position": 1, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}]
+                  "position": 1, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+                 {"id": str(BOT_ROLE_ID), "name": "Herald", "permissions": str(self.bot_permissions),
+                  "position": 2, "color": 0, "hoist": False, "managed": True, "mentionable": False, "flags": 0}]
         channels = [{"id": str(cid), "type": 0, "name": name, "position": i, "permission_overwrites": [],
                      "guild_id": str(self.guild_id)}
                     for i, (cid, name) in enumerate([(CHANNEL_ID, "games"), (OTHER_CHANNEL_ID, "tavern")])]
@@ -200,7 +221,7 @@ class FakeDiscord:
 
     def member(self, person: dict) -> dict:
         uid = int(person["id"])
-        roles = [str(MOD_ROLE_ID)] if uid in self.admins else []
+        roles = [str(MOD_ROLE_ID)] if uid in self.admins else [str(BOT_ROLE_ID)] if uid == APP_ID else []
         permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if uid in self.admins else 0)
         return {"user": person, "roles": roles, "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
                 "permissions": str(permissions), "nick": None, "avatar": None}
@@ -223,6 +244,8 @@ class FakeDiscord:
         return self.users[uid]
 
     def _channel_payload(self, channel_id: int) -> dict:
+        if channel_id in self.threads:
+            return self._thread_payload(self.threads[channel_id])
         for uid, dm in self.dm_channels.items():
             if dm == channel_id:
                 return {"id": str(dm), "type": 1, "recipients": [self.users[uid]], "last_message_id": None,
@@ -242,7 +265,7 @@ class FakeDiscord:
         payload = {"id": str(iid), "application_id": str(APP_ID), "type": kind, "data": data, "token": token,
                    "version": 1, "channel_id": str(channel_id), "channel": self._channel_payload(channel_id),
                    "locale": person.get("locale", "en-US"),  # the person's client language
-                   "app_permissions": str(EVERYONE_PERMISSIONS), "entitlements": [],
+                   "app_permissions": str(self.bot_permissions), "entitlements": [],
                    "authorizing_integration_owners": {"0": str(self.guild_id)} if not in_dm else {"1": person["id"]},
                    "context": 1 if in_dm else 0, "attachment_size_limit": 8 * 1024 * 1024}
         if in_dm:
@@ -424,6 +447,9 @@ class FakeDiscord:
 
     async def post_message(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["cid"])
+        refused = self._thread_refuses(channel_id)
+        if refused is not None:
+            return refused
         wait = self._limited(channel_id)
         if wait is not None:
             self.refused.append((self.clock(), channel_id))
@@ -468,6 +494,11 @@ class FakeDiscord:
         return record is not None and self.clock() - record.created <= self.token_ttl
 
     async def edit_message(self, request: web.Request) -> web.Response:
+        thread = self.threads.get(int(request.match_info["cid"]))
+        if thread is not None and thread.get("deleted"):
+            return error(404, 10003, "Unknown Channel")
+        if thread is not None and thread["thread_metadata"]["archived"]:
+            return error(400, 50083, "Thread is archived")
         message = self.messages.get(int(request.match_info["mid"]))
         if message is None or message.get("deleted"):
             return error(404, 10008, "Unknown Message")
@@ -551,3 +582,94 @@ class FakeDiscord:
             return error(404, 10008, "Unknown Message")
         message["deleted"] = True
         return web.Response(status=204)
+
+    # ------------------------------------------------------------------ threads
+    def _thread_payload(self, thread: dict) -> dict:
+        return {k: v for k, v in thread.items() if k not in ("members", "deleted")}
+
+    def _thread_refuses(self, channel_id: int) -> web.Response | None:
+        """A post in a thread: deleted (10003), no right to post in threads (50013), archived and locked (50083);
+        an archived thread that is not locked is unarchived by the post."""
+        thread = self.threads.get(channel_id)
+        if thread is None:
+            return None
+        if thread.get("deleted"):
+            return error(404, 10003, "Unknown Channel")
+        if not self.bot_permissions & SEND_MESSAGES_IN_THREADS:
+            return error(403, 50013, "Missing Permissions")
+        meta = thread["thread_metadata"]
+        if meta["archived"] and meta["locked"]:
+            return error(400, 50083, "Thread is archived")
+        meta["archived"] = False
+        thread["message_count"] += 1
+        return None
+
+    def active_threads(self) -> list[dict]:
+        return [t for t in self.threads.values() if not t.get("deleted") and not t["thread_metadata"]["archived"]]
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        channel_id, message_id = int(request.match_info["cid"]), int(request.match_info["mid"])
+        if not self.bot_permissions & CREATE_PUBLIC_THREADS:
+            return error(403, 50013, "Missing Permissions")
+        message = self.messages.get(message_id)
+        if message is None or message.get("deleted") or int(message["channel_id"]) != channel_id:
+            return error(404, 10008, "Unknown Message")
+        body = await request.json()
+        name = body.get("name") or ""
+        if not 1 <= len(name) <= 100:
+            return error(400, 50035, "Invalid Form Body", errors={"name": {"_errors": [
+                {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}})
+        if message_id in self.threads:
+            return error(400, 160004, "A thread has already been created for this message")
+        if len(self.active_threads()) >= self.thread_limit:
+            return error(400, 160006, "Maximum number of active threads reached")
+        thread = {"id": str(message_id), "type": PUBLIC_THREAD, "guild_id": str(self.guild_id),
+                  "parent_id": str(channel_id), "name": name, "owner_id": BOT_USER["id"], "flags": 0,
+                  "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0, "member_count": 1,
+                  "thread_metadata": {"archived": False, "locked": False, "archive_timestamp": TIMESTAMP,
+                                      "auto_archive_duration": int(body.get("auto_archive_duration") or 1440)},
+                  "members": [APP_ID]}
+        self.threads[message_id] = thread
+        message["thread"] = self._thread_payload(thread)
+        await self.dispatch("THREAD_CREATE", dict(self._thread_payload(thread), newly_created=True))
+        return json_response(self._thread_payload(thread))
+
+    async def add_thread_member(self, request: web.Request) -> web.Response:
+        thread = self.threads.get(int(request.match_info["cid"]))
+        if thread is None or thread.get("deleted"):
+            return error(404, 10003, "Unknown Channel")
+        if not self.bot_permissions & SEND_MESSAGES_IN_THREADS:
+            return error(403, 50013, "Missing Permissions")
+        uid = int(request.match_info["uid"])
+        if uid not in thread["members"]:
+            thread["members"].append(uid)
+            thread["member_count"] += 1
+        return web.Response(status=204)
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        """Archive, lock (or reopen) a thread."""
+        thread = self.threads.get(int(request.match_info["cid"]))
+        if thread is None or thread.get("deleted"):
+            return error(404, 10003, "Unknown Channel")
+        body = await request.json()
+        for key in ("archived", "locked", "auto_archive_duration"):
+            if key in body:
+                thread["thread_metadata"][key] = body[key]
+        if "name" in body:
+            thread["name"] = body["name"]
+        await self.dispatch("THREAD_UPDATE", self._thread_payload(thread))
+        return json_response(self._thread_payload(thread))
+
+    async def moderate_thread(self, thread_id: int, *, delete: bool = False, archive: bool = False) -> None:
+        """A moderator deletes or archives (and locks) a thread."""
+        thread = self.threads[thread_id]
+        if delete:
+            thread["deleted"] = True
+            await self.dispatch("THREAD_DELETE", {"id": str(thread_id), "guild_id": str(self.guild_id),
+                                                  "parent_id": thread["parent_id"], "type": PUBLIC_THREAD})
+        if archive:
+            thread["thread_metadata"].update(archived=True, locked=True)
+            await self.dispatch("THREAD_UPDATE", self._thread_payload(thread))
+
+    def thread_messages(self, thread_id: int) -> list[dict]:
+        return self.channel_messages(thread_id)

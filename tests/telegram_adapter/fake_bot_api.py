@@ -11,6 +11,10 @@ person saw and press the buttons they were shown. As strict as Telegram where pe
 - 429 with ``parameters.retry_after`` beyond ``group_per_minute`` (20) sends+edits a minute in a group and
   beyond ``chat_per_second`` (3) in any one second in any chat; ``scale`` shrinks both windows for tests;
 - a group migrated to a supergroup answers the old id with the migrate error (PTB's ``ChatMigrated``);
+- forum supergroups (``forum``): ``createForumTopic`` (refused without the right to manage topics, "not enough
+  rights to create a topic", or outside a forum), ``closeForumTopic``, sends with ``message_thread_id`` (a deleted
+  topic, ``delete_topic``: "message thread not found"), the topic's messages carrying ``message_thread_id`` and
+  ``is_topic_message``; people write in a topic with ``send(..., thread=...)``; ``getChat`` says ``is_forum``;
 - ``sends`` records every new message and whether it notifies (``disable_notification``; edits never do)
   and whom it mentions (``tg://user?id=`` links).
 """
@@ -31,9 +35,9 @@ BOT = {"id": 999, "is_bot": True, "first_name": "Herald", "username": "herald_bo
 JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit", "allowed_updates",
                "show_alert", "user_id", "commands", "disable_web_page_preview", "link_preview_options",
                "cache_time", "from_chat_id", "media", "disable_notification", "reply_parameters",
-               "reply_to_message_id", "allow_sending_without_reply", "protect_content"}
+               "reply_to_message_id", "allow_sending_without_reply", "protect_content", "message_thread_id"}
 COUNTED = {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageMedia", "editMessageCaption",
-           "editMessageReplyMarkup"}
+           "editMessageReplyMarkup", "createForumTopic", "closeForumTopic"}
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -76,6 +80,8 @@ class FakeBotApi:
         self.pictures: dict[tuple[int, int], bytes] = {}  # (chat, message id) → the PNG it shows now
         self.documents: dict[tuple[int, int], tuple[str, bytes]] = {}  # (chat, message id) → (file name, content)
         self.deleted: list[tuple[int, int]] = []
+        self.topics: dict[int, dict[int, dict]] = {}  # forum chat id → topic id → {"name", "closed"}
+        self.topic_managers: set[int] = set()  # forums where the bot may manage topics
         self.runner: web.AppRunner | None = None
         self.port = 0
         # webhook mode: updates are POSTed to the URL set with setWebhook instead of waiting for getUpdates.
@@ -335,7 +341,8 @@ class FakeBotApi:
         self._check_text(p, "text", 4096)
         self._check_markup(p)
         return self._sent("sendMessage", p, self._store(chat_id, p["text"], p.get("reply_markup"),
-                                                        extra={"parse_mode": p.get("parse_mode")}))
+                                                        extra={"parse_mode": p.get("parse_mode"),
+                                                               **self._thread(chat_id, p)}))
 
     async def api_sendPhoto(self, p):
         chat_id = self._target(p["chat_id"])
@@ -343,7 +350,7 @@ class FakeBotApi:
         self._check_text(p, "caption", 1024, required=False)
         self._check_markup(p)
         message = self._store(chat_id, p.get("caption", ""), p.get("reply_markup"),
-                              extra={"photo": self._photo(upload)})
+                              extra={"photo": self._photo(upload), **self._thread(chat_id, p)})
         self.pictures[(chat_id, message["message_id"])] = upload.get("data", b"")
         return self._sent("sendPhoto", p, message)
 
@@ -359,9 +366,49 @@ class FakeBotApi:
         self._check_markup(p)
         message = self._store(chat_id, p.get("caption", ""), p.get("reply_markup"),
                               extra={"document": {"file_id": f"doc{next(self.photo_ids)}", "file_unique_id": "d",
-                                                  "file_name": upload["filename"], "file_size": upload["size"]}})
+                                                  "file_name": upload["filename"], "file_size": upload["size"]},
+                                     **self._thread(chat_id, p)})
         self.documents[(chat_id, message["message_id"])] = (upload["filename"], upload["data"])
         return self._sent("sendDocument", p, message)
+
+    def _thread(self, chat_id: int, p: dict) -> dict:
+        """A message sent into a forum topic: the topic must exist (a deleted one: "message thread not found")."""
+        thread = p.get("message_thread_id")
+        if not thread or not self.chats[chat_id].get("is_forum"):
+            return {}
+        if int(thread) not in self.topics.get(chat_id, {}):
+            raise ApiError(400, "Bad Request: message thread not found")
+        return {"message_thread_id": int(thread), "is_topic_message": True}
+
+    async def api_getChat(self, p):
+        return self.chats[self._target(p["chat_id"])]
+
+    async def api_createForumTopic(self, p):
+        chat_id = self._target(p["chat_id"])
+        if not self.chats[chat_id].get("is_forum"):
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        if chat_id not in self.topic_managers:
+            raise ApiError(400, "Bad Request: not enough rights to create a topic")
+        name = p.get("name") or ""
+        if not 1 <= len(name) <= 128:
+            raise ApiError(400, "Bad Request: TOPIC_NAME_INVALID")
+        created = self._store(chat_id, "", None, extra={"forum_topic_created": {"name": name, "icon_color": 7322096}})
+        topic = created["message_id"]
+        created.update(message_thread_id=topic, is_topic_message=True)
+        self.topics.setdefault(chat_id, {})[topic] = {"name": name, "closed": False}
+        return {"message_thread_id": topic, "name": name, "icon_color": 7322096}
+
+    async def api_closeForumTopic(self, p):
+        chat_id = self._target(p["chat_id"])
+        if chat_id not in self.topic_managers:
+            raise ApiError(400, "Bad Request: not enough rights to manage topics")
+        topic = self.topics.get(chat_id, {}).get(int(p["message_thread_id"]))
+        if topic is None:
+            raise ApiError(400, "Bad Request: message thread not found")
+        if topic["closed"]:
+            raise ApiError(400, "Bad Request: TOPIC_NOT_MODIFIED")
+        topic["closed"] = True
+        return True
 
     async def api_deleteMessage(self, p):
         """The bot's own messages; in a group also other people's, when the bot is an admin there (with the right
@@ -457,21 +504,43 @@ class FakeBotApi:
         self.chats[chat_id] = chat
         return chat
 
+    def forum(self, chat_id: int, title: str = "Knights", *, manages_topics: bool = True) -> dict:
+        """A supergroup with topics; ``manages_topics``: the bot is an admin allowed to manage them."""
+        chat = {"id": chat_id, "type": "supergroup", "title": title, "is_forum": True}
+        self.chats[chat_id] = chat
+        self.topics[chat_id] = {}
+        if manages_topics:
+            self.topic_managers.add(chat_id)
+        return chat
+
+    def delete_topic(self, chat_id: int, topic: int) -> None:
+        """Someone deletes a topic: it and its messages are gone."""
+        del self.topics[chat_id][topic]
+        self.messages[chat_id] = [m for m in self.messages[chat_id] if m.get("message_thread_id") != topic]
+
+    def in_topic(self, chat_id: int, topic: int | None) -> list[dict]:
+        """The bot's messages in a topic (None: in General, the messages of no topic)."""
+        return [m for m in self.bot_messages(chat_id) if m.get("message_thread_id") == topic
+                and "forum_topic_created" not in m]
+
     def push(self, update: dict) -> int:
         update["update_id"] = next(self.update_ids)
         self.updates.append(update)
         self.new_update.set()
         return update["update_id"]
 
-    def send(self, user: dict, chat_id: int, text: str) -> dict:
-        """A person writes in a chat (a private chat is opened by writing in it)."""
+    def send(self, user: dict, chat_id: int, text: str, thread: int | None = None) -> dict:
+        """A person writes in a chat (a private chat is opened by writing in it), in a forum's ``thread``."""
         if chat_id == user["id"]:
             self.chats.setdefault(chat_id, {"id": chat_id, "type": "private", "first_name": user["first_name"]})
             self.opened.add(user["id"])
         entities = []
         if text.startswith("/"):
             entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
-        message = self._store(chat_id, text, None, sender=user, extra={"entities": entities} if entities else None)
+        extra = {"entities": entities} if entities else {}
+        if thread is not None:
+            extra.update(message_thread_id=thread, is_topic_message=True)
+        message = self._store(chat_id, text, None, sender=user, extra=extra or None)
         self.push({"message": message})
         return message
 

@@ -16,7 +16,7 @@ from storage import UnitOfWork
 from storage.models import GameRow
 from bot import i18n
 from bot.i18n import L, _
-from bot.service import ai_seats, commands as c, lifecycle, telling
+from bot.service import ai_seats, commands as c, lifecycle, places, telling
 from bot.service.chat_settings import effective
 from bot.service.clocks import parse_clock
 from bot.service.context import Context
@@ -183,8 +183,13 @@ async def start(ctx: Context, command: c.Start) -> list[Message]:
                 text = _("🏁 Game #{id} of {game} starts. Seats: {seats}", id=row.id, game=game.title,
                          seats=", ".join(f"{i + 1}. {n}" for i, n in enumerate(live.names)))
             note = Message(text, chat=live.chat, slot=f"lobby:{row.id}", game_id=row.id, kind="lobby")
+            notes = [note]
+            if where.platform in ctx.homes and live.settings.get("threads", "on") == "on":
+                notes.insert(0, places.home_request(row.id, row.game, live.names, live.chat,
+                                                        [s.user for s in live.humans()]))  # before the board
+                live.asked_home = True  # (the first status line goes with the start: the place is not known yet)
             work = live.state.clone()
-            return await record(ctx, live, work, ai_seats.inline_moves(live, work), uow=uow, notes=[note],
+            return await record(ctx, live, work, ai_seats.inline_moves(live, work), uow=uow, notes=notes,
                                 started=True)
 
 
@@ -203,7 +208,8 @@ async def abort(ctx: Context, command: c.Abort) -> list[Message]:
             with i18n.using(chat_language(stored.settings)):
                 text = _("🛑 Table #{id} was aborted by {name}.", id=row.id, name=user.name) if lobby \
                     else _("🛑 Game #{id} was aborted by {name}.", id=row.id, name=user.name)
-            out = [Message(text, chat=chat_ref(stored), slot=f"{'lobby' if lobby else 'board'}:{row.id}", game_id=row.id,
+            where = await places.game_chat(uow, stored, row.id)  # a game's end is told in its place too
+            out = [Message(text, chat=where, slot=f"{'lobby' if lobby else 'board'}:{row.id}", game_id=row.id,
                            kind="result")]
             if was == lifecycle.ACTIVE:
                 with i18n.using(chat_language(stored.settings)):

@@ -1,7 +1,8 @@
 """``/mygames``: every game a person sits in on their platform, across servers and groups — theirs to act first.
 
 Links to a game's board are made by the adapter that registered a link maker for its platform
-(``ctx.link_makers``): the service knows the stored message, not how a platform addresses it.
+(``ctx.link_makers``): the service knows the stored message (and the game's own place, a thread or topic), not
+how a platform addresses it.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import datetime
 
 import rules
 from bot.i18n import _, ngettext
-from bot.service import clocks, commands as c, lifecycle, telling
+from bot.service import clocks, commands as c, lifecycle, places, telling
 from bot.service.context import Context, aware
 from bot.service.messages import Button, Message
 from bot.service.rows import seat_of
@@ -85,4 +86,7 @@ async def _link(ctx: Context, uow, platform: str, row, chat_row) -> str | None:
     slot = await uow.slots.get(platform, f"{kind}:{row.id}")
     if slot is None or not slot.chat_external_id or slot.message_id in ("", "-"):
         return None
+    place = await places.place_of(uow, platform, row.id) if kind == "board" else None
+    if place:  # the board in the game's own thread or topic: the link opens it there
+        return maker(chat_row.league.partition(":")[2], slot.chat_external_id, slot.message_id, place)
     return maker(chat_row.league.partition(":")[2], slot.chat_external_id, slot.message_id)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from bot import i18n
 from bot.i18n import L, _
-from bot.service import commands as c, lifecycle, telling
+from bot.service import commands as c, lifecycle, places, telling
 from bot.service.context import Context
 from bot.service.errors import clean
 from bot.service.handlers.lobby import lobby_message
 from bot.service.languages import chat_language
 from bot.service.messages import Message
 from bot.service.outbox import outbox_rows
-from bot.service.rows import chat_ref
 
 
 async def private_chat_opened(ctx: Context, command: c.PrivateChatOpened) -> list[Message]:
@@ -74,7 +73,8 @@ async def private_chat_failed(ctx: Context, command: c.PrivateChatFailed) -> lis
         # where a bot cannot write first, the chat's message carries the way to open the private chat (the
         # adapter adds its button) and pings the person; elsewhere it names them
         opens = user.platform in ctx.dm_required
-        out = [Message(text, chat=chat_ref(stored), game_id=row.id, kind="dm_needed" if opens else "dm_failed",
+        where = await places.game_chat(uow, stored, row.id)  # a running game's own place, when it has one
+        out = [Message(text, chat=where, game_id=row.id, kind="dm_needed" if opens else "dm_failed",
                        ping=opens, mentions=[user])]
         await uow.outbox.add(outbox_rows(ctx, out))
         try:

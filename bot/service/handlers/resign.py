@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot import i18n
 from bot.i18n import _
-from bot.service import ai_seats, buttons as codes, commands as c, languages, telling
+from bot.service import ai_seats, buttons as codes, commands as c, languages, places, telling
 from bot.service.context import Context
 from bot.service.errors import ServiceError
 from bot.service.finding import active, permitted
@@ -70,7 +70,8 @@ async def _resign(ctx: Context, chat: ChatRef | None, user: UserRef, game_id) ->
                         text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
                                  id=row.id)
                     ended = _("Game #{id} has ended.", id=row.id)
-                out = [Message(text, chat=chat_ref(stored), slot=f"board:{row.id}", game_id=row.id,
+                where = await places.game_chat(uow, stored, row.id)  # told in the game's place too
+                out = [Message(text, chat=where, slot=f"board:{row.id}", game_id=row.id,
                                kind="result")]  # in place of the board, as an abort: no button stays live
                 out += telling.closed_hands(row, ended) + [telling.turn_retired(chat_ref(stored), row.id)]
                 await uow.outbox.add(outbox_rows(ctx, out))
