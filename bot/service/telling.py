@@ -105,14 +105,21 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
 
 
 @in_chat_language
-def turn_message(live: LiveGame, state: State) -> Message:
+def turn_message(live: LiveGame, state: State, mention: frozenset | set = frozenset()) -> Message:
     """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
-    and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
+    and so pings — only people whose private messages fail and the seats of ``mention`` (whose turn has just
+    come and who want their ping here, ``/notify where=mention``): the others are pinged once, by their hand."""
     people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
     text = _("🔔 #{id} {game}: your turn, {names}.", id=live.id, game=live.game.title,
              names=", ".join(p.name for p in people))
     return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
-                   mentions=[p.user for p in people if p.dm_ok is False])
+                   mentions=[p.user for p in people if p.dm_ok is False or p.seat in mention])
+
+
+def pinged_here(seat: LiveSeat) -> bool:
+    """The person wants their turn ping as a mention in the game's channel, and private messages reach them (else
+    they are mentioned anyway)."""
+    return (seat.notify or {}).get("where") == "mention" and seat.dm_ok is not False
 
 
 def turn_retired(chat: ChatRef, game_id: int) -> Message:
@@ -137,6 +144,7 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
                     private_events[s].append(event)
     to_act = [] if state.is_over() else state.to_act()
     turn_came = {s for s in to_act if s not in before or s == actor}
+    mention = {s for s in turn_came if pinged_here(live.seats[s])}  # pinged in the channel, their hand quietly
     for s in live.humans():
         view = state.view(s.seat)  # built once: compared, rendered and drawn
         if view == live.shown_views.get(s.seat) and not private_events.get(s.seat) and s.seat != actor \
@@ -149,13 +157,13 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
             mine = private_events.get(s.seat)
             told = {"events": [event.to_json() for event in mine]} if mine else None
         message = private_message(live, s, state, version, pictures, view=view, told=told)
-        message.ping = s.seat in turn_came
+        message.ping = s.seat in turn_came and s.seat not in mention
         if undoable and s.seat == actor:
             message.recipe["undo"] = True
         out.append(message)
     humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
-    if humans_to_act and set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}:
-        out.append(turn_message(live, state))
+    if humans_to_act and (mention or set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}):
+        out.append(turn_message(live, state, mention))
     return out
 
 

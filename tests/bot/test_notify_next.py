@@ -87,3 +87,34 @@ async def test_off_by_default_and_dropped_in_quiet_hours(service):
         async with UnitOfWork(service.db) as uow:
             assert {t.kind for t in await uow.timers.of_game(gid)} <= {"remind", "autoplay"}  # dropped, not held
         await service.notify(None, by_seat[2], "next=off quiet=off")
+
+
+def pings(messages, user):
+    """How ``user`` is pinged by ``messages``: their hand sent anew with a notification, or a mention."""
+    return ([("dm", m.kind) for m in messages if m.ping and m.is_private and m.user == user]
+            + [("mention", m.kind) for m in messages if m.ping and not m.is_private and user in m.mentions])
+
+
+async def test_where_mention_pings_once_in_the_channel_and_the_hand_quietly(service):
+    await service.notify(None, ALICE, "where=mention")
+    gid, by_seat, started = await table(service, [ALICE, BOB])
+    assert pings(started, ALICE) == [("mention", "turn")] and pings(started, BOB) == [("dm", "hand")]
+    assert [m.ping for m in started if m.kind == "hand" and m.user == ALICE] == [False]  # shown, not notifying
+    seat = {v.id: k for k, v in by_seat.items()}
+    out = await move(service, gid, by_seat, seat["1"])
+    assert pings(out, ALICE) == [] and pings(out, BOB) == []  # Bob still to choose: no new turn
+    out = await move(service, gid, by_seat, seat["2"])  # the tricks: seat 0 first
+    first = by_seat[0]
+    assert pings(out, first) == ([("mention", "turn")] if first == ALICE else [("dm", "hand")])
+    out = await move(service, gid, by_seat, 0)
+    assert pings(out, by_seat[1]) == ([("mention", "turn")] if by_seat[1] == ALICE else [("dm", "hand")])
+
+
+async def test_where_mention_in_quiet_hours_mentions_when_they_end(service):
+    await service.notify(None, ALICE, "where=mention quiet=11-14 tz=Europe/Amsterdam remind=off")
+    gid, by_seat, started = await table(service, [ALICE, BOB], clock="3d")
+    assert pings(started, ALICE) == []
+    assert await service.run_timers(NOON + timedelta(hours=1, minutes=59)) == []
+    later = await service.run_timers(NOON + timedelta(hours=2))  # 14:00 in Amsterdam
+    assert pings(later, ALICE) == [("mention", "notice")] and not [m for m in later if m.is_private]
+    assert (await service.notify(None, ALICE, "where=here"))[0].kind == "error"
