@@ -311,7 +311,7 @@ class DiscordAdapter:
             except discord.NotFound:
                 known = None  # deleted meanwhile: post a new one
         sent = await channel.send(content["content"], embed=content["embed"], view=view, files=_files(message),
-                                  allowed_mentions=allowed)
+                                  allowed_mentions=allowed, silent=message.silent and message.is_private)
         retired = known is not None and (message.ping or message.is_private)
         if retired:
             await self._retire(channel, known)

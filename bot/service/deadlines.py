@@ -88,11 +88,11 @@ def hold_pings(messages: list, live: LiveGame, moment: datetime) -> list[dict]:
             continue
         prefs = notifying.of(person.notify)
         later = notifying.quiet_end(person.notify, moment)
-        if prefs["digest"] != "off" and live.clocks:
-            message.ping = False  # the daily digest tells them (a game over days; a live game pings as ever)
+        if prefs["digest"] != "off" and live.clocks:  # the daily digest tells them (a live game pings as ever)
+            message.ping, message.silent = False, True
             continue
         if prefs["ping"] == "off" or later is not None:
-            message.ping = False
+            message.ping, message.silent = False, True
         if prefs["ping"] == "on" and later is not None:
             held.append({"seat": person.seat, "kind": "ping", "version": live.version, "due_at": later})
     return held

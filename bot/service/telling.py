@@ -158,6 +158,7 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
             told = {"events": [event.to_json() for event in mine]} if mine else None
         message = private_message(live, s, state, version, pictures, view=view, told=told)
         message.ping = s.seat in turn_came and s.seat not in mention
+        message.silent = s.seat in mention
         if undoable and s.seat == actor:
             message.recipe["undo"] = True
         out.append(message)
