@@ -1,0 +1,27 @@
+"""``/notify where=mention`` on Telegram (the real python-telegram-bot against the fake Bot API): the turn ping is
+one mention in the group's turn line, and the hand comes to the private chat without notifying."""
+from __future__ import annotations
+
+from tests.telegram_adapter.conftest import ALICE, BOB, GROUP
+from tests.telegram_adapter.test_telegram import open_private_chats
+
+
+async def test_where_mention_pings_once_in_the_group_and_the_hand_does_not_notify(tg):
+    api = tg.api
+    api.group(GROUP, "North")
+    await open_private_chats(tg, ALICE, BOB)
+    reply = await tg.say(ALICE, GROUP, "/notify where=mention", expect=(ALICE["id"], "Your notifications"))
+    assert "where = mention" in reply["text"]
+    await tg.idle()
+    await tg.say(ALICE, GROUP, "/new toy clock=3d", expect=(GROUP, "clock=3d"))
+    await tg.say(BOB, GROUP, "/join", expect=(GROUP, "Bob"))
+    sent = len(api.sends)
+    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "your turn"))
+    await tg.idle()
+    new = api.sends[sent:]
+    rings_alice = [s for s in new if s["notify"] and (s["chat"] == ALICE["id"] or ALICE["id"] in s["mentions"])]
+    assert len(rings_alice) == 1 and rings_alice[0]["chat"] == GROUP and "your turn" in rings_alice[0]["text"]
+    hands = [s for s in new if s["chat"] == ALICE["id"]]
+    assert hands and not any(s["notify"] for s in hands)  # her hand came, quietly
+    assert [s["chat"] for s in new if s["notify"] and s["chat"] == BOB["id"]] == [BOB["id"]]  # Bob: by his hand
+    assert BOB["id"] not in rings_alice[0]["mentions"]
