@@ -25,3 +25,29 @@ async def test_where_mention_pings_once_in_the_group_and_the_hand_does_not_notif
     assert hands and not any(s["notify"] for s in hands)  # her hand came, quietly
     assert [s["chat"] for s in new if s["notify"] and s["chat"] == BOB["id"]] == [BOB["id"]]  # Bob: by his hand
     assert BOB["id"] not in rings_alice[0]["mentions"]
+
+
+async def test_next_on_gives_the_person_after_the_one_to_act_one_private_heads_up(tg):
+    from storage import UnitOfWork
+    api = tg.api
+    api.group(GROUP, "North")
+    await open_private_chats(tg, ALICE, BOB)
+    for person in (ALICE, BOB):
+        await tg.say(person, GROUP, "/notify next=on", expect=(person["id"], "next = on"))
+    await tg.say(ALICE, GROUP, "/new toy clock=3d", expect=(GROUP, "clock=3d"))
+    await tg.say(BOB, GROUP, "/join", expect=(GROUP, "Bob"))
+    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "your turn"))
+    await tg.idle()
+    async with UnitOfWork(tg.service.db) as uow:
+        row = (await uow.games.of_player((await uow.players.find("telegram", str(ALICE["id"]))).id,
+                                         ("active",)))[0]
+        seat_of = {int(s.player.external_id): s.seat for s in row.seats}
+        hands = row.state["hands"]
+    for person in (ALICE, BOB):  # the secret choices; then seat 0 plays first, and the other is next
+        cards = hands[seat_of[person["id"]]][:2]
+        await tg.say(person, GROUP, f"/move keep {cards[0]} {cards[1]}")
+        await tg.idle()
+    first, other = sorted((ALICE, BOB), key=lambda p: seat_of[p["id"]])
+    told = [s for s in api.sends if "You are next" in s["text"]]
+    assert [(s["chat"], s["notify"]) for s in told] == [(other["id"], True)]
+    assert f"{first['first_name']} is to play" in told[0]["text"]
