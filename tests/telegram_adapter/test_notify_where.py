@@ -2,6 +2,7 @@
 one mention in the group's turn line, and the hand comes to the private chat without notifying."""
 from __future__ import annotations
 
+from storage import UnitOfWork
 from tests.telegram_adapter.conftest import ALICE, BOB, GROUP
 from tests.telegram_adapter.test_telegram import open_private_chats
 
@@ -28,7 +29,6 @@ async def test_where_mention_pings_once_in_the_group_and_the_hand_does_not_notif
 
 
 async def test_next_on_gives_the_person_after_the_one_to_act_one_private_heads_up(tg):
-    from storage import UnitOfWork
     api = tg.api
     api.group(GROUP, "North")
     await open_private_chats(tg, ALICE, BOB)
