@@ -294,7 +294,7 @@ class DiscordAdapter:
         channel = await self._channel_of(message)
         view = build_view(message)
         pings, allowed = self._mentions(message)
-        content = payload(message.text, pings)
+        content = payload(message.text, pings, message.times)
         renew = message.ping or message.fresh
         known = None
         if slot_key:

@@ -16,7 +16,7 @@ from bot.i18n import _
 from bot.render import boards
 from bot.service import buttons as codes, languages, narration, rendering
 from bot.service.ai_seats import thinking_seats
-from bot.service.clocks import board_clocks, describe as describe_clock, spoken
+from bot.service.clocks import board_clocks, describe as describe_clock, periods_of, runs_out, spoken
 from bot.service.languages import in_chat_language
 from bot.service.leagues import places_with_resigns
 from bot.service.live import LiveGame, LiveSeat
@@ -76,10 +76,16 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
               "view": view, "names": list(live.names), "recent": [event.to_json() for event in live.recent],
               "over": over, "waiting": "" if over else waiting(live, state),
               "thinking": [live.names[s] for s in thinking_seats(live, state)],
-              "clocks": [] if over else [[live.names[seat], left, running] for seat, left, running
+              "clocks": [] if over else [[live.names[seat], left, running, _bank_end(live, seat) if running else None]
+                                         for seat, left, running
                                          in board_clocks(live.clocks, [s.seat for s in live.humans()])]}
     return Message("", chat=live.chat, slot=f"board:{live.id}", game_id=live.id, kind="board", fresh=fresh,
                    picture=picture(live, view, pictures, lang), image_name=f"board-{live.id}.png", recipe=recipe)
+
+
+def _bank_end(live: LiveGame, seat: int) -> int:
+    """When the running bank of ``seat`` runs out (its person's away periods as known), as a Unix time."""
+    return int(runs_out(live.clocks, seat, periods_of(live.seats[seat].notify)).timestamp())
 
 
 def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, pictures: bool,
