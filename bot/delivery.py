@@ -9,8 +9,13 @@ command finished); one worker task per chat sends that chat's messages in order 
   in its newest form. The replaced messages count as delivered (their ``outbox_id`` is reported with the
   newest's). A replaced ``ping`` is not lost: the newest form still notifies when it still asks for a move.
 - **Budget**: before every call that the platform counts, ``send`` awaits ``pace()``, which waits until the
-  chat's budget allows it (Telegram groups: 20 a minute and 1 a second). It sleeps in the chat's worker, never
-  in a handler.
+  chat's budget allows it (Telegram groups: 20 a minute and 1 a second) and the token's (``overall``: the
+  platform's global limit, Telegram about 30 a second, Discord 50). It sleeps in the chat's worker, never in a
+  handler.
+- **Admission, when the budget is short**: a chat's next message waits for room in both budgets *before* it is
+  taken (``_admit``), so while it waits a newer board for its slot still replaces it — boards are coalesced
+  first —, and while pings and answers to a person (a ping, a private message, a reply) wait for the token's
+  budget, no other message is admitted: they go first.
 - **Retries**: ``send`` raises ``RetryLater(seconds)`` on a 429 (or a network hiccup); the worker sleeps that
   long and tries again — the newest form of the message, should a newer one have arrived meanwhile — up to
   ``max_attempts`` times (far beyond the libraries' own 3 or 5), so four 429s in a row never drop a hand.
@@ -29,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable
 
@@ -96,6 +101,33 @@ def default_slot_key(message: Message) -> str | None:
     return f"{message.slot}:{message.user.id}" if message.is_private else message.slot
 
 
+class ShownButtons:
+    """Which slots' messages, as this process last sent them, still show buttons (bounded: the least recently
+    used are forgotten). A private hand a new ping replaces is deleted only when something on it could still be
+    pressed — or when that is not known (sent by another process, before a restart): a hand whose picker went
+    with its person's last move stays where it is, an honest record, and saves the platform a call; so does one
+    whose only button was Undo (``Message.lapsing``: stale once anyone moved, answered "out of date" if pressed)."""
+
+    def __init__(self, size: int = 50_000):
+        self.size = size
+        self._shown: OrderedDict[str, bool] = OrderedDict()
+
+    def note(self, slot_key: str | None, buttons: bool) -> None:
+        if slot_key:
+            self._shown[slot_key] = buttons
+            self._shown.move_to_end(slot_key)
+            while len(self._shown) > self.size:
+                self._shown.popitem(last=False)
+
+    def pressable(self, slot_key: str | None) -> bool:
+        return self._shown.get(slot_key, True) if slot_key else True
+
+
+def urgent(message: Message) -> bool:
+    """Goes first when the token's budget is short: a ping, what a person is told privately, a reply to them."""
+    return message.ping or message.is_private or message.is_reply
+
+
 def _still_asks(message: Message) -> bool:
     return not message.is_private or bool(message.buttons) or message.menu is not None
 
@@ -119,6 +151,9 @@ class Delivery:
         self._budget = budget
         self._overall = overall
         self._overall_history: deque = deque()
+        self._urgent_waiting = 0  # chats whose next message is urgent and waits for the token's budget
+        # while urgent messages wait, others look again this often (the token's shortest spacing)
+        self._step = min((seconds / count for count, seconds in overall.limits), default=0.01)
         self.max_attempts = max_attempts
         self.clock = clock
         self.sleep = sleep
@@ -217,6 +252,29 @@ class Delivery:
                 await self.sleep(delay)
         return pace
 
+    async def _admit(self, key: str, queue: deque) -> None:
+        """Wait, without taking the chat's next message, until both budgets have room for it — and, for a message
+        that is not urgent, until no urgent one waits for the token's budget. Nothing is counted here: ``pace``
+        counts the calls."""
+        budget = self._budget(key)
+        history = self._history[key]
+        waiting = False
+        try:
+            while True:
+                now = self.clock()
+                mine = urgent(queue[0].message)  # the head may be replaced by a newer form meanwhile
+                overall = self._overall.wait(self._overall_history, now)
+                if mine and overall > 0 and not waiting:
+                    waiting = True
+                    self._urgent_waiting += 1
+                delay = max(budget.wait(history, now), overall)
+                if delay <= 0 and (mine or self._urgent_waiting == 0):
+                    return
+                await self.sleep(delay if delay > 0 else self._step)
+        finally:
+            if waiting:
+                self._urgent_waiting -= 1
+
     def _sent_now(self, key: str) -> None:
         """The chat's last stamp moves to when its request ended: the platform counts a request when it
         arrives, which a slow one does long after it was paced (its window must not start before then)."""
@@ -238,6 +296,7 @@ class Delivery:
         pace = self._pace(key)
         try:
             while queue:
+                await self._admit(key, queue)
                 entry = queue[0]
                 entry.busy = True
                 entry.attempts += 1

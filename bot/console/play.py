@@ -66,7 +66,8 @@ class Console:
             lines = plain[id(m)].splitlines()
             if m.is_private and not step and "" in lines:
                 boxed.update(addressed(line, self.you.name) for line in lines[1:lines.index("")])
-                covered = covered or ((m.ping or ending) and lines.index("") > 1)
+                since = "since" in ((m.recipe or {}).get("told") or {})  # all since your last move (your next step too)
+                covered = covered or ((m.ping or ending or since) and lines.index("") > 1)
         for m in messages:
             if m.game_id is not None and self.game_id is None:
                 self.game_id = m.game_id
@@ -368,7 +369,8 @@ class Console:
         if not options:
             return
         width = max(len(f"{i + 1}. {label}") for i, (label, _data) in enumerate(options)) + 2
-        columns = max(1, min(4, (screen.width() - 2) // max(width, 1)))
+        # a whole move per option (one keypress) makes long lists: wider rows where the terminal allows
+        columns = max(1, min(4 if len(options) <= 12 else 6, (screen.width() - 2) // max(width, 1)))
         cells = [f"{i + 1}. {label}".ljust(width) for i, (label, _data) in enumerate(options)]
         for i in range(0, len(cells), columns):
             self.say("  " + "".join(cells[i:i + columns]).rstrip())

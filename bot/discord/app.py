@@ -25,7 +25,7 @@ from typing import Awaitable, Callable
 import discord
 from discord.ext import commands
 
-from bot.delivery import Delivery, RetryLater, default_slot_key
+from bot.delivery import Budget, Delivery, RetryLater, ShownButtons, default_slot_key
 from bot.discord.commands import register_commands
 from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
 from bot.discord.format import payload, to_markdown
@@ -40,6 +40,7 @@ PLATFORM = "discord"
 REPOST_AFTER = 15  # a board this many messages back in its channel has scrolled away: post a new one
 CLOSED_DMS = 50007
 RETIRED = "↓ ⋯"  # the cut-down old message of a slot: an arrow to the newer one, in no language
+OVERALL_BUDGET = Budget(((50, 1.0),))  # Discord: about 50 requests a second for the whole bot
 
 
 def _files(message: Message) -> list[discord.File]:
@@ -67,10 +68,12 @@ class DiscordAdapter:
         # a newer one replaces it (deleted by that webhook while its token lasts, 15 min), so one is kept
         self.ephemeral_hands: dict[tuple[str, int | None], tuple[discord.Webhook, int]] = {}
         self.stale_told: set[tuple[str, int | None]] = set()  # told once that older ones above are out of date
+        self.dm_channels: dict[str, int] = {}  # person → their DM channel (opened once: two calls saved a DM)
+        self.shown_buttons = ShownButtons()  # slots whose message still has buttons (an old hand may stay)
         # a message is rendered and its picture drawn when it is really sent (``service.finish_one``): a board
         # replaced while it waited is never drawn
         self.delivery = Delivery(self._send, on_delivered=service.marks.delivered, prepare=service.finish_one,
-                                 on_queued=service.marks.holding, name="discord")
+                                 on_queued=service.marks.holding, name="discord", overall=OVERALL_BUDGET)
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
@@ -252,13 +255,18 @@ class DiscordAdapter:
     async def _channel_of(self, message: Message) -> discord.abc.Messageable:
         if message.chat is not None:
             return self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
+        known = self.dm_channels.get(message.user.id)
+        if known is not None:  # no call: the DM channel of a person is opened once, then remembered
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
         person = self.bot.get_user(int(message.user.id)) or await self.bot.fetch_user(int(message.user.id))
-        return person.dm_channel or await person.create_dm()
+        channel = person.dm_channel or await person.create_dm()
+        self.dm_channels[message.user.id] = channel.id
+        return channel
 
     async def _send(self, message: Message, meta: dict, pace) -> None:
         """One message, in its channel's delivery worker; rate limits go back to the queue to wait and retry."""
         try:
-            await self._deliver_one(message)
+            await self._deliver_one(message, pace)
         except discord.RateLimited as error:
             raise RetryLater(error.retry_after, str(error)) from None
         except discord.Forbidden as error:
@@ -284,11 +292,13 @@ class DiscordAdapter:
         named = " ".join(f"<@{u.id}>" for u in message.mentions)
         return f" {named}", discord.AllowedMentions(everyone=False, roles=False, users=people, replied_user=False)
 
-    async def _deliver_one(self, message: Message) -> None:
+    async def _deliver_one(self, message: Message, pace) -> None:
+        """One message: each REST call first awaits ``pace`` (the channel's and the token's budget)."""
         slot_key = default_slot_key(message)
         if message.retire:  # a slot whose message is no longer true (a finished game's turn line): it goes
             found = await self.service.slots.lookup(PLATFORM, slot_key) if slot_key else None
             if found is not None:
+                await pace()
                 await self._retire(self.bot.get_partial_messageable(int(found[0])), int(found[1]))
             return
         channel = await self._channel_of(message)
@@ -302,24 +312,33 @@ class DiscordAdapter:
             if found and found[0] == str(channel.id):
                 known = int(found[1])
         if known is not None and not renew and not self._scrolled_away(channel.id, known):
-            try:
+            try:  # one call: the slot's message shows the news (a board, a hand after its person's move)
                 # attachments replace the old picture (or remove it when this one has none); view=None removes
                 # the buttons of a message that has none any more (a finished game's picker)
+                await pace()
                 await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
                                                               allowed_mentions=allowed)
+                self.shown_buttons.note(slot_key, view is not None and not message.lapsing)
                 return
             except discord.NotFound:
                 known = None  # deleted meanwhile: post a new one
+        # one call: a new message (a DM notifies; in a channel only the users in ``allowed`` are pinged)
+        await pace()
         sent = await channel.send(content["content"], embed=content["embed"], view=view, files=_files(message),
                                   allowed_mentions=allowed, silent=message.silent and message.is_private)
-        retired = known is not None and (message.ping or message.is_private)
+        # one more only where the old message misleads: a channel's old turn line, a hand still pressable, or
+        # the copy a person asked to see anew (/hand)
+        retired = known is not None and (message.ping or message.is_private) and \
+            (not message.is_private or message.fresh or self.shown_buttons.pressable(slot_key))
         if retired:
+            await pace()
             await self._retire(channel, known)
-        elif known is not None:  # the older message stays (a board asked for again): its buttons go
-            try:
+        elif known is not None and self.shown_buttons.pressable(slot_key):  # the older message stays (a board
+            try:  # asked for again): its buttons go — one call, only where it still has some
                 await channel.get_partial_message(known).edit(view=None)
             except discord.HTTPException as error:
                 log.info("could not remove the buttons of an older message: %s", error)
+        self.shown_buttons.note(slot_key, view is not None and not message.lapsing)
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:

@@ -19,6 +19,7 @@ from storage.group_commit import GroupCommit
 from bot.service.flood import FloodGuard
 from bot.service.languages import Languages
 from bot.service.live_games import LiveGames
+from bot.service.messages import OWN_TABLES
 from bot.service.thinking import Thinking
 
 LOBBY_LIMITS = (5, 3)  # open tables at most per chat, and opened by one person anywhere
@@ -68,7 +69,7 @@ class Context:
     serves: set[str] | None = None
     shards: tuple[int, frozenset[int]] | None = None
     dm_required: frozenset[str] = frozenset({"telegram"})
-    own_tables: frozenset[str] = frozenset({"console"})
+    own_tables: frozenset[str] = OWN_TABLES
     lobby_limits: tuple[int, int] = LOBBY_LIMITS
     delivery_lease: timedelta = DELIVERY_LEASE
     timer_lease: timedelta = TIMER_LEASE

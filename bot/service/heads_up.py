@@ -29,12 +29,11 @@ def next_person(live: LiveGame, seat: int) -> LiveSeat | None:
     return None
 
 
-def heads_up(live: LiveGame, state: State, before: list[int], actor: int | None,
-             moment: datetime) -> list[Message]:
+def heads_up(live: LiveGame, state: State, before: list[int], moment: datetime) -> list[Message]:
     """The heads-up for the change to ``state`` (``before``: who was to act), as a private notice."""
     to_act = [] if state.is_over() else state.to_act()
-    if len(to_act) != 1 or (to_act[0] in before and to_act[0] != actor):
-        return []  # no fixed order now, or the turn did not pass (an edit of the same turn)
+    if len(to_act) != 1 or to_act[0] in before:
+        return []  # no fixed order now, or the turn did not pass (the mover still to act: the same turn)
     person = next_person(live, to_act[0])
     if person is None or person.seat in to_act:
         return []

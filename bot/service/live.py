@@ -59,9 +59,11 @@ class LiveGame:
     settings_read: float = field(default_factory=time.monotonic)  # when ``settings`` were read from the chat
     # the last public events the board tells (events, not lines: each board says them in its chat's language)
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
-    # each person's view as last sent: compared (dict equality, no hashing or JSON) to send a view only when it
-    # changed; views of committed states are never mutated (a move applies to a clone)
+    # the private part of each person's view as last sent (``telling.private_part``): compared (dict equality, no
+    # hashing or JSON) to send a hand only when what only they see changed; views of committed states are never
+    # mutated (a move applies to a clone)
     shown_views: dict[int, dict] = field(default_factory=dict)
+    turn_line: bool = False  # the group shows a turn line naming someone (retired when nobody needs one)
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_KEPT))  # (seq, seat, [Event]) of recent moves
     # seats that asked for a hint since their last move: their next move is stored as made after a hint
     hinted_seats: set[int] = field(default_factory=set)

@@ -101,8 +101,8 @@ class LiveGames:
             return None
         chat = await uow.chats.get(row.chat_id)
         recent = await uow.games.last_moves(row.id, LOG_KEPT)
-        live = load_live(row, chat, chat_ref(chat), await uow.games.move_count(row.id), recent,
-                         await uow.timers.seats_with_timers(row.id))
+        moves = recent[-1].seq + 1 if recent else 0  # the log's seqs run 0, 1, …: no count query (a round trip)
+        live = load_live(row, chat, chat_ref(chat), moves, recent, await uow.timers.seats_with_timers(row.id))
         self.loads += 1
         self._games.pop(game_id, None)  # (another task may have loaded it while this one read)
         self._games[game_id] = live

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+OWN_TABLES = frozenset({"console"})  # where a chat is one person's own table (``Context.own_tables``' default)
+
 
 @dataclass(frozen=True)
 class ChatRef:
@@ -81,6 +83,7 @@ class Message:
     picture: tuple | None = None  # (game, view, names, language) still to be drawn into ``image`` by the service
     ping: bool = False  # the recipient must be notified: post anew (edits never notify), retire the old one
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
+    lapsing: bool = False  # its only button (Undo) is stale after the next move anywhere: by the next ping, dead
     retire: bool = False  # the slot's message goes, nothing is posted (see above)
     silent: bool = False  # a private message posted anew must not notify (the turn's ping came elsewhere or later)
     times: list = field(default_factory=list)  # [said, epoch]: a remaining time as ``text`` says it, and when it

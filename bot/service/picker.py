@@ -3,7 +3,11 @@
 A button's data is ``p:<game>:<version>:<path>``, where the path lists the option
 chosen at each level (``3.0.m5`` …); a list parameter is a multi-select whose
 path token is ``m<hex bitmask>`` while toggling and ``d<hex bitmask>`` when done
-(an item a list may hold twice, like Guyenne's ``2`` in ``aside 4 3 2 2 A``, is offered twice).
+(an item a list may hold twice, like Guyenne's ``2`` in ``aside 4 3 2 2 A``, is offered twice); a tick that
+fills the largest valid choice is the choice, and a list parameter with at most ``MAX_OPTIONS`` valid choices
+offers them whole, one button each; and when the actions left fit one page, each is one button (its index).
+Every step costs an answer and an edit on the platforms: as few as the
+choice allows.
 Everything is derived again from ``legal_actions`` of the stated version, so the
 data needs no storage, fits Telegram's 64 bytes and a stale version is detected.
 """
@@ -69,15 +73,20 @@ def _label(game: Game, key: str, value, candidates: list[dict]) -> str:
 
 
 def choice_label(game: Game, key: str, value) -> str:
-    """One value (or list item) of a parameter, in the game's symbols; games without the hook: as it is."""
+    """One value (or list item; a whole list offered as one choice: its items) of a parameter, in the game's
+    symbols; games without the hook: as it is."""
+    if isinstance(value, list):
+        return " ".join(choice_label(game, key, item) for item in value)
     describe = getattr(game, "describe_choice", None)
     if describe is None:
         return str(value).replace("_", " ").capitalize() if key == "type" else str(value)
     return describe(key, value)
 
 
-def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
-    """Follow ``path`` through ``actions``; IllegalAction if it does not fit (forged or stale)."""
+def resolve(game: Game, actions: list[dict], path: str, whole: bool = True) -> PickerLevel:
+    """Follow ``path`` through ``actions``; IllegalAction if it does not fit (forged or stale). ``whole``: offer
+    whole moves where they fit one page (on a chat platform every step is an answer and an edit); the console
+    (no calls to save) keeps the step menus, which are shorter."""
     tokens = [t for t in path.split(".") if t] if path else []
     candidates = list(actions)
     if not candidates:
@@ -107,8 +116,12 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
             fixed[key] = values[0]
             candidates = [c for c in candidates if _key(c.get(key)) == _key(values[0])]
             continue
-        multi = all(isinstance(v, list) for v in values)
         token = tokens[level] if level < len(tokens) else None
+        if whole and len(values) < len(candidates) <= MAX_OPTIONS:  # what is left fits one page: each action one button
+            return _whole(game, candidates, chosen, token, tokens[level + 1:])
+        # a list parameter with few valid choices offers them whole: one press, not a tick per item and Done
+        # (each step is an answer and an edit on the platforms)
+        multi = all(isinstance(v, list) for v in values) and (len(values) > MAX_OPTIONS or not whole)
         if multi:
             items = _items(values)
             mask = 0
@@ -125,6 +138,8 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                 done = token[0] == "d"
             selected = [items[i] for i in range(len(items)) if mask >> i & 1]
             valid = {_bag(v): v for v in values}  # a choice is the items, in whichever order they were ticked
+            if whole and len(selected) == max(len(v) for v in values) and _bag(selected) in valid:
+                done = True  # nothing more to tick: the last tick is the choice (no Done press, no step)
             if done:
                 if _bag(selected) not in valid:
                     raise IllegalAction(_("That is not a valid choice."))
@@ -135,9 +150,9 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
                 continue
             if level + 1 < len(tokens):
                 raise IllegalAction(_("That button does not fit this board."))
+            lengths = [len(v) for v in values]
             options = [(("✔ " if mask >> i & 1 else "") + choice_label(game, key, item), f"m{mask ^ (1 << i):x}")
                        for i, item in enumerate(items)]
-            lengths = [len(v) for v in values]
             return PickerLevel(key=key, options=options, multi=True, selected=selected,
                                can_finish=_bag(selected) in valid, chosen=chosen, has_token=token is not None,
                                sizes=(min(lengths), max(lengths)))
@@ -161,6 +176,20 @@ def resolve(game: Game, actions: list[dict], path: str) -> PickerLevel:
         candidates = [c for c in candidates if _key(c.get(key)) == _key(value)]
         chosen.append(choice_label(game, key, value))
         level += 1
+
+
+def _whole(game: Game, candidates: list[dict], chosen: list[str], token: str | None,
+           rest: list[str]) -> PickerLevel:
+    """The actions left, one button each (token: the action's index among them — the level is known from the
+    actions alone, so the digits cannot be read as a value's): a move of several parameters in one press when
+    they fit one page, instead of a step (an answer and an edit) per parameter. Digits, as a Discord menu's
+    values must be (``buttons._menu``)."""
+    if token is None:
+        return PickerLevel(key="move", options=[(game.describe_action(c), str(i)) for i, c in enumerate(candidates)],
+                           chosen=chosen)
+    if rest or not token.isdigit() or int(token) >= len(candidates):
+        raise IllegalAction(_("That button does not fit this board."))
+    return PickerLevel(action=candidates[int(token)], chosen=chosen)
 
 
 def _items(values: list[list]) -> list:

@@ -100,7 +100,7 @@ def _hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
     menu = None
     state = r.get("state")
     if r["to_act"] and state is not None:
-        level = picker.resolve(game, state.legal_actions(seat), path)
+        level = picker.resolve(game, state.legal_actions(seat), path, whole=r.get("whole", True))
         rows = picker_buttons(game, r["id"], version, level, path)
         menu = picker_menu(game, r["id"], version, level, path)
         if level.chosen:

@@ -3,8 +3,8 @@ step renders just before sending (``rendering``).
 
 One place turns a move's events into messages (``change_messages``): the public board (from ``view(None)``
 only), each person's own view where it changed or where they learnt something privately (from ``view(seat)``
-only; sent anew, with a ping, to whoever's turn has just come), and the group's turn line. The lobby, the
-result and the last word in a hand are told here too. Pure: no I/O.
+only; sent anew, with a ping, to whoever's turn has just come), and the group's turn line where it must ping.
+The lobby, the result and the last word in a hand are told here too. Pure: no I/O.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from bot.service.clocks import board_clocks, describe as describe_clock, periods
 from bot.service.languages import in_chat_language
 from bot.service.leagues import places_with_resigns
 from bot.service.live import LiveGame, LiveSeat
-from bot.service.messages import Button, ChatRef, Message, UserRef
+from bot.service.messages import OWN_TABLES, Button, ChatRef, Message, UserRef
 from bot.service.rows import user_ref
 
 
@@ -102,7 +102,9 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
     recipe = {"render": "hand", "lang": lang, "game": live.game.name,
               "id": live.id, "view": view, "names": list(live.names), "seat": seat, "lines": [],
               "note": "", "version": version, "path": path, "to_act": to_act, "state": state,
-              "told": told}
+              "told": told,
+              # a chat platform: whole-move buttons (each picker step would be an answer and an edit)
+              "whole": live.chat is None or live.chat.platform not in OWN_TABLES}
     message = Message("", user=seat_row.user, slot=f"hand:{live.id}", game_id=live.id, kind="hand",
                       picture=picture(live, view, pictures, lang), image_name=f"hand-{live.id}.png", recipe=recipe)
     if path:
@@ -136,12 +138,22 @@ def turn_retired(chat: ChatRef, game_id: int) -> Message:
 def change_messages(live: LiveGame, state: State, version: int, batch: list[tuple], actor: int | None,
                     before: list[int], pictures: bool, started: bool = False,
                     undoable: bool = False) -> list[Message]:
-    """What a batch of moves makes the bot say: the board; each person's view where it changed (or where they
-    learnt something privately), sent anew with a ping to whoever's turn has just come; and the group's turn
-    line when the people to act changed. Each view is built once: compared with the one last shown (kept in
-    ``live.shown_views``), stored as the message's recipe, drawn from. ``undoable``: the actor may take the
-    move back freely, and their hand says so with an Undo button."""
-    out = [board_message(live, state, pictures, fresh=started, view=state.view(None))]
+    """What a batch of moves makes the bot say, one message per person at most — every one a platform call, so
+    each has its reason:
+
+    - the board (one edit in the group): the public news, whose turn it is ("To act"), for everyone;
+    - a person's hand, where its reason holds: their turn has just come (posted anew: the one ping of the turn),
+      they moved (the picker goes, or stays for their next step: edited in place, no ping — they are at the
+      phone already), they hold a picker (its buttons carry the version), they learnt something privately, or
+      what only they see changed (their cards); a change of the public table alone leaves the hand as it is —
+      the board tells it, and their next turn brings a fresh hand;
+    - the group's turn line only where it pings someone whose private messages fail (see ``turn_message``).
+
+    Each view is built once: compared with the private part last shown (kept in ``live.shown_views``), stored
+    as the message's recipe, drawn from. ``undoable``: the actor may take the move back freely, and their hand
+    says so with an Undo button."""
+    public = state.view(None)
+    out = [board_message(live, state, pictures, fresh=started, view=public)]
     private_events: dict[int, list] = defaultdict(list)  # told in each reader's language, when rendered
     for _seat, _action, events, _by in batch:
         for event in events:
@@ -149,29 +161,48 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
                 for s in event.audience:
                     private_events[s].append(event)
     to_act = [] if state.is_over() else state.to_act()
-    turn_came = {s for s in to_act if s not in before or s == actor}
+    turn_came = {s for s in to_act if s not in before}  # the mover who is still to act was not away: no ping
     mention = {s for s in turn_came if pinged_here(live.seats[s])}  # pinged in the channel, their hand quietly
     for s in live.humans():
         view = state.view(s.seat)  # built once: compared, rendered and drawn
-        if view == live.shown_views.get(s.seat) and not private_events.get(s.seat) and s.seat != actor \
-                and s.seat not in turn_came:
-            continue
-        live.shown_views[s.seat] = view
-        if s.seat in turn_came or not to_act:  # their turn, or the end: all they know since their last one
+        mine = private_part(view, public)
+        untouched = to_act and s.seat not in to_act and s.seat not in before and s.seat != actor
+        if untouched and mine == live.shown_views.get(s.seat) and not private_events.get(s.seat):
+            continue  # nothing of theirs changed, no picker to add or take away: no call
+        live.shown_views[s.seat] = mine
+        if s.seat in turn_came or not to_act or (s.seat == actor and s.seat in to_act):
+            # their turn, the end, or their next step: all they know since their last own move (what it set off)
             told = {"since": since_last_turn(live.log, s.seat), "ended": not to_act}
         else:  # what they learnt privately
-            mine = private_events.get(s.seat)
-            told = {"events": [event.to_json() for event in mine]} if mine else None
+            mine_told = private_events.get(s.seat)
+            told = {"events": [event.to_json() for event in mine_told]} if mine_told else None
         message = private_message(live, s, state, version, pictures, view=view, told=told)
         message.ping = s.seat in turn_came and s.seat not in mention
         message.silent = s.seat in mention
         if undoable and s.seat == actor:
             message.recipe["undo"] = True
+            message.lapsing = not message.recipe["to_act"]  # (a picker stays pressable)
         out.append(message)
     humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
     if humans_to_act and (mention or set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}):
-        out.append(turn_message(live, state, mention))
+        turn = turn_message(live, state, mention)
+        if turn.mentions:  # someone to act can only be reached here, or wants their ping here: the line pings them
+            out.append(turn)
+        elif live.turn_line:  # the last line names someone else: it goes (the board says whose turn it is)
+            out.append(turn_retired(live.chat, live.id))
+        live.turn_line = bool(turn.mentions)
     return out
+
+
+def private_part(mine, public):
+    """What of a seat's view the public view does not show (their cards, their secret choices): where the two
+    differ, the seat's side. A change of the public table alone leaves it equal (the board tells that)."""
+    if isinstance(mine, dict) and isinstance(public, dict):
+        return {k: private_part(mine.get(k), public.get(k)) for k in mine.keys() | public.keys()
+                if mine.get(k) != public.get(k)}
+    if isinstance(mine, list) and isinstance(public, list) and len(mine) == len(public):
+        return {i: private_part(a, b) for i, (a, b) in enumerate(zip(mine, public)) if a != b}
+    return mine
 
 
 def since_last_turn(log, seat: int) -> list[list]:

@@ -30,7 +30,7 @@ from telegram.error import TelegramError
 from telegram.ext import (Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes,
                           MessageHandler, filters)
 
-from bot.delivery import Budget, Delivery, default_chat_key
+from bot.delivery import Budget, Delivery, ShownButtons, default_chat_key
 from bot import i18n
 from bot.i18n import N_, _
 from bot.service import ChatRef, Message, Service, UserRef
@@ -95,6 +95,7 @@ class TelegramAdapter(Outgoing):
         self.latest_message: dict[str, int] = {}  # group id → newest message id seen there
         self.moved: dict[str, str] = {}  # old group id → its supergroup's id
         self.removed: dict[str, set[int]] = {}  # group id → our messages deleted there (they push nothing up)
+        self.shown_buttons = ShownButtons()  # slots whose message still has buttons (an old hand may stay)
         self._locks: dict[str, asyncio.Lock] = {}
         self.busy = 0  # updates being handled (tests and the bench wait for 0)
         self._group_budget = GROUP_BUDGET.scaled(pace_scale)

@@ -122,9 +122,10 @@ class Outgoing:
             if found and found[0] == str(chat_id):
                 known = (int(found[0]), int(found[1]))
         if known is not None and not renew and not self._scrolled_away(known[0], known[1]):
-            try:
+            try:  # one call: the slot's message shows the news (a board, a hand after its person's move)
                 await pace()
                 await self._edit(known[0], known[1], text, markup, message)
+                self.shown_buttons.note(slot_key, markup is not None and not message.lapsing)
                 return
             except BadRequest as error:
                 if "not modified" in str(error).lower():
@@ -135,12 +136,18 @@ class Outgoing:
             except ChatMigrated as moved:
                 chat_id = await self._moved_to(known[0], moved.new_chat_id)
                 known = None
+        # one call: a new message (it notifies only when it is a ping, see ``_notifies``)
         sent = await self._post(chat_id, text, markup, message, meta, pace)
-        if known is not None and renew and (message.ping or message.is_private):
+        if known is not None and renew and (message.ping or message.is_private) and \
+                (not message.is_private or message.fresh or self.shown_buttons.pressable(slot_key)):
+            # one more only where the old message misleads: a group's old turn line, a hand still pressable, or
+            # the copy a person asked to see anew (/hand)
             if await self._retire(known[0], known[1], pace) and not message.is_private:
                 self.removed.setdefault(str(known[0]), set()).add(known[1])
-        elif known is not None or superseded is not None:  # the older message stays (a board asked for again,
-            await self._strip(*(known or superseded), pace)  # or a picture followed by text): its buttons go
+        elif (known is not None and self.shown_buttons.pressable(slot_key)) or superseded is not None:
+            # the older message stays (a board asked for again, or a picture followed by text): its buttons go
+            await self._strip(*(known or superseded), pace)
+        self.shown_buttons.note(slot_key, markup is not None and not message.lapsing)
         if message.is_private and message.kind == "hand":
             await self.service.handle(PrivateChatDelivered(message.user, None))
         if slot_key:

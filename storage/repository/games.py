@@ -51,10 +51,13 @@ class Games:
             query = query.where(GameRow.created_by == created_by)
         return await self.session.scalar(query)
 
-    async def idle_lobbies(self, before: datetime, limit: int = 50) -> list[GameRow]:
-        return list(await self.session.scalars(
-            select(GameRow).where(GameRow.status == "lobby", GameRow.updated_at < before)
-            .order_by(GameRow.id).limit(limit)))
+    async def idle_lobbies(self, before: datetime, limit: int = 50, served=None) -> list[GameRow]:
+        """Lobbies untouched since ``before``; only those of the chats ``served`` (a ``timers.Served``; None:
+        all), so a process closes only its own platform's and shards' tables."""
+        query = select(GameRow).where(GameRow.status == "lobby", GameRow.updated_at < before)
+        if served is not None and not served.everything:
+            query = query.where(GameRow.id.in_(served.games()))
+        return list(await self.session.scalars(query.order_by(GameRow.id).limit(limit)))
 
     async def lock(self, game_id: int) -> GameRow | None:
         """The game row, locked until commit (PostgreSQL; SQLite's IMMEDIATE transaction already is)."""

@@ -218,3 +218,48 @@ async def test_every_stored_message_queued_is_reported_held_before_it_is_reporte
     assert held == ["a", "b"]
     assert [e for e in events if e[0] == "delivered"] == [("delivered", ["a", "b"])]
     assert events.index(("delivered", ["a", "b"])) > events.index(("held", ["b"]))
+
+
+# ---------------------------------------------------------------- issue 38: the token's budget
+def make_overall(clock, recorder, overall: Budget, budget=None):
+    return Delivery(recorder, budget=budget or (lambda key: Budget()), overall=overall, clock=clock,
+                    sleep=clock.sleep)
+
+
+async def test_within_the_tokens_budget_pings_and_answers_to_a_person_go_before_boards():
+    clock = FakeClock()
+    recorder = Recorder(clock)
+    delivery = make_overall(clock, recorder, Budget(((2, 1.0),)))  # the whole bot: 2 calls a second
+    groups = [ChatRef("telegram", f"-{10 + i}", f"-{10 + i}") for i in range(6)]
+    for i, group in enumerate(groups):
+        delivery.submit([Message(f"board {i}", chat=group, slot=f"board:{i}", kind="board")])
+    people = [UserRef("telegram", str(20 + i), f"P{i}") for i in range(2)]
+    for i, person in enumerate(people):
+        delivery.submit([Message(f"your turn {i}", user=person, slot="hand:1", kind="hand", ping=True,
+                                 buttons=[[Button("R7", "p:1:1:0")]])])
+    # a reply to a person's command in another group
+    delivery.submit([Message("answer", user=people[0], chat=ChatRef("telegram", "-99", "-99"), kind="info")])
+    await clock.run(delivery)
+    order = [m.text for _, _, m in recorder.sent]
+    assert len(order) == 9
+    # the first two boards took the first second; then the person-facing three, then the other boards
+    assert order[:2] == ["board 0", "board 1"]
+    assert set(order[2:5]) == {"your turn 0", "your turn 1", "answer"}
+    assert order[5:] == ["board 2", "board 3", "board 4", "board 5"]
+    times = [t for t, _, _ in recorder.sent]
+    assert all(sum(1 for u in times if t <= u < t + 1.0) <= 2 for t in times)  # never over the token's limit
+
+
+async def test_a_board_waiting_for_the_tokens_budget_is_coalesced_not_sent_in_every_form():
+    clock = FakeClock()
+    recorder = Recorder(clock)
+    delivery = make_overall(clock, recorder, Budget(((1, 1.0),)))
+    delivery.submit([Message("board v0", chat=GROUP, slot="board:1", kind="board")])
+    await clock.run(delivery, until=0.5)  # v0 went at 0; the token has no room before 1.0
+    delivery.submit([Message("board v1", chat=GROUP, slot="board:1", kind="board")])
+    await clock.run(delivery, until=0.6)  # its worker has started and waits for the token's budget
+    for version in range(2, 6):
+        delivery.submit([Message(f"board v{version}", chat=GROUP, slot="board:1", kind="board")])
+    await clock.run(delivery)
+    assert [m.text for _, _, m in recorder.sent] == ["board v0", "board v5"]
+    assert delivery.superseded == 4 and [t for t, _, _ in recorder.sent] == [0.0, 1.0]

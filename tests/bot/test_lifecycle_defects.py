@@ -198,6 +198,17 @@ async def test_idle_lobbies_close_and_open_lobbies_are_bounded(service):
     assert (await service.create_lobby(DCHAT, ALICE, "toy"))[0].kind == "lobby"
 
 
+async def test_a_process_closes_only_the_idle_lobbies_of_the_platforms_it_serves(service):
+    """Issue 38: the idle-lobby sweep, like timers and AI turns, works only on the process's own platform: a
+    Telegram process leaves a Discord table alone; the Discord process closes it."""
+    gid = (await service.create_lobby(DCHAT, ALICE, "toy"))[0].game_id
+    later = datetime.now(timezone.utc) + timedelta(days=1, minutes=1)
+    service.ctx.serves = {"telegram"}
+    assert await service.run_timers(later) == []
+    service.ctx.serves = {"discord"}
+    assert [m.game_id for m in await service.run_timers(later)] == [gid]
+
+
 async def test_a_flooding_person_is_told_to_slow_down_and_nobody_else_is(database_url):
     clock = [0.0]
     service = await build_service(database_url)

@@ -36,17 +36,34 @@ def test_forged_paths_are_refused(path):
         picker.resolve(TOY, CARDS, path)
 
 
-def test_multi_select_toggles_and_finishes():
+def test_a_list_with_few_valid_choices_is_offered_whole():
+    """Issue 38: three valid pairs are three buttons — one press, not two ticks and Done (each step costs an
+    answer and an edit)."""
     keeps = [{"type": "keep", "cards": [a, b]} for a, b in [(1, 2), (1, 3), (2, 3)]]
     level = picker.resolve(TOY, keeps, "")
-    assert level.multi and [label for label, _ in level.options] == ["1", "2", "3"]
-    one = picker.resolve(TOY, keeps, "m1")
-    assert one.selected == [1] and not one.can_finish
-    two = picker.resolve(TOY, keeps, "m5")
-    assert two.selected == [1, 3] and two.can_finish
-    assert picker.resolve(TOY, keeps, "d5").action == {"type": "keep", "cards": [1, 3]}
+    assert not level.multi and [label for label, _ in level.options] == ["keep 1 2", "keep 1 3", "keep 2 3"]
+    assert picker.resolve(TOY, keeps, "1").action == {"type": "keep", "cards": [1, 3]}
     with pytest.raises(IllegalAction):
-        picker.resolve(TOY, keeps, "d7")  # three cards is not a legal keep
+        picker.resolve(TOY, keeps, "3")
+
+
+# a single card or any pair of eight: 36 valid choices, too many to list, so they are ticked
+KEEPS = [{"type": "keep", "cards": [a]} for a in range(1, 9)] + \
+    [{"type": "keep", "cards": [a, b]} for a in range(1, 9) for b in range(a + 1, 9)]
+
+
+def test_multi_select_toggles_and_finishes():
+    level = picker.resolve(TOY, KEEPS, "")
+    assert level.multi and [label for label, _ in level.options] == [str(n) for n in range(1, 9)]
+    one = picker.resolve(TOY, KEEPS, "m1")
+    assert one.selected == [1] and one.can_finish  # a single card may be kept: Done is offered
+    assert picker.resolve(TOY, KEEPS, "d1").action == {"type": "keep", "cards": [1]}
+    # the second tick fills the largest choice: it is the choice, no Done press
+    assert picker.resolve(TOY, KEEPS, "m5").action == {"type": "keep", "cards": [1, 3]}
+    with pytest.raises(IllegalAction):
+        picker.resolve(TOY, KEEPS, "d7")  # three cards is not a legal keep
+    with pytest.raises(IllegalAction):
+        picker.resolve(TOY, KEEPS, "d0")  # nor is none
 
 
 # ---------------------------------------------------------------- every game: the stepwise picker is complete
@@ -138,11 +155,12 @@ def test_picker_labels_use_the_boards_symbols(name):
 def test_a_list_may_hold_an_item_twice_and_any_copy_may_be_ticked():
     """A multiset (Guyenne's ``aside 4 3 2 2 A``): an item is offered as often as one choice may hold it, and
     ticking either copy is the same choice."""
-    sets = [{"type": "keep", "cards": c} for c in (["a", "a"], ["a", "b"], ["b", "b"])]
+    items = "abcdefg"
+    sets = [{"type": "keep", "cards": [x, y]} for i, x in enumerate(items) for y in items[i:]]  # 28: ticked
     level = picker.resolve(TOY, sets, "")
-    assert level.multi and [label for label, _ in level.options] == ["a", "a", "b", "b"]
+    assert level.multi and [label for label, _ in level.options][:4] == ["a", "a", "b", "b"]
     assert picker.resolve(TOY, sets, "m4").selected == ["b"]
-    assert picker.resolve(TOY, sets, "d5").action == {"type": "keep", "cards": ["a", "b"]}  # first a, first b
-    assert picker.resolve(TOY, sets, "da").action == {"type": "keep", "cards": ["a", "b"]}  # second a, second b
-    assert picker.resolve(TOY, sets, "dc").action == {"type": "keep", "cards": ["b", "b"]}
+    assert picker.resolve(TOY, sets, "m5").action == {"type": "keep", "cards": ["a", "b"]}  # first a, first b
+    assert picker.resolve(TOY, sets, "ma").action == {"type": "keep", "cards": ["a", "b"]}  # second a, second b
+    assert picker.resolve(TOY, sets, "mc").action == {"type": "keep", "cards": ["b", "b"]}
     assert sorted(set(map(str, reachable(TOY, sets)))) == sorted(map(str, sets))

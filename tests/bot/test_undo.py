@@ -82,7 +82,8 @@ async def test_free_undo_restores_the_game_and_keeps_the_move_marked(service):
     assert len(told(back, "took back their last move")) == 1  # the chat is told once
     assert [m for m in back if m.kind == "board"] and [m for m in back if m.user == person and m.kind == "hand"]
     hand = next(m for m in back if m.user == person and m.kind == "hand")
-    assert hand.ping and any(b.data.startswith(f"p:{gid}:{row.version}:") for r in hand.buttons for b in r)
+    # their hand again, with a picker of the new version; no second ping: they pressed Undo, they are at the phone
+    assert not hand.ping and any(b.data.startswith(f"p:{gid}:{row.version}:") for r in hand.buttons for b in r)
     shown = "\n".join(m.text for m in await service.log(CHAT, person, game_id=gid))
     assert "(taken back)" in shown  # /log still tells the move, marked
 

@@ -1,4 +1,6 @@
-"""Issue 24: each person is shown their seat's view whenever it changed, and only theirs.
+"""Issue 24: each person is shown their seat's view whenever it changed, and only theirs; issue 38: "changed"
+means what only they see (``telling.private_part``), or their picker (they are or were to act) — a change of the
+public table alone is told by the board, and their hand is left alone (a platform call saved).
 
 A move builds the views it tells once (compared, stored as the message's recipe, drawn); any shortcut that skips
 seats (a view "that cannot have changed") must still tell every seat whose view did change. Over random games of
@@ -17,6 +19,7 @@ import rules
 from bot.service import ChatRef, UserRef, build_service
 from bot.service.commands import MakeMove, Start
 from bot.service.leagues import places_with_resigns
+from bot.service.telling import private_part
 from storage import UnitOfWork
 
 CHAT = ChatRef("discord", "chan24", "guild24", "table")
@@ -44,6 +47,8 @@ async def test_every_changed_view_is_told_to_its_seat_and_to_nobody_else(tmp_pat
         seat_of = {(s.user.platform, s.user.id): s.seat for s in live.seats}
         user_at = {s.seat: s.user for s in live.seats}  # seats are not in join order
         shown: dict[int | None, dict] = {}
+        was_acting: set[int] = set()
+        left_alone = 0
         rng = random.Random(name)
         for move in range(60):
             state, status = await _stored_state(service, gid)
@@ -65,15 +70,21 @@ async def test_every_changed_view_is_told_to_its_seat_and_to_nobody_else(tmp_pat
             for message in boards + [m for m in told if m.kind == "hand"]:
                 if message.picture is not None:  # the picture shows what the text shows, never more
                     assert message.picture[1] == message.recipe["view"]
+            acting = set(state.to_act()) if status == "active" else set()
             for seat in range(people):
-                if state.view(seat) != shown.get(seat):
-                    assert seat in hands, f"move {move}: seat {seat}'s view changed and was not told"
-                shown[seat] = state.view(seat)
+                mine = private_part(state.view(seat), state.view(None))
+                if mine != shown.get(seat) or seat in acting | was_acting or status != "active":
+                    assert seat in hands, f"move {move}: seat {seat}'s own view changed and was not told"
+                    shown[seat] = mine
+                elif seat not in hands:
+                    left_alone += 1  # only the public table changed: the board told it
             if status != "active":
                 break
+            was_acting = acting
             seat = rng.choice(state.to_act())
             out = await service.handle(MakeMove(user_at[seat], CHAT, rng.choice(state.legal_actions(seat)), gid))
             assert out[0].kind != "error", out[0].text
+        assert left_alone > 0  # issue 38: a hand is not edited for news the board tells
     finally:
         await service.close()
 

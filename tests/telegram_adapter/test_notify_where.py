@@ -36,7 +36,7 @@ async def test_next_on_gives_the_person_after_the_one_to_act_one_private_heads_u
         await tg.say(person, GROUP, "/notify next=on", expect=(person["id"], "next = on"))
     await tg.say(ALICE, GROUP, "/new toy clock=3d", expect=(GROUP, "clock=3d"))
     await tg.say(BOB, GROUP, "/join", expect=(GROUP, "Bob"))
-    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "your turn"))
+    await tg.say(ALICE, GROUP, "/start", expect=(GROUP, "Time left"))
     await tg.idle()
     async with UnitOfWork(tg.service.db) as uow:
         row = (await uow.games.of_player((await uow.players.find("telegram", str(ALICE["id"]))).id,

@@ -69,7 +69,8 @@ async def press_picker(ctx: Context, command: c.PressPicker) -> list[Message]:
         state = live.state
         if seat_row.seat not in state.to_act():
             raise ServiceError(_("It is not your turn — waiting for {names}.", names=telling.waiting(live, state)))
-        level = picker.resolve(live.game, state.legal_actions(seat_row.seat), path)
+        level = picker.resolve(live.game, state.legal_actions(seat_row.seat), path,
+                               whole=live.chat is None or live.chat.platform not in ctx.own_tables)
         if level.action is None:
             return [telling.private_message(live, seat_row, state, live.version, ctx.pictures, path=path)]
     return await play(ctx, game_id, user, level.action, version)

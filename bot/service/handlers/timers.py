@@ -154,7 +154,7 @@ async def close_idle_lobbies(ctx: Context, moment: datetime) -> list[Message]:
     shortest = min(DEFAULT_SETTINGS["lobby_timeout"], 600)
     out: list[Message] = []
     async with ctx.uow() as uow:
-        for row in await uow.games.idle_lobbies(moment - timedelta(seconds=shortest)):
+        for row in await uow.games.idle_lobbies(moment - timedelta(seconds=shortest), served=ctx.served):
             stored = await uow.chats.get(row.chat_id)
             limit = int({**DEFAULT_SETTINGS, **(stored.settings or {})}["lobby_timeout"])
             if aware(row.updated_at) > moment - timedelta(seconds=limit):
