@@ -43,7 +43,8 @@ async def test_next_on_gives_the_person_after_the_one_to_act_one_private_heads_u
                                          ("active",)))[0]
         seat_of = {int(s.player.external_id): s.seat for s in row.seats}
         hands = row.state["hands"]
-    for person in (ALICE, BOB):  # the secret choices; then seat 0 plays first, and the other is next
+    # the secret choices, in seat order; then seat 0 plays first (its turn came), and the other is next
+    for person in sorted((ALICE, BOB), key=lambda p: seat_of[p["id"]]):
         cards = hands[seat_of[person["id"]]][:2]
         await tg.say(person, GROUP, f"/move keep {cards[0]} {cards[1]}")
         await tg.idle()
