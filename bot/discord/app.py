@@ -338,7 +338,7 @@ class DiscordAdapter:
         channel = await self._channel_of(message, thread)
         view = build_view(message)
         pings, allowed = self._mentions(message)
-        content = payload(message.text, pings)
+        content = payload(message.text, pings, message.times)
         renew = message.ping or message.fresh
         if thread is not None and message.kind == "turn" and not message.mentions:
             renew = False  # a thread's turn line is edited in place: its people were pinged by their hands
@@ -363,7 +363,7 @@ class DiscordAdapter:
         # one call: a new message (a DM notifies; in a channel only the users in ``allowed`` are pinged)
         await pace()
         sent = await channel.send(content["content"], embed=content["embed"], view=view, files=_files(message),
-                                  allowed_mentions=allowed)
+                                  allowed_mentions=allowed, silent=message.silent and message.is_private)
         # one more only where the old message misleads: a channel's old turn line, a hand still pressable, or
         # the copy a person asked to see anew (/hand)
         retired = known is not None and (message.ping or message.is_private) and \

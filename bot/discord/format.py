@@ -67,10 +67,19 @@ def to_markdown(text: str, limit: int | None = None) -> str:
     return "\n".join(out)
 
 
-def payload(text: str, pings: str = "") -> dict:
+def payload(text: str, pings: str = "", times: list | None = None) -> dict:
     """``content`` and ``embed`` of a message: the text with ``pings`` (the adapter's own ``<@id>`` mentions)
-    after it; past 2000 characters the text goes in an embed (up to 4096), the pings stay in the content."""
-    content = to_markdown(text) + pings
+    after it; past 2000 characters the text goes in an embed (up to 4096), the pings stay in the content.
+    ``times``: [said, epoch] — each remaining time the text says is shown as Discord's relative timestamp."""
+    content = _timestamps(to_markdown(text), times) + pings
     if len(content) <= CONTENT_LIMIT:
         return {"content": content, "embed": None}
-    return {"content": pings.strip() or None, "embed": discord.Embed(description=to_markdown(text, EMBED_LIMIT))}
+    return {"content": pings.strip() or None,
+            "embed": discord.Embed(description=_timestamps(to_markdown(text, EMBED_LIMIT), times))}
+
+
+def _timestamps(markdown: str, times: list | None) -> str:
+    """Each ``said`` (in order, once each) becomes ``<t:epoch:R>`` — added after escaping, so it stays one."""
+    for said, epoch in times or []:  # said: " 2d 4h ⏳", the time between a space and its running mark
+        markdown = markdown.replace(said, said.replace(said.strip(" ⏳"), f"<t:{int(epoch)}:R>"), 1)
+    return markdown

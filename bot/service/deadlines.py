@@ -79,6 +79,8 @@ def hold_pings(messages: list, live: LiveGame, moment: datetime) -> list[dict]:
     end). Returns those timers' rows."""
     held = []
     for message in messages:
+        if message.kind == "turn" and message.mentions:
+            held += _hold_mentions(message, live, moment)
         if not message.ping or message.user is None:
             continue
         person = live.seat_of(message.user)
@@ -86,11 +88,32 @@ def hold_pings(messages: list, live: LiveGame, moment: datetime) -> list[dict]:
             continue
         prefs = notifying.of(person.notify)
         later = notifying.quiet_end(person.notify, moment)
-        if prefs["digest"] != "off" and live.clocks:
-            message.ping = False  # the daily digest tells them (a game over days; a live game pings as ever)
+        if prefs["digest"] != "off" and live.clocks:  # the daily digest tells them (a live game pings as ever)
+            message.ping, message.silent = False, True
             continue
         if prefs["ping"] == "off" or later is not None:
-            message.ping = False
+            message.ping, message.silent = False, True
         if prefs["ping"] == "on" and later is not None:
             held.append({"seat": person.seat, "kind": "ping", "version": live.version, "due_at": later})
+    return held
+
+
+def _hold_mentions(message, live: LiveGame, moment: datetime) -> list[dict]:
+    """The group's turn line names only the people who want their ping there now (``where=mention``): not with
+    ``ping=off`` or a digest, and not in quiet hours (a ``ping`` timer mentions them when those end)."""
+    held, kept = [], []
+    for user in message.mentions:
+        person = live.seat_of(user)
+        prefs = notifying.of(person.notify if person else None)
+        if person is None or person.dm_ok is False or prefs["where"] != "mention":
+            kept.append(user)  # private messages fail: named whatever they chose
+            continue
+        later = notifying.quiet_end(person.notify, moment)
+        if prefs["ping"] == "off" or (prefs["digest"] != "off" and live.clocks):
+            continue
+        if later is not None:
+            held.append({"seat": person.seat, "kind": "ping", "version": live.version, "due_at": later})
+            continue
+        kept.append(user)
+    message.mentions = kept
     return held

@@ -88,6 +88,9 @@ class Message:
     mentions: list[UserRef] = field(default_factory=list)  # people a public ``ping`` message names (Discord @)
     lapsing: bool = False  # its only button (Undo) is stale after the next move anywhere: by the next ping, dead
     retire: bool = False  # the slot's message goes, nothing is posted (see above)
+    silent: bool = False  # a private message posted anew must not notify (the turn's ping came elsewhere or later)
+    times: list = field(default_factory=list)  # [said, epoch]: a remaining time as ``text`` says it, and when it
+    # ends (Discord shows that moment as its own relative timestamp, which counts down by itself)
     conceal: bool = False  # a refusal whose asker's own message shows a secret: adapters delete it where they may
     outbox_id: str | None = None  # the key of its outbox row: reported delivered once sent or superseded
     # What ``text``, ``buttons`` and ``menu`` are rendered from (``bot/service/rendering.py``): a game's boards
@@ -124,7 +127,8 @@ def message_to_json(message: Message) -> dict:
     common = {"chat": _ref(message.chat), "user": _ref(message.user), "slot": message.slot,
               "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
               "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
-              "ping": message.ping, "mentions": [_ref(u) for u in message.mentions], "retire": message.retire}
+              "ping": message.ping, "mentions": [_ref(u) for u in message.mentions], "retire": message.retire,
+              "silent": message.silent}
     if message.needs_rendering:  # what it is rendered from, not the text: it is rendered when sent
         recipe = message.recipe
         picture = message.picture
@@ -138,7 +142,7 @@ def message_to_json(message: Message) -> dict:
         "slot": message.slot, "game_id": message.game_id, "kind": message.kind, "fresh": message.fresh,
         "image_name": message.image_name, "picture": list(message.picture) if message.picture else None,
         "ping": message.ping, "mentions": [_ref(u) for u in message.mentions], "retire": message.retire,
-        "menu": None if menu is None else {
+        "silent": message.silent, "times": [list(t) for t in message.times], "menu": None if menu is None else {
             "data": menu.data, "options": [list(o) for o in menu.options], "multi": menu.multi,
             "min_values": menu.min_values, "max_values": menu.max_values, "placeholder": menu.placeholder,
             "controls": [[b.label, b.data, b.style] for b in menu.controls]},
@@ -158,7 +162,7 @@ def message_from_json(data: dict, outbox_id: str | None = None) -> Message:
         fresh=data.get("fresh", False), image_name=data.get("image_name"),
         picture=tuple(picture) if picture else None, ping=data.get("ping", False),
         mentions=[UserRef(*u) for u in data.get("mentions", [])], retire=data.get("retire", False),
-        outbox_id=outbox_id,
+        silent=data.get("silent", False), times=[list(t) for t in data.get("times", [])], outbox_id=outbox_id,
         menu=None if menu is None else Menu(menu["data"], [tuple(o) for o in menu["options"]], menu["multi"],
                                             menu["min_values"], menu["max_values"], menu["placeholder"],
                                             [Button(*b) for b in menu["controls"]]),

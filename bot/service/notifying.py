@@ -1,5 +1,6 @@
 """A person's notification settings (``/notify``, stored on their player row with their away periods): a ping
-when it is their turn, reminders after N hours and every M hours after, quiet hours in their time zone. Pure.
+when it is their turn (``where``: a private message, or a mention in the game's channel), a heads-up when they
+are next, reminders after N hours and every M hours after, quiet hours in their time zone. Pure.
 
 Quiet hours are wall-clock hours of the person's zone (zoneinfo), so a reminder held through the night is given
 at the hour they chose on either side of a daylight-saving change.
@@ -13,13 +14,17 @@ from rules.api import IllegalAction
 from bot.i18n import N_, _, translate
 from bot.service.clocks import compact, duration
 
-DEFAULTS: dict = {"ping": "on", "remind": 12 * 3600, "every": 24 * 3600, "quiet": "off", "tz": "UTC",
-                  "digest": "off"}
+DEFAULTS: dict = {"ping": "on", "where": "dm", "next": "off", "remind": 12 * 3600, "every": 24 * 3600,
+                  "quiet": "off", "tz": "UTC", "digest": "off"}
+CHOICES = {"ping": ("on", "off"), "where": ("dm", "mention"), "next": ("on", "off")}
 DIGEST_HOUR = 9  # digest=on: the daily digest at 9:00 in the person's zone
 SUGGESTED_ZONES = ("Europe/Amsterdam", "Europe/Berlin", "Europe/Paris", "Europe/London", "Europe/Brussels",
                    "America/New_York", "America/Los_Angeles", "Asia/Tokyo", "Australia/Sydney", "UTC")
 _HELP = {
-    "ping": N_("a ping (a private message) when it is your turn: on or off"),
+    "ping": N_("a ping when it is your turn: on or off"),
+    "where": N_("where the ping comes: dm (your hand, sent anew) or mention (you are named in the game's channel, "
+                "your hand is updated quietly)"),
+    "next": N_("a short private heads-up when the player just before you is to act: on or off"),
     "remind": N_("a reminder when your turn has waited this long (1h to 7d, or off), e.g. remind=12h"),
     "every": N_("then a reminder again every … (1h to 7d, or off), e.g. every=1d"),
     "quiet": N_("hours without pings or reminders, in your time zone (held until they end), e.g. quiet=22-8, or off"),
@@ -43,9 +48,9 @@ def parse_notify(text: str) -> dict:
         if not sep or key not in DEFAULTS:
             raise IllegalAction(_("Notification settings are written key=value; known: {keys}. Example: /notify "
                                   "quiet=22-8 tz=Europe/Amsterdam", keys=", ".join(DEFAULTS)))
-        if key == "ping":
-            if value.lower() not in ("on", "off"):
-                raise IllegalAction(_("{key} is one of: {choices}.", key=key, choices="on, off"))
+        if key in CHOICES:
+            if value.lower() not in CHOICES[key]:
+                raise IllegalAction(_("{key} is one of: {choices}.", key=key, choices=", ".join(CHOICES[key])))
             changes[key] = value.lower()
         elif key in ("remind", "every"):
             seconds = 0 if value.lower() in ("off", "0") else duration(value)

@@ -16,6 +16,7 @@ from bot.service.chat_settings import web_link
 from bot.service import clocks as banks, leagues, telling
 from bot.service.context import Context
 from bot.service.deadlines import hold_pings, timer_changes
+from bot.service.heads_up import heads_up
 from bot.service.live import LiveGame
 from bot.service.messages import Message
 from bot.service.outbox import outbox_rows
@@ -41,6 +42,7 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
         live.remember(live.moves + i, seat, events)
     messages = (notes or []) + telling.change_messages(live, work, live.version + 1, batch, actor, before,
                                                          ctx.pictures, started, undoable)
+    messages += heads_up(live, work, before, ctx.now())  # /notify next=on
     hinted = set(live.hinted_seats)  # a seat's first move since it asked for a hint is marked; an AI's never
     rows = []
     for i, (s, a, ev, by) in enumerate(batch):

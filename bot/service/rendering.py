@@ -46,6 +46,8 @@ def render(message: Message) -> Message:
         build = {"board": _board, "hand": _hand}[recipe["render"]]
         with i18n.using(recipe["lang"]):
             message.text, message.buttons, message.menu = build(rules.get_game(recipe["game"]), recipe)
+            message.times = [[f" {spoken(entry[1])} ⏳", entry[3]] for entry in recipe.get("clocks") or []
+                             if entry[2] and len(entry) > 3 and entry[3] is not None]
         message.rendered = True
     return message
 
@@ -79,7 +81,7 @@ def _board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
             text += "\n" + _("{name} is thinking…", name=name)
         if r.get("clocks"):  # time banks: ⏳ marks those running
             text += "\n" + _("⏱ Time left: {banks}", banks=", ".join(
-                f"{name} {spoken(left)}{' ⏳' if running else ''}" for name, left, running in r["clocks"]))
+                f"{name} {spoken(left)}{' ⏳' if running else ''}" for name, left, running, *_end in r["clocks"]))
     rows = [] if r["over"] else [[Button(_("🂠 My hand"), codes.my_hand(r["id"]), "primary")]]
     return text, rows, None
 

@@ -16,7 +16,7 @@ from bot.i18n import _
 from bot.render import boards
 from bot.service import buttons as codes, languages, narration, rendering
 from bot.service.ai_seats import thinking_seats
-from bot.service.clocks import board_clocks, describe as describe_clock, spoken
+from bot.service.clocks import board_clocks, describe as describe_clock, periods_of, runs_out, spoken
 from bot.service.languages import in_chat_language
 from bot.service.leagues import places_with_resigns
 from bot.service.live import LiveGame, LiveSeat
@@ -76,10 +76,16 @@ def board_message(live: LiveGame, state: State, pictures: bool, fresh: bool = Fa
               "view": view, "names": list(live.names), "recent": [event.to_json() for event in live.recent],
               "over": over, "waiting": "" if over else waiting(live, state),
               "thinking": [live.names[s] for s in thinking_seats(live, state)],
-              "clocks": [] if over else [[live.names[seat], left, running] for seat, left, running
+              "clocks": [] if over else [[live.names[seat], left, running, _bank_end(live, seat) if running else None]
+                                         for seat, left, running
                                          in board_clocks(live.clocks, [s.seat for s in live.humans()])]}
     return Message("", chat=live.chat, slot=f"board:{live.id}", game_id=live.id, kind="board", fresh=fresh,
                    picture=picture(live, view, pictures, lang), image_name=f"board-{live.id}.png", recipe=recipe)
+
+
+def _bank_end(live: LiveGame, seat: int) -> int:
+    """When the running bank of ``seat`` runs out (its person's away periods as known), as a Unix time."""
+    return int(runs_out(live.clocks, seat, periods_of(live.seats[seat].notify)).timestamp())
 
 
 def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: int, pictures: bool,
@@ -109,14 +115,21 @@ def private_message(live: LiveGame, seat_row: LiveSeat, state: State, version: i
 
 
 @in_chat_language
-def turn_message(live: LiveGame, state: State) -> Message:
+def turn_message(live: LiveGame, state: State, mention: frozenset | set = frozenset()) -> Message:
     """The group's one short line naming whose turn it is (posted anew, the previous one retired). It mentions —
-    and so pings — only people whose private messages fail: the others are pinged once, by their hand."""
+    and so pings — only people whose private messages fail and the seats of ``mention`` (whose turn has just
+    come and who want their ping here, ``/notify where=mention``): the others are pinged once, by their hand."""
     people = [live.seats[s] for s in state.to_act() if not live.seats[s].is_ai]
     text = _("🔔 #{id} {game}: your turn, {names}.", id=live.id, game=live.game.title,
              names=", ".join(p.name for p in people))
     return Message(text, chat=live.chat, slot=f"turn:{live.id}", game_id=live.id, kind="turn", ping=True,
-                   mentions=[p.user for p in people if p.dm_ok is False])
+                   mentions=[p.user for p in people if p.dm_ok is False or p.seat in mention])
+
+
+def pinged_here(seat: LiveSeat) -> bool:
+    """The person wants their turn ping as a mention in the game's channel, and private messages reach them (else
+    they are mentioned anyway)."""
+    return (seat.notify or {}).get("where") == "mention" and seat.dm_ok is not False
 
 
 def turn_retired(chat: ChatRef, game_id: int) -> Message:
@@ -151,6 +164,7 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
                     private_events[s].append(event)
     to_act = [] if state.is_over() else state.to_act()
     turn_came = {s for s in to_act if s not in before}  # the mover who is still to act was not away: no ping
+    mention = {s for s in turn_came if pinged_here(live.seats[s])}  # pinged in the channel, their hand quietly
     for s in live.humans():
         view = state.view(s.seat)  # built once: compared, rendered and drawn
         mine = private_part(view, public)
@@ -165,17 +179,18 @@ def change_messages(live: LiveGame, state: State, version: int, batch: list[tupl
             mine_told = private_events.get(s.seat)
             told = {"events": [event.to_json() for event in mine_told]} if mine_told else None
         message = private_message(live, s, state, version, pictures, view=view, told=told)
-        message.ping = s.seat in turn_came
+        message.ping = s.seat in turn_came and s.seat not in mention
+        message.silent = s.seat in mention
         if undoable and s.seat == actor:
             message.recipe["undo"] = True
             message.lapsing = not message.recipe["to_act"]  # (a picker stays pressable)
         out.append(message)
     humans_to_act = [s for s in to_act if not live.seats[s].is_ai]
-    if humans_to_act and set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}:
-        turn = turn_message(live, state)
+    if humans_to_act and (mention or set(humans_to_act) != {s for s in before if not live.seats[s].is_ai}):
+        turn = turn_message(live, state, mention)
         if turn.mentions or live.chat.place is not None or (started and live.asked_home):
-            # someone to act can only be reached here: the line pings them; or a game in its own place (a thread):
-            # the chat's status line of the game says whose turn (adapters edit it in place, see places.py)
+            # someone to act can only be reached here, or wants their ping here: the line pings them; or a game in
+            # its own place (a thread): the chat's status line of the game says whose turn (edited in place)
             out.append(turn)
         elif live.turn_line:  # the last line names someone else: it goes (the board says whose turn it is)
             out.append(turn_retired(live.chat, live.id))

@@ -36,7 +36,8 @@ async def test_banks_on_the_board_away_and_notify_privately_reminder_dmd_in_its_
     lobby = api.messages[int(lobby["id"])]
     await dc.click(dc.alice, lobby, button(lobby, "Start"))
     shown = text(board(dc))
-    assert "Time left: " in shown and "Alice 1d ⏳" in shown and "Bob 1d ⏳" in shown
+    ends = int((EVE + timedelta(days=1)).timestamp())  # the running banks: Discord's own countdown to their end
+    assert "Time left: " in shown and f"Alice <t:{ends}:R> ⏳" in shown and f"Bob <t:{ends}:R> ⏳" in shown
 
     record = await dc.slash(dc.bob, "away", time="12h")
     assert any("You are away" in text(m) for m in api.dms(int(dc.bob["id"])))

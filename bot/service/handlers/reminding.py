@@ -44,7 +44,12 @@ async def fire(ctx: Context, uow: UnitOfWork, live: LiveGame, seat: int, kind: s
                      game=live.game.title, left=clocks.spoken(left))
         else:
             text = _("⏳ Game #{id} ({game}) is waiting for your move.", id=live.id, game=live.game.title)
-    out = [Message(text, user=person.user, game_id=live.id, kind="notice")]
+    if kind == "ping" and prefs["where"] == "mention" and person.dm_ok is not False:  # named in the channel
+        with i18n.using(languages.of_live_chat(live)):
+            text = _("🔔 Game #{id} ({game}): it is your turn.", id=live.id, game=live.game.title)
+        out = [Message(text, chat=live.chat, game_id=live.id, kind="notice", ping=True, mentions=[person.user])]
+    else:
+        out = [Message(text, user=person.user, game_id=live.id, kind="notice")]
     if kind == "remind" and prefs["every"]:
         await uow.timers.add(live.id, [{"seat": seat, "kind": "remind", "version": live.version,
                                         "due_at": moment + timedelta(seconds=prefs["every"])}])
