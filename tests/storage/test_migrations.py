@@ -39,6 +39,13 @@ async def _state(db) -> tuple[str, set[str], list]:
         return revision, await conn.run_sync(indexes), [tuple(m) for m in moves]
 
 
+async def _old_player(uow) -> int:
+    """A player as an older release stored them (the players table has grown columns since: written in SQL)."""
+    await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
+                                   "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
+    return (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
+
+
 async def _old_game(uow, chat_id: int, player_id: int) -> int:
     """An active game as an older release stored it (the games table has grown columns since: written in SQL)."""
     await uow.session.execute(text(
@@ -54,9 +61,7 @@ async def test_dropping_the_redundant_moves_index_keeps_the_log(database_url):
         await _to(db, "0004")  # a database of the previous release, with a game and its moves
         async with UnitOfWork(db) as uow:
             # the players table as it was then (the model has grown columns since: written in SQL)
-            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
-                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
-            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
+            player_id = await _old_player(uow)
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
             game_id = await _old_game(uow, chat.id, player_id)
             await uow.games.append_moves(game_id, 0, [(0, {"n": 1}, [], "player"), (1, {"n": 2}, [], "ai")])
@@ -90,9 +95,7 @@ async def test_taking_back_marks_moves_and_keeps_them(database_url):
     try:
         await _to(db, "0006_web")
         async with UnitOfWork(db) as uow:
-            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
-                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
-            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
+            player_id = await _old_player(uow)
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
             game_id = await _old_game(uow, chat.id, player_id)
             await uow.games.append_moves(game_id, 0, [(0, {"n": 1}, [], "player"), (1, {"n": 2}, [], "ai")])
@@ -118,9 +121,7 @@ async def test_hints_and_the_start_are_kept_from_0008_and_old_games_read_as_befo
     try:
         await _to(db, "0007_undo")
         async with UnitOfWork(db) as uow:
-            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
-                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
-            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
+            player_id = await _old_player(uow)
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
             game_id = await _old_game(uow, chat.id, player_id)
             await uow.session.execute(text("UPDATE games SET created_at = :opened"),
@@ -151,9 +152,7 @@ async def test_clocks_and_notify_columns_come_and_go(database_url):
     try:
         await _to(db, "0008_records")
         async with UnitOfWork(db) as uow:
-            await uow.session.execute(text("INSERT INTO players (platform, external_id, name, created_at) "
-                                           "VALUES ('telegram', '1', 'Alice', CURRENT_TIMESTAMP)"))
-            player_id = (await uow.session.execute(text("SELECT id FROM players"))).scalar_one()
+            player_id = await _old_player(uow)
             chat = await uow.chats.get_or_create("telegram", "-100", "telegram:-100", "group")
             game_id = await _old_game(uow, chat.id, player_id)
             await uow.commit()
