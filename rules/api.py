@@ -9,7 +9,7 @@ Beyond the fixed contract (``Game``, ``State``, ``Event``, ``IllegalAction``,
 defaults here (``rules_summary``, ``render_view``, ``describe_event``,
 ``configurations``, ``has_hidden_information``, ``tie_rule``, ``score_unit``, ``State.evaluate``,
 ``State.evaluate_actions``, ``State.ai_values``, ``State.ai_actions``, ``State.ai_rewards``, ``State.teams``,
-``State.is_secret``, ``State.undo_refusal``): the bot
+``State.is_secret``, ``State.undo_refusal``, ``State.next_to_act``): the bot
 and the AI use them, and they never change what is legal. A game declares its player counts and options as data
 (``Players``, ``Option``); ``Game.check_setup`` checks them for every game.
 """
@@ -148,6 +148,13 @@ class State:
         a user-facing reason, or None when undoing it hides nothing anybody learnt. Whether others acted since is
         the caller's to check. Default: every move is final."""
         return _("Moves of this game cannot be taken back.")
+
+    def next_to_act(self) -> int | None:
+        """The seat that acts once the turn now running ends, judged from what everyone knows: the heads-up of
+        ``/notify next=on`` goes to it. None when that depends on how the turn is played (a trick's winner leads
+        next), when several act at once, or when the game does not say (the default). A forecast, never a rule:
+        a turn may still end the game, or a hand nobody else sees may force a pass; it must tell nothing hidden."""
+        return None
 
     @property
     def num_players(self) -> int:

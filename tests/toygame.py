@@ -46,6 +46,12 @@ class ToyState(State):
             return [(self.leader + len(self.trick)) % self.n]
         return []
 
+    def next_to_act(self) -> int | None:
+        """Round the table within a trick; the trick's winner leads the next one (not known before)."""
+        if self.phase != "play" or len(self.trick) + 1 == self.n:
+            return None
+        return (self.leader + len(self.trick) + 1) % self.n
+
     def legal_actions(self, seat: int) -> list[dict]:
         if seat not in self.to_act():
             return []

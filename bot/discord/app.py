@@ -218,7 +218,7 @@ class DiscordAdapter:
         await self.service.finish_one(message)  # answered at once, not through the delivery queues
         view = build_view(message)
         clicked = interaction.message
-        answer = payload(message.text)
+        answer = payload(message.text, times=message.times)
         if message.is_private and clicked is not None and clicked.flags.ephemeral and message.kind == "hand":
             await interaction.edit_original_response(**answer, view=view, attachments=_files(message))
             self._keep_hand(message, interaction.followup, clicked.id)  # a fresher token for the same message

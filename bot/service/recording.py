@@ -42,7 +42,7 @@ async def record(ctx: Context, live: LiveGame, work: State, batch: list[tuple], 
         live.remember(live.moves + i, seat, events)
     messages = (notes or []) + telling.change_messages(live, work, live.version + 1, batch, actor, before,
                                                          ctx.pictures, started, undoable)
-    messages += heads_up(live, work, before, ctx.now())  # /notify next=on
+    messages += heads_up(live, work, before, ctx.now(), None if started else live.state)  # /notify next=on
     hinted = set(live.hinted_seats)  # a seat's first move since it asked for a hint is marked; an AI's never
     rows = []
     for i, (s, a, ev, by) in enumerate(batch):

@@ -192,6 +192,9 @@ class GuyenneState(State):
         army = fight["roles"].index("defend") if phase == "defend" else self.rival(fight, fight["winner"])
         return [fight["actors"][army]]
 
+    def next_to_act(self) -> int | None:
+        return turns.next_actor(self)
+
     def undo_refusal(self, seat: int, events: list[Event], before: State) -> str | None:
         """Cards placed face down, set aside or a direction chosen can be taken back step by step; a fight's shown
         cards, a draw and cards handed to a partner are final."""

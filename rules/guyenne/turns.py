@@ -228,6 +228,44 @@ def auto_passes(state) -> list[Event]:
     return events
 
 
+def next_actor(state) -> int | None:
+    """``State.next_to_act``: the set order of the placements, and in reinforcing the next player who has room
+    whether the one to act adds cards or passes (None when a pass would end the reinforcing, or the turn comes
+    back to the one acting, whose room depends on what they add). The fights and the simultaneous phases: None."""
+    seat = state.to_act()[0] if len(state.to_act()) == 1 else None
+    if seat is None:
+        return None
+    if state.phase == "place":
+        i = state.step_index + 1
+        nxt = state.steps[i][1] if i < len(state.steps) else None
+    elif state.phase in PLACING[:-1]:
+        first, second = state.first, state.second
+        nxt = {"open1": state.actor(second, 0), "respond1": state.actor(second, 1),
+               "open2": state.actor(first, 1)}[state.phase]
+    elif state.phase == "reinforce":
+        after_pass, after_adding = _next_with_room(state, seat, state.passes + [seat]), _next_with_room(state, seat, [])
+        nxt = after_pass if after_pass == after_adding else None
+    else:
+        return None
+    return None if nxt == seat else nxt
+
+
+def _next_with_room(state, seat: int, passes: list[int]) -> int | None:
+    """Who ``auto_passes`` would stop at after ``seat``'s turn, with ``passes`` passed; None at the end of the
+    reinforcing or back at ``seat``."""
+    rotation = state.rotation
+    step, passed = (state.step + 1) % len(rotation), set(passes)
+    for _ in rotation:
+        actor = rotation[step]
+        if passed >= set(rotation) or actor == seat:
+            return None
+        if state._has_room(actor):
+            return actor
+        passed.add(actor)
+        step = (step + 1) % len(rotation)
+    return None
+
+
 # each action's handler (the fights' decisions and losses: fights.py)
 
 

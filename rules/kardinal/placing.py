@@ -115,5 +115,23 @@ def can_build(state: State, seat: int) -> bool:
     return bool(placements(state, seat, first=True))
 
 
+def next_builder(state: State) -> int | None:
+    """``State.next_to_act``: once the building is placed, the next seat that can build whatever the Cardinal does —
+    seats that cannot build even with the Cardinal gone are passed, and one whose every placement shares a cell
+    the Cardinal might take is not foreseen. Before the building it depends on the building."""
+    if state.phase in ("build", "over"):
+        return None
+    free = state.clone()
+    free.cardinal = None
+    for q in ((state.current + i) % state.n for i in range(1, state.n)):
+        found = placements(free, q)
+        if not found:
+            continue
+        cells = [{site} | ({other} if other is not None else set()) for site, _kind, _colour, other in found]
+        shared = set.intersection(*cells)
+        return None if shared else q
+    return None
+
+
 def has_buildings(state: State, seat: int) -> bool:
     return any(any(state.supply[c]) for c in state.usable[seat])

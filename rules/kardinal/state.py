@@ -103,6 +103,9 @@ class KardinalState(State):
     def to_act(self) -> list[int]:
         return [] if self.phase == "over" else [self.current]
 
+    def next_to_act(self) -> int | None:
+        return placing.next_builder(self)
+
     def legal_actions(self, seat: int) -> list[dict]:
         if self.phase == "over" or seat != self.current:
             return []

@@ -160,6 +160,12 @@ class ArtusState(State):
                     return follow
         return list(hand)
 
+    def next_to_act(self) -> int | None:
+        """The next seat within a trick; a trick's winner leads the next one and may have a trump to choose."""
+        if self.phase != "play" or len(self.trick) + 1 == self.n:
+            return None
+        return (self.current + 1) % self.n
+
     def legal_actions(self, seat: int) -> list[dict]:
         if seat not in self.to_act():
             return []

@@ -90,6 +90,14 @@ class LuTState(State):
     def next_to_play(self) -> int:
         return (self.leader + len(self.trick)) % self.n
 
+    def next_to_act(self) -> int | None:
+        """The next seat within a trick while the trick shows fewer than two colours: from then on the card to
+        come may make a third, and a next player who cannot follow ends the round (only their hand tells). The
+        trick's picks go to whoever played the highest trump: not known before."""
+        if self.phase != "play" or len(self.trick) + 1 == self.n or len(self.trick_colours()) >= 2:
+            return None
+        return (self.next_to_play() + 1) % self.n
+
     def trick_colours(self) -> set[int]:
         return {colour_of(c) for _, c in self.trick}
 

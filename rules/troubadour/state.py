@@ -169,6 +169,15 @@ class TroubadourState(State):
             return [self.order[self.turn_idx]]
         return []
 
+    def next_to_act(self) -> int | None:
+        """The next in this round's order, when a card to flip keeps them busy (their stock and waste only grow
+        on others' turns); one with neither may have their turn ended at once, and after the last turn the new
+        round's trios are chosen by everyone at once."""
+        if self.phase != "turn" or self.turn_idx + 1 == len(self.order):
+            return None
+        q = self.order[self.turn_idx + 1]
+        return q if self.stock[q] or self.waste[q] else None
+
     def legal_actions(self, seat: int) -> list[dict]:
         if self.phase == "select_trios":
             if not (0 <= seat < self.n) or self.trios[seat]:

@@ -321,7 +321,9 @@ async def test_chat_default_clock_bad_input_and_mygames(service):
     await service.start(CHAT, ALICE)
     service.ctx.clock.at(5)
     mine = await service.ask(c.ShowMyGames(ALICE, None))
-    assert f"#{gid} " in mine[0].text and "your time bank: 6d 19h" in mine[0].text
+    assert f"#{gid} " in mine[0].text and "your time bank: 6d 19h ⏳" in mine[0].text  # her choice is due: running
+    started = (await row_of(service, gid)).clocks["since"]
+    assert mine[0].times == [["6d 19h ⏳", int((datetime.fromisoformat(started) + timedelta(days=7)).timestamp())]]
     live = await service.create_lobby(CHAT, ALICE, "toy", "clock=live")
     assert "clock=" not in live[0].text and (await row_of(service, live[0].game_id)).clocks is None
 

@@ -71,8 +71,13 @@ async def test_the_person_after_the_one_to_act_is_told_once_per_turn(service):
     assert said == [(by_seat[1], f"⏭ You are next in game #{gid} (Duel of Cards): {by_seat[0].name} is to play.")]
     out = await move(service, gid, by_seat, 0)  # seat 1 to play: seat 2 is next
     assert [user for user, _text in heads_ups(out)] == [by_seat[2]]
-    out = await move(service, gid, by_seat, 1)
-    assert [user for user, _text in heads_ups(out)] == [by_seat[0]]
+    out = await move(service, gid, by_seat, 1)  # seat 2 ends the trick: its winner leads, not known before
+    assert heads_ups(out) == []
+    row = await row_of(service, gid)
+    out = await move(service, gid, by_seat, 2)
+    leader = (await row_of(service, gid)).state["leader"]
+    told = f"⏭ You are next in game #{gid} (Duel of Cards): {by_seat[leader].name} is to play."
+    assert row.state["leader"] == 0 and heads_ups(out) == [(by_seat[(leader + 1) % 3], told)]
 
 
 async def test_off_by_default_and_dropped_in_quiet_hours(service):

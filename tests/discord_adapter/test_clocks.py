@@ -38,6 +38,10 @@ async def test_banks_on_the_board_away_and_notify_privately_reminder_dmd_in_its_
     shown = text(board(dc))
     ends = int((EVE + timedelta(days=1)).timestamp())  # the running banks: Discord's own countdown to their end
     assert "Time left: " in shown and f"Alice <t:{ends}:R> ⏳" in shown and f"Bob <t:{ends}:R> ⏳" in shown
+    clock.moment = EVE + timedelta(minutes=5)
+    mine = dc.answers(await dc.slash(dc.alice, "mygames"))  # her running bank, counting down by itself
+    assert len(mine) == 1 and f"your time bank: <t:{ends}:R> ⏳" in mine[0], mine
+    clock.moment = EVE
 
     record = await dc.slash(dc.bob, "away", time="12h")
     assert any("You are away" in text(m) for m in api.dms(int(dc.bob["id"])))

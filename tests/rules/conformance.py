@@ -192,6 +192,24 @@ def check_no_leak(state: State, rng: random.Random) -> bool:
     return redrew
 
 
+def check_next_to_act(state: State, rng: random.Random, tries: int = 4) -> bool:
+    """``next_to_act`` tells nothing hidden (any world everyone could believe in gives the same answer), and when
+    it names a seat, every way of playing the turn now running ends with that seat to act (or the game over).
+    Returns whether it named one."""
+    nxt = state.next_to_act()
+    assert state.determinize(None, rng).next_to_act() == nxt, "next_to_act depends on something hidden"
+    if nxt is None:
+        return False
+    acting = state.to_act()
+    assert len(acting) == 1 and nxt != acting[0], f"next_to_act {nxt} while {acting} act"
+    for _ in range(tries):
+        world = state.clone()
+        while world.to_act() == acting:
+            world.apply(acting[0], rng.choice(world.legal_actions(acting[0])))
+        assert world.is_over() or world.to_act() == [nxt], f"next_to_act said {nxt}, then {world.to_act()} acted"
+    return True
+
+
 def check_strong_sees_only_its_seat(state: State, rng: random.Random, iterations: int = 6) -> None:
     """The strong AI's search (at a small fixed iteration count) is the same in the state and in any
     determinization for the seat that searches, given the same seed: it reads nothing that seat cannot know."""

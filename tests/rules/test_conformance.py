@@ -21,6 +21,7 @@ def test_thorough_playout(name, n, options):
     rng = random.Random(1)
     redrew = []
     replay = []
+    foresaw, turns = [], random.Random(2)
 
     def on_step(before, after, seat, action, events):
         kit.check_invariants(game, before)
@@ -30,6 +31,7 @@ def test_thorough_playout(name, n, options):
         redrew.append(kit.check_no_leak(before, rng))
         kit.check_ai_values(before, rng)
         kit.check_events(after, events)
+        foresaw.append(kit.check_next_to_act(before, turns))
         replay.append((seat, action, kit.dump(after)))
 
     state, log = kit.playout(game, n, options, 11, RandomPlayer, cap=600, on_step=on_step)
@@ -37,6 +39,7 @@ def test_thorough_playout(name, n, options):
     kit.check_no_leak(state, rng)
     if game.has_hidden_information:
         assert any(redrew), "determinize never re-drew anything hidden"
+    assert any(foresaw), "next_to_act never named the next seat: nobody gets a heads-up"
 
     rebuilt = game.new_game(n, seed=11, options=options)
     for seat, action, expected in replay:

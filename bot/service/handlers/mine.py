@@ -45,7 +45,7 @@ async def show_my_games(ctx: Context, command: c.ShowMyGames) -> list[Message]:
             game = rules.get_game(row.game)
             chat_row = await uow.chats.get(row.chat_id)
             where = (chat_row.title if chat_row else None) or _("a private table")
-            mine = False
+            mine, times = False, []  # times: [said, epoch] of a running bank (``Message.times``)
             if row.status == lifecycle.LOBBY:
                 line = _("#{id} {game} in {where} — lobby, {seated}/{most} seated", id=row.id, game=game.title,
                          where=where, seated=len(row.seats), most=game.max_players)
@@ -56,11 +56,15 @@ async def show_my_games(ctx: Context, command: c.ShowMyGames) -> list[Message]:
                 line = _("#{id} {game} in {where} — {state} · last move {ago}", id=row.id, game=game.title,
                          where=where, state=state, ago=ago(row.updated_at, now))
                 if live.clocks and "left" in live.clocks:  # a time bank: the asker's, as it stands now
-                    left = clocks.remaining(live.clocks, seat.seat, now, clocks.periods_of(player.notify))
-                    line += " · " + _("your time bank: {left}", left=clocks.spoken(left))
+                    periods = clocks.periods_of(player.notify)
+                    said = clocks.spoken(clocks.remaining(live.clocks, seat.seat, now, periods))
+                    if seat.seat in live.clocks.get("charged", []):  # running: Discord counts it down by itself
+                        said += " ⏳"
+                        times.append([said, int(clocks.runs_out(live.clocks, seat.seat, periods).timestamp())])
+                    line += " · " + _("your time bank: {left}", left=said)
             link = await _link(ctx, uow, user.platform, row, chat_row)
             entries.append((not mine, -aware(row.updated_at).timestamp(), ("▶ " if mine else "• ") + line,
-                            (row.id, game.title, link)))
+                            (row.id, game.title, link), times))
     if not entries:
         text = _("You sit in no running game. Open one with /new <game> in a group or channel, or join a table "
                  "there with /join.")
@@ -72,9 +76,10 @@ async def show_my_games(ctx: Context, command: c.ShowMyGames) -> list[Message]:
     lines = [head] + [e[2] for e in entries[:MOST_SHOWN]]
     if len(entries) > MOST_SHOWN:
         lines.append(_("… and {n} more.", n=len(entries) - MOST_SHOWN))
-    links = [(gid, title, url) for _mine, _when, _line, (gid, title, url) in entries if url][:MOST_LINKS]
+    links = [(gid, title, url) for _mine, _when, _line, (gid, title, url), _t in entries if url][:MOST_LINKS]
     buttons = [[Button(f"#{gid} {title}", "", url=url)] for gid, title, url in links]
-    return [Message("\n".join(lines), chat=chat, user=user, buttons=buttons)]
+    times = [said_at for entry in entries[:MOST_SHOWN] for said_at in entry[4]]  # in the order of the lines
+    return [Message("\n".join(lines), chat=chat, user=user, buttons=buttons, times=times)]
 
 
 async def _link(ctx: Context, uow, platform: str, row, chat_row) -> str | None:
