@@ -15,7 +15,8 @@ from bot.service.chat_settings import effective
 from bot.service.live import LOG_KEPT, LiveGame, load_live
 from bot.service.places import game_chat
 
-SETTINGS_TTL = 30.0  # seconds a game in memory trusts its chat's settings (a change in another process shows)
+SETTINGS_TTL = 30.0  # seconds a game in memory trusts its chat's settings and its lack of a place of its own (a
+# change in another process shows then)
 
 
 class RecentlyShared:
@@ -95,6 +96,8 @@ class LiveGames:
             if time.monotonic() - live.settings_read > SETTINGS_TTL:  # another process may have changed them
                 row = await uow.chats.get(live.chat_db_id)
                 live.settings, live.settings_read = effective(row.settings), time.monotonic()
+                if live.chat.place is None:  # or opened the game's thread or topic since this one loaded it
+                    live.chat = await game_chat(uow, row, game_id)
             return live
         row = await uow.games.get(game_id)
         if row is None or row.status != "active":

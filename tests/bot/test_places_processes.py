@@ -1,0 +1,49 @@
+"""A game's own place (thread, topic) with two processes on one database: the process that did not open the
+place learns it without a restart — within the time it trusts a game's chat settings — so its messages of the
+game go there and the channel's status line follows the turns."""
+from __future__ import annotations
+
+import rules
+from bot.service import ChatRef, UserRef, build_service, commands as c
+from storage import UnitOfWork
+
+CHAT = ChatRef("discord", "chan1", "guild1", "general")
+ALICE = UserRef("discord", "1", "Alice")
+BOB = UserRef("discord", "2", "Bob")
+PEOPLE = {"1": ALICE, "2": BOB}
+
+
+async def move(service, gid):
+    """The move of the first seat to act: the toy's secret choice privately, a card in the channel."""
+    async with UnitOfWork(service.db) as uow:
+        row = await uow.games.get(gid)
+    seat = rules.get_game("toy").from_json(row.state).to_act()[0]
+    person = PEOPLE[next(s.player.external_id for s in row.seats if s.seat == seat)]
+    kept = row.state["kept"][seat]
+    if kept:
+        return await service.act(CHAT, person, f"play {kept[0]}", game_id=gid)
+    return await service.act(None, person, "keep " + " ".join(map(str, row.state["hands"][seat][:2])), game_id=gid)
+
+
+async def test_the_other_process_learns_the_place_a_game_was_given(database_url):
+    first, second = await build_service(database_url), await build_service(database_url)
+    first.ctx.homes.add("discord")  # as the Discord adapter does: its games get threads
+    second.ctx.homes.add("discord")
+    try:
+        lobby = await first.create_lobby(CHAT, ALICE, "toy", seed=3)
+        gid = lobby[0].game_id
+        await first.join(CHAT, BOB, game_id=gid)
+        started = await first.start(CHAT, ALICE, game_id=gid)
+        assert [m.kind for m in started if m.kind == "home"] == ["home"]
+        out = await move(second, gid)  # the second process reads the game before its place is known
+        assert not [m for m in out if m.kind == "error"], out
+        await first.handle(c.PlaceOpened(None, CHAT, gid, "777"))  # the first one's adapter opened a thread
+        live = second.ctx.games.loaded(gid)
+        live.settings_read -= 3600  # as after the time a game trusts its chat's settings
+        out = await move(second, gid)
+        public = [m for m in out if m.chat is not None and not m.is_private and m.game_id == gid]
+        assert public and {m.chat.place for m in public if m.kind == "board"} == {"777"}, \
+            [(m.kind, m.chat) for m in public]
+    finally:
+        await first.close()
+        await second.close()
