@@ -35,6 +35,7 @@ from bot import i18n
 from bot.i18n import N_, _
 from bot.service import ChatRef, Message, Service, UserRef
 from bot.service import commands as c
+from bot.telegram.format import TAPPED
 from bot.telegram.incoming import ADMIN_COMMANDS, command_of, late_refusal
 from bot.telegram.outgoing import PLATFORM, Outgoing
 from bot.telegram.topics import Topics
@@ -199,6 +200,10 @@ class TelegramAdapter(Outgoing):
     async def _command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> list[Message]:
         message = update.effective_message
         name = message.text.split()[0][1:].split("@")[0].lower()
+        args = list(context.args or [])
+        if TAPPED.match(message.text):  # "/record_12", tapped in a text of ours: "/record 12"
+            name, number = name.split("_", 1)
+            args.insert(0, number)
         chat, user = self.chat_ref(update), self.user_ref(update)
         if chat is None and name == "start":  # the private chat opened: hello, and the hands at once
             with i18n.using(user.locale):
@@ -208,7 +213,7 @@ class TelegramAdapter(Outgoing):
             out += await self._hands(user)  # pressed Start again (after blocking me): the hands at once
             return out
         admin = name in ADMIN_COMMANDS and await self.is_admin(update)
-        command = command_of(name, list(context.args or []), user, chat, admin)
+        command = command_of(name, args, user, chat, admin)
         if command is None:
             with i18n.using(user.locale):
                 here = _("Here I send your hands; the games themselves are played in a group. Type a move here "
@@ -356,6 +361,7 @@ def build_telegram_app(service: Service, token: str, base_url: str | None = None
     app.bot_data["deliver"] = adapter.deliver
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, adapter.on_migrate))
     app.add_handler(CommandHandler([name for name, _text in COMMANDS], adapter.on_command))
+    app.add_handler(MessageHandler(filters.Regex(TAPPED), adapter.on_command))
     app.add_handler(CallbackQueryHandler(adapter.on_button))
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, adapter.on_text))
     app.add_error_handler(adapter.on_error)

@@ -6,6 +6,7 @@ see, after the HTML is parsed: an emoji outside the basic plane counts two, ``&l
 from __future__ import annotations
 
 import html
+import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -18,6 +19,10 @@ CALLBACK_DATA_LIMIT = 64  # bytes
 PICTURE_NOTE = N_("🖼 (the board is in the picture)")  # said in the language current when a caption is cut
 CUT = "…"
 FENCE = "```"
+# "/record 12" in a text: Telegram makes only "/record" tappable, and a tap sends it bare. As "/record_12" the whole
+# command is one tap; ``bot.telegram.app`` reads it back as "/record 12".
+TAPPABLE = re.compile(r"(?<![\w/])/(record) #?(\d+)\b")
+TAPPED = re.compile(r"^/(record)_(\d+)(@\w+)?(\s|$)")
 
 
 def utf16_len(text: str) -> int:
@@ -45,7 +50,7 @@ def to_html(text: str) -> str:
         if block is not None:
             block.append(line)
         else:
-            out.append(html.escape(line))
+            out.append(TAPPABLE.sub(r"/\1_\2", html.escape(line)))
     if block is not None:  # an unclosed block: show it anyway
         out.append("<pre>" + html.escape("\n".join(block)) + "</pre>")
     return "\n".join(out)

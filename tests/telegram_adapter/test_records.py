@@ -82,11 +82,25 @@ async def test_record_asked_before_the_private_chat_is_open_says_how_to_open_it(
     api = tg.api
     await finished_game(tg)
     said = await tg.say(BOB, GROUP, "/record 1", expect=(GROUP, "records come in a private chat with me"))
-    assert "/record 1" in said["text"] and "I sent you" not in said["text"]
+    assert "/record_1" in said["text"] and "I sent you" not in said["text"]  # one tap asks again
     assert [b["url"] for b in buttons(said) if b.get("url")] == ["https://t.me/herald_bot?start=g1"]
     await tg.idle()
     assert not documents(api, BOB["id"]) and not documents(api, GROUP)
     await open_private_chats(tg, BOB)
-    await tg.say(BOB, GROUP, "/record 1", expect=(GROUP, "I sent you the record of game #1 privately"))
+    await tg.say(BOB, GROUP, "/record_1", expect=(GROUP, "I sent you the record of game #1 privately"))  # tapped
     await tg.idle()
     assert sorted(documents(api, BOB["id"])) == ["herald-game-1.json", "herald-game-1.txt"]
+
+
+async def test_history_lists_each_record_as_one_tap(tg):
+    """Telegram makes only "/record" of "/record 1" tappable, and a tap sends it bare: /history shows
+    "/record_1", and that tap (also with the bot's name, as Telegram sends it in groups) sends the record."""
+    api = tg.api
+    await finished_game(tg)
+    await open_private_chats(tg, BOB)
+    listed = await tg.say(BOB, GROUP, "/history", expect=(GROUP, "Recent games"))
+    assert "📜 /record_1" in listed["text"] and "/record 1" not in listed["text"]
+    await tg.say(BOB, GROUP, "/record_1@herald_bot", expect=(GROUP, "I sent you the record of game #1 privately"))
+    await tg.idle()
+    assert sorted(documents(api, BOB["id"])) == ["herald-game-1.json", "herald-game-1.txt"]
+    await tg.say(BOB, GROUP, "/record_99", expect=(GROUP, "#99"))  # a game that is not there: told, as typed
