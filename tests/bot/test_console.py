@@ -1,6 +1,7 @@
 """Console play end to end: the real service on a SQLite file, input from a script of typed lines."""
 from __future__ import annotations
 
+import asyncio
 import io
 from pathlib import Path
 
@@ -8,7 +9,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.console import play as play_console
-from bot.console.play import YOU
+from bot.console.words import YOU
 from bot.service import build_service
 from bot.settings import database_url
 
@@ -254,3 +255,29 @@ async def test_quitting_prints_a_resume_command_that_works_outside_the_venv(tmp_
     command = shlex.split(line.split(": ", 1)[1])
     assert command[1:] == ["-m", "bot", "play", "--resume"]
     assert os.path.samefile(command[0], sys.executable)
+
+
+async def test_the_replay_link_says_how_to_open_the_pages_while_nothing_serves_them(tmp_path):
+    """The console's pages are served by ``python -m bot web``: with it running, the link alone; without it, the
+    link and how to start it — never a bare link that leads nowhere."""
+    async def serve(reader, writer):
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    shown = {}
+    try:
+        for running in (True, False):
+            if not running:
+                server.close()
+                await server.wait_closed()
+            out = io.StringIO()
+            await play_console("toy", 3, 5, "", f"sqlite+aiosqlite:///{tmp_path}/pages-{running}.db", False, out=out,
+                               inp=io.StringIO("1\n" * 10), web_base_url=f"http://127.0.0.1:{port}")
+            shown[running] = out.getvalue()
+    finally:
+        server.close()
+    for text in shown.values():
+        assert f"🌐 The replay: http://127.0.0.1:{port}/c/" in text
+    assert "python -m bot web" not in shown[True]
+    assert "🌐 The pages open once `python -m bot web` runs" in shown[False]
