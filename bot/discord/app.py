@@ -1,4 +1,5 @@
-"""The Discord adapter: slash commands and component clicks in, service messages out. Only translation.
+"""The Discord adapter: slash commands and component clicks in, service messages out (``sending.py``). Only
+translation.
 
 Every interaction is acknowledged first (deferred), then handed to the service; what comes back is
 delivered: public messages to the channel (lobbies and boards edited in place, re-posted when they have
@@ -16,40 +17,24 @@ themselves or type is never Markdown, a link or a mention; the pings are added a
 """
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
-from collections import defaultdict
-from typing import Awaitable, Callable
+from typing import Callable
 
 import discord
 from discord.ext import commands
 
-from bot.delivery import Budget, Delivery, RetryLater, ShownButtons, default_slot_key
 from bot.discord.commands import register_commands
 from bot.discord.components import BUTTON_PREFIX, MENU_PREFIX, HeraldButton, HeraldMenu, build_view
 from bot.discord.format import payload, to_markdown
-from bot.discord.threads import DEFAULT_GRACE, GONE, Threads
+from bot.discord.sending import PLATFORM, Sending, files_of
+from bot.discord.threads import DEFAULT_GRACE, Threads
 from bot import i18n
 from bot.i18n import _
 from bot.discord.translator import HeraldTranslator
 from bot.service import ChatRef, Message, Service, UserRef
-from bot.service.commands import Command, PressButton, PrivateChatDelivered, PrivateChatFailed
+from bot.service.commands import Command, PressButton
 
 log = logging.getLogger(__name__)
-PLATFORM = "discord"
-REPOST_AFTER = 15  # a board this many messages back in its channel has scrolled away: post a new one
-CLOSED_DMS = 50007
-RETIRED = "↓ ⋯"  # the cut-down old message of a slot: an arrow to the newer one, in no language
-OVERALL_BUDGET = Budget(((50, 1.0),))  # Discord: about 50 requests a second for the whole bot
-
-
-def _files(message: Message) -> list[discord.File]:
-    """The message's picture and its documents (a game's record), as attachments."""
-    files = [discord.File(io.BytesIO(data), filename=name) for name, data in message.files]
-    if message.image is None:
-        return files
-    return [discord.File(io.BytesIO(message.image), filename=message.image_name or "picture.png")] + files
 
 
 def message_link(guild_id: str, channel_id: str, message_id: str, thread: str | None = None) -> str:
@@ -65,19 +50,14 @@ class DiscordAdapter:
         service.ctx.homes.add(PLATFORM)  # a game gets its own thread where the bot may open one
         self.bot = bot
         self.threads = Threads(service, bot, thread_grace)
+        self.sending = Sending(service, bot, self.threads)
+        self.delivery = self.sending.delivery
+        self.seen = self.sending.seen  # channel id → messages seen there (a board scrolls away)
         self.busy = 0  # interactions being handled (tests wait for 0)
-        self.seen: dict[int, int] = defaultdict(int)  # channel id → messages seen there
-        self.posted_at: dict[int, int] = {}  # our message id → ``seen`` of its channel when posted
         # (person, game) → the webhook of the interaction that last showed their hand ephemerally, and its message:
         # a newer one replaces it (deleted by that webhook while its token lasts, 15 min), so one is kept
         self.ephemeral_hands: dict[tuple[str, int | None], tuple[discord.Webhook, int]] = {}
         self.stale_told: set[tuple[str, int | None]] = set()  # told once that older ones above are out of date
-        self.dm_channels: dict[str, int] = {}  # person → their DM channel (opened once: two calls saved a DM)
-        self.shown_buttons = ShownButtons()  # slots whose message still has buttons (an old hand may stay)
-        # a message is rendered and its picture drawn when it is really sent (``service.finish_one``): a board
-        # replaced while it waited is never drawn
-        self.delivery = Delivery(self._send, on_delivered=service.marks.delivered, prepare=service.finish_one,
-                                 on_queued=service.marks.holding, name="discord", overall=OVERALL_BUDGET)
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
@@ -175,8 +155,7 @@ class DiscordAdapter:
             self.busy -= 1
 
     def saw_message(self, message: discord.Message) -> None:
-        if message.guild is not None:
-            self.seen[message.channel.id] += 1
+        self.sending.saw_message(message)
 
     # ------------------------------------------------------------------ outgoing
     async def deliver(self, messages: list[Message], interaction: discord.Interaction | None = None, *,
@@ -220,7 +199,7 @@ class DiscordAdapter:
         clicked = interaction.message
         answer = payload(message.text, times=message.times)
         if message.is_private and clicked is not None and clicked.flags.ephemeral and message.kind == "hand":
-            await interaction.edit_original_response(**answer, view=view, attachments=_files(message))
+            await interaction.edit_original_response(**answer, view=view, attachments=files_of(message))
             self._keep_hand(message, interaction.followup, clicked.id)  # a fresher token for the same message
             return
         if message.kind == "confirm" and clicked is not None:  # a question answered: its buttons go with it
@@ -228,7 +207,7 @@ class DiscordAdapter:
             return
         kwargs = {"ephemeral": True, "view": view} if view is not None else {"ephemeral": True}
         if message.image is not None:
-            kwargs["files"] = _files(message)
+            kwargs["files"] = files_of(message)
         if answer["embed"] is not None:
             kwargs["embed"] = answer["embed"]
         sent = await interaction.followup.send(answer["content"], wait=True, **kwargs)
@@ -262,151 +241,6 @@ class DiscordAdapter:
                     note = _("Older copies of your hand above are out of date (I can no longer remove them): "
                              "use the newest.")
                 await interaction.followup.send(to_markdown(note), ephemeral=True)
-
-    async def _channel_of(self, message: Message, thread: int | None = None) -> discord.abc.Messageable:
-        if thread is not None:  # the game's own thread
-            return self.bot.get_partial_messageable(thread, type=discord.ChannelType.public_thread)
-        if message.chat is not None:
-            return self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
-        known = self.dm_channels.get(message.user.id)
-        if known is not None:  # no call: the DM channel of a person is opened once, then remembered
-            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
-        person = self.bot.get_user(int(message.user.id)) or await self.bot.fetch_user(int(message.user.id))
-        channel = person.dm_channel or await person.create_dm()
-        self.dm_channels[message.user.id] = channel.id
-        return channel
-
-    async def _send(self, message: Message, meta: dict, pace) -> None:
-        """One message, in its channel's delivery worker; rate limits go back to the queue to wait and retry."""
-        try:
-            await self._deliver_one(message, pace)
-        except discord.RateLimited as error:
-            raise RetryLater(error.retry_after, str(error)) from None
-        except discord.Forbidden as error:
-            if error.code == CLOSED_DMS and message.is_private:  # each failure; the service tells once a game
-                self.delivery.submit(await self.service.handle(PrivateChatFailed(message.user, None,
-                                                                                 message.game_id)))
-            else:
-                log.warning("not allowed to deliver a %s message: %s", message.kind, error)
-        except discord.HTTPException as error:
-            if error.status == 429 or error.status >= 500:
-                raise RetryLater(1.0, str(error)) from None
-            log.warning("could not deliver a %s message: %s", message.kind, error)
-        except (OSError, asyncio.TimeoutError) as error:
-            raise RetryLater(1.0, str(error)) from None
-
-    @staticmethod
-    def _mentions(message: Message) -> tuple[str, discord.AllowedMentions]:
-        """A public ping names its people, and pings them only: allowed_mentions lists exactly those users. The
-        names are added after the text is escaped (``payload``), so they stay mentions."""
-        if not message.ping or message.is_private or not message.mentions:
-            return "", discord.AllowedMentions.none()
-        people = [discord.Object(int(u.id)) for u in message.mentions]
-        named = " ".join(f"<@{u.id}>" for u in message.mentions)
-        return f" {named}", discord.AllowedMentions(everyone=False, roles=False, users=people, replied_user=False)
-
-    async def _deliver_one(self, message: Message, pace) -> None:
-        """One message: each REST call first awaits ``pace`` (the channel's and the token's budget); one of a game
-        whose thread is gone (deleted, archived by someone) goes to the channel."""
-        if message.kind == "home":  # a game starts: its own thread, where the bot may open one
-            self.delivery.submit(await self.threads.open(message))
-            return
-        thread = self.threads.thread_of(message)
-        try:
-            await self._deliver_where(message, thread, pace)
-        except discord.HTTPException as error:
-            if thread is None or error.code not in GONE:
-                raise
-            if thread in self.threads.finished:  # a late word of a game over, its thread archived: not news
-                log.info("a %s message of a finished game's archived thread was dropped: %s", message.kind, error)
-                return
-            self.delivery.submit(await self.threads.gone(message, thread))
-            await self._deliver_where(message, None, pace)
-
-    async def _deliver_where(self, message: Message, thread: int | None, pace) -> None:
-        slot_key = default_slot_key(message)
-        if message.retire:  # a slot whose message is no longer true (a finished game's turn line): it goes
-            for key in [slot_key] + ([f"status:{message.game_id}"] if message.kind == "turn" else []):
-                found = await self.service.slots.lookup(PLATFORM, key) if key else None
-                if found is not None:  # (and the channel's status line of the game with it)
-                    await pace()
-                    await self._retire(self.bot.get_partial_messageable(int(found[0])), int(found[1]))
-            return
-        if thread is not None and message.kind == "turn" and not message.mentions:
-            await self.threads.told_in_channel(message, thread, _files)  # the status line only: the board in
-            return  # the thread says whose turn, and their hands pinged them
-        channel = await self._channel_of(message, thread)
-        view = build_view(message)
-        pings, allowed = self._mentions(message)
-        content = payload(message.text, pings, message.times)
-        renew = message.ping or message.fresh
-        if thread is not None and message.kind == "turn" and not message.mentions:
-            renew = False  # a thread's turn line is edited in place: its people were pinged by their hands
-        known = None
-        if slot_key:
-            found = await self.service.slots.lookup(PLATFORM, slot_key)
-            if found and found[0] == str(channel.id):
-                known = int(found[1])
-        if known is not None and not renew and not self._scrolled_away(channel.id, known):
-            try:  # one call: the slot's message shows the news (a board, a hand after its person's move)
-                # attachments replace the old picture (or remove it when this one has none); view=None removes
-                # the buttons of a message that has none any more (a finished game's picker)
-                await pace()
-                await channel.get_partial_message(known).edit(**content, view=view, attachments=_files(message),
-                                                              allowed_mentions=allowed)
-                self.shown_buttons.note(slot_key, view is not None and not message.lapsing)
-                if thread is not None:  # the turn on the channel's status line; an aborted game's board
-                    await self.threads.told_in_channel(message, thread, _files)
-                return
-            except discord.NotFound:
-                known = None  # deleted meanwhile: post a new one
-        # one call: a new message (a DM notifies; in a channel only the users in ``allowed`` are pinged)
-        await pace()
-        sent = await channel.send(content["content"], embed=content["embed"], view=view, files=_files(message),
-                                  allowed_mentions=allowed, silent=message.silent and message.is_private)
-        # one more only where the old message misleads: a channel's old turn line, a hand still pressable, or
-        # the copy a person asked to see anew (/hand)
-        retired = known is not None and (message.ping or message.is_private) and \
-            (not message.is_private or message.fresh or self.shown_buttons.pressable(slot_key))
-        if retired:
-            await pace()
-            await self._retire(channel, known)
-        elif known is not None and self.shown_buttons.pressable(slot_key):  # the older message stays (a board
-            try:  # asked for again): its buttons go — one call, only where it still has some
-                await channel.get_partial_message(known).edit(view=None)
-            except discord.HTTPException as error:
-                log.info("could not remove the buttons of an older message: %s", error)
-        self.shown_buttons.note(slot_key, view is not None and not message.lapsing)
-        if message.is_private and message.kind == "hand":
-            await self.service.handle(PrivateChatDelivered(message.user, None))
-        if slot_key:
-            await self.service.slots.remember(PLATFORM, slot_key, str(channel.id), str(sent.id))
-        if thread is not None:
-            await self.threads.told_in_channel(message, thread, _files)
-        if not message.is_private:
-            if not retired:  # a message that replaced (deleted) its predecessor pushes nothing up
-                self.seen[channel.id] += 1
-            self.posted_at[sent.id] = self.seen[channel.id]
-
-    @staticmethod
-    async def _retire(channel, message_id: int) -> None:
-        """The previous message of a slot, now that a newer one was posted: deleted, or cut to one line."""
-        old = channel.get_partial_message(message_id)
-        try:
-            await old.delete()
-            return
-        except discord.NotFound:
-            return
-        except discord.HTTPException as error:
-            log.info("could not delete an old message (%s): cutting it down instead", error)
-        try:
-            await old.edit(content=RETIRED, embed=None, view=None, attachments=[])
-        except discord.HTTPException:
-            pass
-
-    def _scrolled_away(self, channel_id: int, message_id: int) -> bool:
-        posted = self.posted_at.get(message_id)
-        return posted is not None and self.seen[channel_id] - posted > REPOST_AFTER
 
 
 class HeraldBot(commands.Bot):
