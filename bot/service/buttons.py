@@ -8,6 +8,7 @@
     u:<game>:<version>                         Undo: take my last move back (under the mover's own hand)
     ty:<game>:<request>  tn:<game>:<request>   Accept / Decline a request to take a move back
     v:<game>:<step>:<viewer>                   a replay's step (viewer: t the table, a all, 1… a seat)
+    z:<n>                                      my time zone: the n-th of ``notifying.SUGGESTED_ZONES``
 
 Forged or malformed codes are refused here, before any handler runs.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from bot.i18n import _
 from bot.service import commands as c
-from bot.service import picker
+from bot.service import notifying, picker
 from bot.service.errors import ServiceError, game_number
 
 
@@ -30,6 +31,8 @@ def parse(press: c.PressButton) -> c.Command:
     user, chat = press.user, press.chat
     kind, _sep, rest = (press.data or "").partition(":")
     parts = rest.split(":")
+    if kind == "z" and _digits(rest) and int(rest) < len(notifying.SUGGESTED_ZONES):
+        return c.ChangeNotify(user, chat, f"tz={notifying.SUGGESTED_ZONES[int(rest)]}")
     try:
         game_id = game_number(parts[0])
     except ServiceError:
@@ -120,3 +123,7 @@ def takeback_answer(game_id: int, request_id: int, accept: bool) -> str:
     return f"{'ty' if accept else 'tn'}:{game_id}:{request_id}"
 def replay_step(game_id: int, step: int, viewer: str) -> str:
     return f"v:{game_id}:{step}:{viewer}"
+
+
+def time_zone(index: int) -> str:
+    return f"z:{index}"

@@ -24,7 +24,8 @@ _HELP = {
     "ping": N_("a ping when it is your turn: on or off"),
     "where": N_("where the ping comes: dm (your hand, sent anew) or mention (you are named in the game's channel, "
                 "your hand is updated quietly)"),
-    "next": N_("a short private heads-up when the player just before you is to act: on or off"),
+    "next": N_("a short private heads-up when you play after the one now to act (where the game can tell: not "
+               "after a trick, whose winner leads): on or off"),
     "remind": N_("a reminder when your turn has waited this long (1h to 7d, or off), e.g. remind=12h"),
     "every": N_("then a reminder again every … (1h to 7d, or off), e.g. every=1d"),
     "quiet": N_("hours without pings or reminders, in your time zone (held until they end), e.g. quiet=22-8, or off"),

@@ -57,3 +57,15 @@ async def test_banks_on_the_board_away_and_notify_privately_reminder_dmd_in_its_
     await fire_timers(dc)
     reminders = [text(m) for m in api.dms(alice)[before:]]
     assert len(reminders) == 1 and "waiting for your move" in reminders[0]
+
+
+async def test_quiet_hours_without_a_zone_ask_for_it_once_and_a_tap_saves_it(dc):
+    api = dc.api
+    alice = int(dc.alice["id"])
+    await dc.slash(dc.alice, "notify", change="quiet=23-7")
+    asked = [m for m in api.dms(alice) if "Which time zone" in text(m)]
+    assert len(asked) == 1 and "quiet = 23-7" in text(asked[0])
+    await dc.click(dc.alice, asked[0], button(asked[0], "Europe/Berlin"))
+    assert any("tz = Europe/Berlin" in text(m) and "✅" in text(m) for m in api.dms(alice)[-2:])
+    await dc.slash(dc.alice, "notify", change="quiet=22-7")
+    assert len([m for m in api.dms(alice) if "Which time zone" in text(m)]) == 1  # asked once

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from storage import UnitOfWork
 from tests.telegram_adapter.conftest import ALICE, BOB, GROUP
-from tests.telegram_adapter.test_telegram import open_private_chats
+from tests.telegram_adapter.test_telegram import buttons, open_private_chats
 
 
 async def test_where_mention_pings_once_in_the_group_and_the_hand_does_not_notify(tg):
@@ -52,3 +52,25 @@ async def test_next_on_gives_the_person_after_the_one_to_act_one_private_heads_u
     told = [s for s in api.sends if "You are next" in s["text"]]
     assert [(s["chat"], s["notify"]) for s in told] == [(other["id"], True)]
     assert f"{first['first_name']} is to play" in told[0]["text"]
+
+
+async def test_quiet_hours_without_a_zone_ask_for_it_once_with_a_list_to_tap(tg):
+    """Telegram tells no time zone: the first quiet hours set without one ask for it once, with a list of zones to
+    tap; a tap saves it; a forged zone button changes nothing; the next change does not ask again."""
+    tg.api.group(GROUP, "North")
+    await open_private_chats(tg, ALICE)
+    reply = await tg.say(ALICE, GROUP, "/notify quiet=22-7", expect=(ALICE["id"], "Which time zone"))
+    assert "quiet = 22-7" in reply["text"] and "tz = UTC" in reply["text"]
+    zones = {b["text"]: b["callback_data"] for b in buttons(reply)}
+    assert len(zones) == 10 and zones["Europe/Amsterdam"] == "z:0"
+    before = tg.snapshot()
+    await tg.press(ALICE, ALICE["id"], reply, zones["Europe/Amsterdam"])
+    saved = await tg.changed(before, ALICE["id"], "tz = Europe/Amsterdam")
+    assert "✅" in saved["text"] and "Which time zone" not in saved["text"]
+    answer = await tg.press(ALICE, ALICE["id"], reply, "z:10")  # no such zone in the list
+    assert "not one of mine" in answer["text"]
+    async with UnitOfWork(tg.service.db) as uow:
+        player = await uow.players.find("telegram", str(ALICE["id"]))
+        assert player.notify["tz"] == "Europe/Amsterdam" and player.notify["quiet"] == "22-7"
+    again = await tg.say(ALICE, GROUP, "/notify digest=on", expect=(ALICE["id"], "digest = 9"))
+    assert "Which time zone" not in again["text"] and not buttons(again)
