@@ -2,6 +2,7 @@
 ping is one mention in the channel and the hand DM does not notify; the heads-up is a DM to the person next."""
 from __future__ import annotations
 
+from storage import UnitOfWork
 from tests.discord_adapter.test_discord import act, button, latest_picker, open_table, text
 
 
@@ -40,4 +41,10 @@ async def test_where_mention_pings_once_in_the_channel_and_the_hand_dm_is_silent
         turn_came = mover is dc.bob and latest_picker(dc, dc.alice) is not None  # (a mover still to act: no ping)
         assert [n["how"] for n in api.notifying(alice)[before[alice]:]] == (["mention"] if turn_came else [])
     assert all(n["how"] == "mention" for n in api.notifying(alice)[rang[0]:])
-    assert any("You are next" in text(m) for m in api.dms(bob))  # Bob's heads-up when Alice was to play
+    # Bob's heads-up: each time Alice led a trick (he plays after her then; after a trick its winner leads)
+    async with UnitOfWork(dc.service.db) as uow:
+        moves = [m for m in await uow.games.moves(1) if m.action["type"] == "play"]
+        alice_seat = next(s.seat for s in (await uow.games.get(1)).seats if s.player.external_id == str(alice))
+    led = sum(1 for m in moves[::2] if m.seat == alice_seat)
+    told = [text(m) for m in api.dms(bob) if "You are next" in text(m)]
+    assert len(told) == led and all("Alice is to play" in t for t in told)
