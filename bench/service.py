@@ -32,15 +32,26 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def players_for(game_name: str) -> int:
+    """The most players up to four that the game's default options take (Guyenne's default duel: two)."""
     game = rules.get_game(game_name)
-    return max(game.min_players, min(4, game.max_players))
+    for n in range(min(4, game.max_players), game.min_players, -1):
+        try:
+            game.check_setup(n, {})
+            return n
+        except rules.IllegalAction:
+            continue
+    return game.min_players
 
 
-async def open_tables(service, game_name: str, count: int, first: int) -> list[tuple[int, ChatRef]]:
+async def open_tables(service, game_name: str, count: int, first: int,
+                      notify: str = "") -> list[tuple[int, ChatRef]]:
+    """``notify``: each person's ``/notify`` settings first (``next=on``: the heads-up is worked out every move)."""
     tables = []
     for index in range(first, first + count):
         chat = ChatRef("bench", f"chat{index % 10}", "bench", None)
         users = [UserRef("bench", f"{index}-{s}", f"P{s}") for s in range(players_for(game_name))]
+        for user in users if notify else []:
+            await service.notify(None, user, notify)
         lobby = await service.create_lobby(chat, users[0], game_name, seed=index)
         gid = lobby[0].game_id
         for u in users[1:]:
@@ -78,17 +89,18 @@ async def play(service, gid: int, chat: ChatRef, moves: int, rng: random.Random,
     return done
 
 
-async def run(game_name: str, games: int, moves_per_game: int, db_dir: str, pictures: bool = False) -> dict:
+async def run(game_name: str, games: int, moves_per_game: int, db_dir: str, pictures: bool = False,
+              notify: str = "") -> dict:
     service = await build_service(f"sqlite+aiosqlite:///{Path(db_dir) / 'bench.db'}", pictures=pictures)
     for i in range(10):  # no turn timers: the bench measures moves, not timer bookkeeping
         await service.settings(ChatRef("bench", f"chat{i}", "bench"), UserRef("bench", "admin", "admin"),
                                "turn_timer=0", is_admin=True)
     quiet_lat: list[float] = []
     quiet_over: list[float] = []
-    for gid, chat in await open_tables(service, game_name, 5, 10_000):
+    for gid, chat in await open_tables(service, game_name, 5, 10_000, notify):
         await play(service, gid, chat, moves_per_game, random.Random(gid), quiet_lat, quiet_over)
 
-    tables = await open_tables(service, game_name, games, 0)
+    tables = await open_tables(service, game_name, games, 0, notify)
     group = service.ctx.group
     batches_before, jobs_before = group.batches, group.writes
     latencies: list[float] = []
@@ -123,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=30, help="moves per game")
     parser.add_argument("--pictures", action="store_true",
                         help="draw board and hand pictures with every message, as on Telegram and Discord")
+    parser.add_argument("--notify", default="", help="every person's /notify settings, e.g. next=on")
     args = parser.parse_args(argv)
     if args.game == "toy":  # the tests' tiny game: measures the service with an engine that costs nothing
         from tests.toygame import TOY
@@ -133,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{'act p50':>8} {'act p99':>8} {'moves/commit':>12} | {'KB/game':>7}")
     for name in names:
         with tempfile.TemporaryDirectory() as tmp:
-            r = asyncio.run(run(name, args.games, args.moves, tmp, args.pictures))
+            r = asyncio.run(run(name, args.games, args.moves, tmp, args.pictures, args.notify))
         print(f"{r['game']:<16} {r['quiet_p50']:>9.2f} / {r['quiet_p99']:>6.2f} ms | {r['games']:>5} "
               f"{r['moves']:>6} {r['moves_per_s']:>8.0f} {r['p50']:>6.1f}ms {r['p99']:>6.1f}ms {r['per_commit']:>12.1f} | "
               f"{r['kb_per_game']:>7.1f}")
