@@ -19,7 +19,6 @@ from storage.group_commit import GroupCommit
 from bot.service.flood import FloodGuard
 from bot.service.languages import Languages
 from bot.service.live_games import LiveGames
-from bot.service.messages import OWN_TABLES
 from bot.service.thinking import Thinking
 
 LOBBY_LIMITS = (5, 3)  # open tables at most per chat, and opened by one person anywhere
@@ -52,9 +51,8 @@ class Context:
 
     ``serves``: the platforms whose messages this process sends itself (None: every platform, as in one
     process); ``dm_required``: platforms where a person must open a private chat before a game starts
-    (a Telegram bot cannot write first); ``own_tables``: platforms where a chat is one person's own table (the
-    console): any number of tables, moves typed in the open, nothing handed over through the outbox (one
-    process); ``homes``: platforms whose adapters give a game its own place (a thread, a forum topic:
+    (a Telegram bot cannot write first) — where a chat is one person's own table (the console) is
+    ``messages.OWN_TABLES``; ``homes``: platforms whose adapters give a game its own place (a thread, a forum topic:
     ``places.py``); ``pictures``: draw boards and hands (the chat platforms); ``shards``: (shard count, the Discord
     shards this process connects) when it connects only some (None: every guild). The timers and AI turns this
     process claims are those of ``served``: chats of the platforms it serves, and of its shards' guilds.
@@ -70,7 +68,6 @@ class Context:
     serves: set[str] | None = None
     shards: tuple[int, frozenset[int]] | None = None
     dm_required: frozenset[str] = frozenset({"telegram"})
-    own_tables: frozenset[str] = OWN_TABLES
     homes: set[str] = field(default_factory=set)  # platforms whose adapter gives a game a place: they add themselves
     lobby_limits: tuple[int, int] = LOBBY_LIMITS
     delivery_lease: timedelta = DELIVERY_LEASE

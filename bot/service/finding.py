@@ -18,7 +18,7 @@ from bot.service import lifecycle
 from bot.service.context import Context
 from bot.service.errors import ServiceError, game_number
 from bot.service.live import LiveGame
-from bot.service.messages import ChatRef, UserRef
+from bot.service.messages import OWN_TABLES, ChatRef, UserRef
 from bot.service.places import game_at
 from bot.service.rows import is_user, seat_of
 
@@ -101,7 +101,7 @@ async def _check_here(ctx: Context, uow: UnitOfWork, row: GameRow, chat: ChatRef
     another group, where its board, log or refusals would show what is not that group's (a player asking
     there included)."""
     platform = chat.platform if chat is not None else user.platform if user is not None else None
-    if platform in ctx.own_tables:
+    if platform in OWN_TABLES:
         return
     if chat is None:
         here = any(is_user(s, user) for s in row.seats)
@@ -161,7 +161,7 @@ async def active(ctx: Context, uow: UnitOfWork, chat: ChatRef | None, user: User
     known by number and loaded (unless ``fresh``: the answer may refuse, so it must be the stored one)."""
     number = game_number(game_id)
     live = ctx.games.loaded(number) if number is not None else None
-    if live is None or not (chat is None or chat.platform in ctx.own_tables or
+    if live is None or not (chat is None or chat.platform in OWN_TABLES or
                             (chat.platform, chat.id) == (live.chat.platform, live.chat.id)):
         row = await find_game(ctx, uow, chat, user, number, command, mine=True)
         await permitted(uow, command, row, user, chat)

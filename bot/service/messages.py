@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-OWN_TABLES = frozenset({"console"})  # where a chat is one person's own table (``Context.own_tables``' default)
+OWN_TABLES = frozenset({"console"})  # where a chat is one person's own table: any number of tables, moves typed in
+# the open, nothing handed over through the outbox (one process)
 
 
 @dataclass(frozen=True)

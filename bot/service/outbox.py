@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Awaitable, Callable
 
 from bot.service.context import Context
-from bot.service.messages import Message, message_from_json, message_to_json
+from bot.service.messages import OWN_TABLES, Message, message_from_json, message_to_json
 
 log = logging.getLogger(__name__)
 PURGE_AFTER = timedelta(hours=1)
@@ -36,7 +36,7 @@ def outbox_rows(ctx: Context, messages: list[Message]) -> list[dict]:
     moment = ctx.now()
     for message in messages:
         platform = platform_of(message)
-        if message.kind == "error" or message.is_reply or platform is None or platform in ctx.own_tables:
+        if message.kind == "error" or message.is_reply or platform is None or platform in OWN_TABLES:
             continue
         message.outbox_id = ctx.outbox_keys.next()
         mine = ctx.serves is None or platform in ctx.serves

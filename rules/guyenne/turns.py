@@ -255,7 +255,7 @@ def _next_with_room(state, seat: int, passes: list[int]) -> int | None:
     reinforcing or back at ``seat``."""
     rotation = state.rotation
     step, passed = (state.step + 1) % len(rotation), set(passes)
-    for _ in rotation:
+    for _turn in rotation:
         actor = rotation[step]
         if passed >= set(rotation) or actor == seat:
             return None

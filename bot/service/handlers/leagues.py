@@ -61,7 +61,7 @@ async def new_season(ctx: Context, command: c.NewSeason) -> list[Message]:
 
 
 async def show_leaderboard(ctx: Context, command: c.ShowLeaderboard) -> list[Message]:
-    chat, user = command.chat, command.user
+    chat = command.chat
     game, season = _games_in(command.text)  # an unknown game is refused (IllegalAction names the games)
     settings = await chat_settings(ctx, chat)
     min_games = int(settings.get("min_games", 3))
@@ -146,8 +146,8 @@ async def show_stats(ctx: Context, command: c.ShowStats) -> list[Message]:
     image = None
     if changes:
         series: dict[str, list[float]] = {}
-        for c in changes:
-            series.setdefault(game_title(c.game), []).append(conservative(c.mu_after, c.sigma_after))
+        for change in changes:
+            series.setdefault(game_title(change.game), []).append(conservative(change.mu_after, change.sigma_after))
         image = rating_chart(_("{name}: rating after each game", name=player.name), series)
     return [Message("\n".join(lines), chat=chat, user=user, image=image,
                     image_name="rating.png" if image else None)]

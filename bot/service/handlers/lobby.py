@@ -24,7 +24,7 @@ from bot.service.errors import ServiceError, clean
 from bot.service.finding import find_game, game_meant, permitted
 from bot.service.languages import chat_language
 from bot.service.live import seat_names
-from bot.service.messages import ChatRef, Message, UserRef
+from bot.service.messages import OWN_TABLES, ChatRef, Message, UserRef
 from bot.service.options import parse_options
 from bot.service.outbox import outbox_rows
 from bot.service.recording import record
@@ -72,7 +72,7 @@ async def create_lobby(ctx: Context, command: c.CreateLobby) -> list[Message]:
         stored = await chat_row(uow, chat)
         control = parse_clock(clock if clock is not None else effective(stored.settings)["clock"])
         player = await uow.players.get_or_create(user.platform, user.id, user.name, user.locale)
-        if chat.platform not in ctx.own_tables:
+        if chat.platform not in OWN_TABLES:
             per_chat, per_person = ctx.lobby_limits
             if await uow.games.open_count(chat_id=stored.id) >= per_chat:
                 raise ServiceError(_("This chat already has {limit} open tables: join one, or /abort one you "

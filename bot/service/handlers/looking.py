@@ -13,7 +13,7 @@ from bot.service.finding import active, find_game, permitted
 from bot.service.handlers.lobby import lobby_message
 from bot.service.handlers.people import remedy
 from bot.service.live import LOG_KEPT, load_live
-from bot.service.messages import Message
+from bot.service.messages import OWN_TABLES, Message
 from bot.service.rows import chat_ref, seat_of
 
 LOG_PAGE = 15  # /log without a number: the last lines that fit a phone screen
@@ -89,7 +89,7 @@ async def show_log(ctx: Context, command: c.ShowLog) -> list[Message]:
     game, names = live.game, live.names
     entries = [(m.seq, Event.from_json(e)) for m in moves for e in m.events]
     back = {m.seq for m in moves if m.taken_back}  # taken back (/undo): still in the log, marked
-    if seat is not None and seat.seat is not None and chat is not None and chat.platform in ctx.own_tables:
+    if seat is not None and seat.seat is not None and chat is not None and chat.platform in OWN_TABLES:
         # one person's own table (the console): the public events spoken to them ("You take", "Du hast …")
         lines = narration.narrate_lines(game, [(s, e) for s, e in entries if e.audience is None], seat.seat, names)
     else:

@@ -15,7 +15,7 @@ from bot.service.context import Context
 from bot.service.errors import SecretRefused, ServiceError
 from bot.service.finding import active, game_for_private_move, split_number
 from bot.service.live import LiveGame, LiveSeat
-from bot.service.messages import Message, UserRef
+from bot.service.messages import OWN_TABLES, Message, UserRef
 from bot.service.recording import record
 
 # How often a move another process's commit overtook is judged again before the person is asked to retry: in a
@@ -39,7 +39,7 @@ async def make_move(ctx: Context, command: c.MakeMove) -> list[Message]:
                 if game_id is None and chat is None:
                     game_id = await game_for_private_move(ctx, uow, user)
                 live = await active(ctx, uow, chat, user, game_id, "move")
-                if isinstance(move, str) and chat is not None and chat.platform not in ctx.own_tables:
+                if isinstance(move, str) and chat is not None and chat.platform not in OWN_TABLES:
                     _refuse_secret(live, user, move)
             return await play(ctx, live.id, user, move, command.version)
         except StaleVersion:  # another process moved first: re-read the game and judge the move again
@@ -70,7 +70,7 @@ async def press_picker(ctx: Context, command: c.PressPicker) -> list[Message]:
         if seat_row.seat not in state.to_act():
             raise ServiceError(_("It is not your turn — waiting for {names}.", names=telling.waiting(live, state)))
         level = picker.resolve(live.game, state.legal_actions(seat_row.seat), path,
-                               whole=live.chat is None or live.chat.platform not in ctx.own_tables)
+                               whole=live.chat is None or live.chat.platform not in OWN_TABLES)
         if level.action is None:
             return [telling.private_message(live, seat_row, state, live.version, ctx.pictures, path=path)]
     return await play(ctx, game_id, user, level.action, version)

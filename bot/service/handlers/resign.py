@@ -9,7 +9,7 @@ from bot.service.context import Context
 from bot.service.errors import ServiceError
 from bot.service.finding import active, permitted
 from bot.service.live import LiveGame
-from bot.service.messages import Button, ChatRef, Message, UserRef
+from bot.service.messages import OWN_TABLES, Button, ChatRef, Message, UserRef
 from bot.service.outbox import outbox_rows
 from bot.service.recording import record
 from bot.service.rows import chat_ref, seat_of
@@ -64,7 +64,7 @@ async def _resign(ctx: Context, chat: ChatRef | None, user: UserRef, game_id) ->
                 await uow.timers.clear(row.id)
                 stored = await uow.chats.get(row.chat_id)
                 with i18n.using(languages.chat_language(stored.settings)):
-                    if chat is not None and chat.platform in ctx.own_tables:  # the table is the asker's own
+                    if chat is not None and chat.platform in OWN_TABLES:  # the table is the asker's own
                         text = _("You resigned; no other person plays, so game #{id} ends unrated.", id=row.id)
                     else:
                         text = _("{name} resigned; no human is left, so game #{id} ends unrated.", name=user.name,
