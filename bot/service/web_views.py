@@ -6,10 +6,14 @@ that matters any more, as the records' replay shows it); a running game is only 
 """
 from __future__ import annotations
 
+from datetime import datetime
+
 import rules
 from rules.api import Event
 from rules.lang import reading
+from bot.i18n import _
 from bot.render import boards
+from bot.service import clocks as banks
 from bot.service.leagues import game_title, places_with_resigns
 from bot.service import narration
 from bot.service.narration import final_result_lines
@@ -18,7 +22,7 @@ from bot.service.rendering import substitute
 from bot.service.replay import Replay
 
 __all__ = ["game_title", "places_with_resigns", "public_board", "result_lines", "picture", "has_picture",
-           "view_text", "replay_of", "last_told", "notation", "PUBLIC", "ALL"]
+           "view_text", "replay_of", "last_told", "notation", "time_left", "PUBLIC", "ALL"]
 
 
 def public_board(game_name: str, state: dict, names: list[str]) -> tuple[str, dict]:
@@ -87,3 +91,15 @@ def has_picture(game_name: str) -> bool:
 def picture(game_name: str, view: dict, names: list[str]) -> bytes | None:
     """The PNG of a view (the board for a public view, the hand for a seat's), or None."""
     return boards.picture(game_name, view, names)
+
+
+def time_left(clocks: dict | None, names: list[str], notify: dict[int, dict | None], now: datetime) -> str | None:
+    """A running game's time banks as its board says them, counted to ``now`` (``notify``: each seat's person's
+    settings, whose away periods stop their bank); None for a game without banks."""
+    if not clocks or "left" not in clocks:
+        return None
+    charged = clocks.get("charged", [])
+    seats = sorted(int(s) for s in clocks["left"] if int(s) < len(names))
+    return _("⏱ Time left: {banks}", banks=", ".join(
+        f"{names[s]} {banks.spoken(banks.remaining(clocks, s, now, banks.periods_of(notify.get(s))))}"
+        f"{' ⏳' if s in charged else ''}" for s in seats))

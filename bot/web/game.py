@@ -10,7 +10,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 
 from bot import i18n
 from bot.i18n import _
@@ -41,6 +41,7 @@ class GamePage:
     narration: list[str] = field(default_factory=list)
     action: str | None = None  # who did what at this step
     has_picture: bool = False
+    clocks: str | None = None  # a running game's time banks, as they stand now
 
     def pictures(self) -> list[str]:
         """The viewers whose picture the page shows: the board, and a seat's hand when seen from a seat."""
@@ -121,7 +122,10 @@ async def game_page(uow, chat: Chat, game_id: int, viewer: str | None, step: int
         web_views.view_text(row.game, view, names, who), board, hand,
         replay.narration(at, who) if finished else [],
         f"{names[actor]}: {action}" if actor is not None and action else None,
-        web_views.has_picture(row.game))
+        web_views.has_picture(row.game),
+        None if finished else web_views.time_left(row.clocks, names, {s: seats[s].player.notify for s in seats
+                                                                      if seats[s].player is not None},
+                                                  datetime.now(timezone.utc)))
 
 
 async def _final(uow, chat: Chat, row, seats) -> GamePage:

@@ -206,3 +206,23 @@ async def test_past_seasons_stay_on_the_league_page(database_url, league):
         assert len(re.findall(r"<tr><td>\d+</td>", page)) == 3  # the three who played season 1, ranked
         status, _page, _ = await get(site, f"/c/{league.slug}?game=toy&season=99")  # no such season: the current
         assert status == 200
+
+
+async def test_a_running_game_with_time_banks_shows_them_as_they_stand(database_url, league):
+    """The page of a banked game says each person's time left, counted to now, ⏳ where it runs — the board's
+    line; a game without banks (the league's running one) says none."""
+    service = await build_service(database_url)
+    try:
+        lobby = await service.create_lobby(CHAT, ALICE, "toy", "clock=2d+1d", seed=4)
+        gid = lobby[0].game_id
+        await service.join(CHAT, BOB, game_id=gid)
+        await service.start(CHAT, ALICE, game_id=gid)
+    finally:
+        await service.close()
+    async with Site(database_url) as site:
+        status, page, _ = await get(site, f"/c/{league.slug}/g/{gid}")
+        assert status == 200
+        shown = words(page)
+        assert re.search(r"⏱ Time left: (Alice|Bob) 1d 23h ⏳, (Alice|Bob) 1d 23h ⏳", shown), shown[:600]
+        _status, page, _ = await get(site, f"/c/{league.slug}/g/{league.running}")
+        assert "Time left" not in words(page)
