@@ -13,7 +13,7 @@ from rules.api import Event
 from rules.lang import reading
 from bot.i18n import _
 from bot.render import boards
-from bot.service import clocks as banks
+from bot.service.clocks import periods_of, remaining, spoken
 from bot.service.leagues import game_title, places_with_resigns
 from bot.service import narration
 from bot.service.narration import final_result_lines
@@ -101,5 +101,5 @@ def time_left(clocks: dict | None, names: list[str], notify: dict[int, dict | No
     charged = clocks.get("charged", [])
     seats = sorted(int(s) for s in clocks["left"] if int(s) < len(names))
     return _("⏱ Time left: {banks}", banks=", ".join(
-        f"{names[s]} {banks.spoken(banks.remaining(clocks, s, now, banks.periods_of(notify.get(s))))}"
-        f"{' ⏳' if s in charged else ''}" for s in seats))
+        f"{names[s]} {spoken(remaining(clocks, s, now, periods_of(notify.get(s))))}{' ⏳' if s in charged else ''}"
+        for s in seats))
