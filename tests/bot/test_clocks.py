@@ -161,7 +161,7 @@ async def test_away_stops_the_banks_in_every_game_and_tells_each_table_once(serv
     out = await service.away(CHAT, ALICE, "10h")
     notices = [m for m in out if m.kind == "notice" and m.chat is not None]
     assert sorted(m.chat.id for m in notices) == ["chan1", "chan2"]
-    assert all("Alice is away until Monday 2 March, 20:00" in m.text for m in notices)
+    assert all("Alice is away until Monday 2 March, 20:00 (UTC)" in m.text for m in notices)
     private = [m for m in out if m.is_private]
     assert len(private) == 1 and "You are away" in private[0].text and "13d 14h" in private[0].text
     service.ctx.clock.at(20)

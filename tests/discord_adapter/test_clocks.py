@@ -46,7 +46,7 @@ async def test_banks_on_the_board_away_and_notify_privately_reminder_dmd_in_its_
     record = await dc.slash(dc.bob, "away", time="12h")
     assert any("You are away" in text(m) for m in api.dms(int(dc.bob["id"])))
     told = [text(m) for m in api.channel_messages() if "is away" in text(m)]
-    assert len(told) == 1 and "Bob is away until Sunday 25 October, 06:00" in told[0]
+    assert len(told) == 1 and "Bob is away until Sunday 25 October, 06:00 (UTC)" in told[0]
 
     # Alice's reminder: due at 20:00 UTC (22:00 in Amsterdam, quiet): nothing; at 07:00 UTC the next day: a DM
     before = len(api.dms(alice))

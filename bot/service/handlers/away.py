@@ -31,7 +31,7 @@ def when(moment: datetime, notify: dict | None, lang: str) -> str:
         said = format_datetime(moment, "EEEE d MMMM, HH:mm", tzinfo=ZoneInfo(zone), locale=lang)
     except (ValueError, LookupError):
         said = format_datetime(moment, "EEEE d MMMM, HH:mm", locale=lang)
-    return said if zone == "UTC" else f"{said} ({zone})"
+    return f"{said} ({zone})"  # (UTC too: a reader elsewhere knows to convert it)
 
 
 def _until(text: str, moment: datetime, notify: dict | None) -> datetime:
