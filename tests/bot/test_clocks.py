@@ -364,3 +364,22 @@ async def test_a_live_games_half_time_reminder_is_not_sent_in_quiet_hours(servic
     assert [m.ping for m in started if m.kind == "hand" and m.user == ALICE] == [False]
     reminders = await service.run_timers(T0 + timedelta(seconds=301))
     assert [m.user for m in reminders if m.kind == "notice"] == [BOB]
+
+
+async def test_away_until_a_day_of_the_week_in_the_persons_words_and_zone(service):
+    """T0 is Monday 2 March 09:00 UTC. "/away vrijdag" (or "Freitag", "ven.", "fri") is until Friday 6 March
+    starts in the person's zone; the day it is today means a week on."""
+    await service.notify(None, ALICE, "tz=Europe/Amsterdam")
+    told = await service.away(CHAT, ALICE, "vrijdag")
+    assert "until Friday 6 March, 00:00 (Europe/Amsterdam)" in told[-1].text, told[-1].text
+    async with UnitOfWork(service.db) as uow:
+        notify = (await uow.players.find("discord", "1")).notify
+    assert clocks.away_until(notify, T0) == datetime(2026, 3, 5, 23, 0, tzinfo=timezone.utc)
+    await service.back(CHAT, ALICE)
+    assert "until Monday 9 March, 00:00" in (await service.away(CHAT, BOB, "Mo."))[-1].text  # today: a week on
+    await service.back(CHAT, BOB)
+    for word in ("Freitag", "ven.", "fri"):
+        assert "until Friday 6 March" in (await service.away(CHAT, ALICE, word))[-1].text
+        await service.back(CHAT, ALICE)
+    refused = await service.away(CHAT, ALICE, "someday")
+    assert refused[0].kind == "error" and "/away friday" in refused[0].text

@@ -1,4 +1,4 @@
-"""``/away 3d`` (or until a date) and ``/back``: a person's time banks stop in every game they sit in on their
+"""``/away 3d`` (or until a day: ``friday``, ``2026-12-24``) and ``/back``: a person's time banks stop in every game they sit in on their
 platform while they are away (``clocks.py`` subtracts the period from the charged time), within an allowance;
 each table is told once. Stored on the person (``players.notify``), so every process derives the same banks.
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from babel.dates import format_datetime
+from babel.dates import format_datetime, get_day_names
 
 from rules.api import IllegalAction
 from bot import i18n
@@ -34,18 +34,31 @@ def when(moment: datetime, notify: dict | None, lang: str) -> str:
     return f"{said} ({zone})"  # (UTC too: a reader elsewhere knows to convert it)
 
 
+# a day of the week in any of the bot's languages, whole or short ("friday", "vrijdag", "Fr.", "ven."): no two
+# languages give one word to two days
+WEEKDAYS = {name.lower().rstrip("."): day for lang in i18n.LANGUAGES for width in ("wide", "abbreviated")
+            for day, name in get_day_names(width, locale=lang).items()}
+
+
 def _until(text: str, moment: datetime, notify: dict | None) -> datetime:
-    """``3d`` from now, or a date ``2026-12-24`` (its start, in the person's zone)."""
+    """``3d`` from now, a day of the week (the next one: a week on when it is today) or a date ``2026-12-24``
+    — a day's start, in the person's zone."""
     text = text.strip()
     seconds = clocks.duration(text) if text else None
     if seconds:
         return moment + timedelta(seconds=seconds)
+    zone = ZoneInfo(notifying.of(notify)["tz"])
+    weekday = WEEKDAYS.get(text.lower().rstrip("."))
+    if weekday is not None:
+        today = moment.astimezone(zone).date()
+        day = today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+        return datetime(day.year, day.month, day.day, tzinfo=zone)
     try:
         day = datetime.strptime(text, "%Y-%m-%d")
     except ValueError:
-        raise IllegalAction(_("Say how long you are away, e.g. /away 3d or /away 12h, or until a date: /away "
-                              "2026-12-24.")) from None
-    return day.replace(tzinfo=ZoneInfo(notifying.of(notify)["tz"]))
+        raise IllegalAction(_("Say how long you are away, e.g. /away 3d or /away 12h, or until a day: /away friday "
+                              "or /away 2026-12-24.")) from None
+    return day.replace(tzinfo=zone)
 
 
 async def go_away(ctx: Context, command: c.GoAway) -> list[Message]:
