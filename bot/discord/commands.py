@@ -140,7 +140,7 @@ def register_commands(bot: Bot) -> None:
         await a.command(interaction, lambda c, u: cmd.ShowMyGames(u, c), guild_only=False)
 
     @tree.command(name="away", description=N_("Away for a while: your time banks stop in all your games"))
-    @app_commands.describe(time=N_("how long (3d, 12h) or until a date (2026-12-24)"))
+    @app_commands.describe(time=N_("how long (3d, 12h) or until a day (friday, 2026-12-24)"))
     async def away(interaction: discord.Interaction, time: str):
         await a.command(interaction, lambda c, u: cmd.GoAway(u, c, time), guild_only=False)
 

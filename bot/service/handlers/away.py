@@ -1,6 +1,7 @@
-"""``/away 3d`` (or until a day: ``friday``, ``2026-12-24``) and ``/back``: a person's time banks stop in every game they sit in on their
-platform while they are away (``clocks.py`` subtracts the period from the charged time), within an allowance;
-each table is told once. Stored on the person (``players.notify``), so every process derives the same banks.
+"""``/away 3d`` (or until a day: ``friday``, ``2026-12-24``) and ``/back``: a person's time banks stop in every
+game they sit in on their platform while they are away (``clocks.py`` subtracts the period from the charged
+time), within an allowance; each table is told once. Stored on the person (``players.notify``), so every process
+derives the same banks.
 
 The bank timers need no rewrite for ``/away`` (fired early, they look again later); ``/back`` before the
 planned end makes them look now, as the banks run again from now.
