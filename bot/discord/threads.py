@@ -22,8 +22,8 @@ from bot import i18n
 from bot.discord.format import payload
 from bot.i18n import _
 from bot.service import Message, Service
-from bot.service.commands import PlaceLost, PlaceOpened
-from bot.service.places import LOST, place_key
+from bot.places import KnownPlaces
+from bot.service.commands import PlaceOpened
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
@@ -40,36 +40,22 @@ class Threads:
         self.service = service
         self.bot = bot
         self.grace = grace
-        self.games: dict[int, str | None] = {}  # game → its thread (None: none, or lost)
+        self.places = KnownPlaces(service, PLATFORM, KEPT_IN_CHANNEL)  # game → its thread
         self.names: dict[int, str] = {}  # game → its thread's name (the status line starts with it)
-        self.lost: set[str] = set()  # threads gone: messages still addressed there go to the channel
         self.told: set[str] = set()  # channels told which permission is missing
         self._closing: dict[int, asyncio.Task] = {}  # thread → its archiving after the grace
         self.finished: set[int] = set()  # threads of games that ended (archived by us: no fallback for them)
 
     def thread_of(self, message: Message) -> int | None:
-        chat = message.chat
-        if chat is None or message.kind in KEPT_IN_CHANNEL:
-            return None
-        place = chat.place
-        if place is None and message.game_id is not None:
-            place = self.games.get(message.game_id)
-        if place is None or place in self.lost or not place.isdigit():
-            return None
-        return int(place)
+        return self.places.place_of(message)
 
     # ------------------------------------------------------------------ opening
     async def open(self, message: Message) -> list[Message]:
         """A game's ``home`` request: its thread (unless it has one: a restart, another process); the
         channel's notice when the bot may not open one."""
         chat, game_id = message.chat, message.game_id
-        if game_id in self.games:
+        if await self.places.settled(game_id):
             return []
-        found = await self.service.slots.lookup(PLATFORM, place_key(game_id))
-        if found is not None:
-            self.games[game_id] = None if found[1] == LOST else found[1]
-            return []
-        self.games[game_id] = None
         missing = self._missing(int(chat.id))
         lobby = await self.service.slots.lookup(PLATFORM, f"lobby:{game_id}")
         if missing is None and lobby is not None and lobby[0] == chat.id:
@@ -85,7 +71,7 @@ class Threads:
                     return []
             else:
                 await self._add(thread, message.mentions)
-                self.games[game_id] = str(thread)
+                self.places.games[game_id] = str(thread)
                 self.names[game_id] = message.text
                 await self.service.handle(PlaceOpened(None, chat, game_id, str(thread)))
                 return []
@@ -129,11 +115,7 @@ class Threads:
     # ------------------------------------------------------------------ during and after
     async def gone(self, message: Message, thread: int) -> list[Message]:
         """The thread was deleted or archived by someone: the game goes on in the channel, told once."""
-        self.lost.add(str(thread))
-        if message.game_id is None:
-            return []
-        self.games[message.game_id] = None
-        return await self.service.handle(PlaceLost(None, message.chat, message.game_id))
+        return await self.places.gone(message, thread)
 
     async def told_in_channel(self, message: Message, thread: int, files) -> None:
         """What the channel learns of a game played in its thread: the turn on its status line (edited in place,

@@ -16,8 +16,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.service import Message, Service
-from bot.service.commands import PlaceLost, PlaceOpened
-from bot.service.places import LOST, place_key
+from bot.places import KnownPlaces
+from bot.service.commands import PlaceOpened
 
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"
@@ -37,8 +37,7 @@ class Topics:
         self.app = app
         self.forums: dict[str, bool] = {}  # chat id → whether it has topics (seen in updates, else asked once)
         self.unable: set[str] = set()  # forums where the bot may not create topics (it is not told again)
-        self.games: dict[int, str | None] = {}  # game → its topic (None: none, or lost)
-        self.lost: set[tuple[str, str]] = set()  # (chat, topic) deleted: messages still addressed there go to General
+        self.places = KnownPlaces(service, PLATFORM, KEPT_IN_CHAT)  # game → its topic
 
     def seen(self, chat) -> None:
         if chat is not None and chat.type != "private":
@@ -46,27 +45,14 @@ class Topics:
 
     def thread_of(self, message: Message) -> int | None:
         """The topic a public message (or an answer in a group) goes to; None: the group itself (General)."""
-        chat = message.chat
-        if chat is None or message.kind in KEPT_IN_CHAT:
-            return None
-        place = chat.place
-        if place is None and message.game_id is not None:
-            place = self.games.get(message.game_id)
-        if place is None or (chat.id, place) in self.lost or not place.isdigit():
-            return None
-        return int(place)
+        return self.places.place_of(message)
 
     async def open(self, message: Message, pace) -> None:
         """A game's ``home`` request: its topic, unless it has one already (a restart, another process) or the
         group cannot have one."""
         chat_id, game_id = message.chat.id, message.game_id
-        if game_id in self.games:
+        if await self.places.settled(game_id):
             return
-        found = await self.service.slots.lookup(PLATFORM, place_key(game_id))
-        if found is not None:
-            self.games[game_id] = None if found[1] == LOST else found[1]
-            return
-        self.games[game_id] = None
         if chat_id in self.unable or not await self._is_forum(chat_id):
             return
         try:
@@ -77,7 +63,7 @@ class Topics:
             self.unable.add(chat_id)
             return
         place = str(topic.message_thread_id)
-        self.games[game_id] = place
+        self.places.games[game_id] = place
         await self.service.handle(PlaceOpened(None, message.chat, game_id, place))
 
     async def _is_forum(self, chat_id: str) -> bool:
@@ -91,12 +77,7 @@ class Topics:
 
     async def gone(self, message: Message, thread: int) -> list[Message]:
         """The topic was deleted: the game goes on in General; the service says so once (its notice)."""
-        chat_id = message.chat.id
-        self.lost.add((chat_id, str(thread)))
-        if message.game_id is None:
-            return []
-        self.games[message.game_id] = None
-        return await self.service.handle(PlaceLost(None, message.chat, message.game_id))
+        return await self.places.gone(message, thread)
 
     async def ended(self, message: Message, text: str, markup, pace) -> None:
         """A game's result, posted in its topic: posted in General too, and the topic is closed."""
