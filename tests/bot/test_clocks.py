@@ -8,24 +8,13 @@ import pytest
 
 from bot.service import ChatRef, UserRef, build_service, clocks, commands as c
 from storage import UnitOfWork
+from tests.clock import Clock
 
 CHAT = ChatRef("discord", "chan1", "guild1", "general")
 ALICE = UserRef("discord", "1", "Alice")
 BOB = UserRef("discord", "2", "Bob")
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 H = 3600
-
-
-class Clock:
-    def __init__(self, moment: datetime):
-        self.moment = moment
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def at(self, hours: float) -> datetime:
-        self.moment = T0 + timedelta(hours=hours)
-        return self.moment
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from bot.service import ChatRef, UserRef, build_service
 from storage import UnitOfWork
-from tests.bot.test_clocks import Clock
+from tests.clock import Clock
 
 CHAT = ChatRef("discord", "chan1", "guild1", "general")
 ALICE = UserRef("discord", "1", "Alice")

@@ -6,16 +6,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from tests.discord_adapter.test_discord import board, button, open_table, text
+from tests.clock import Clock
 
 EVE = datetime(2026, 10, 24, 18, 0, tzinfo=timezone.utc)  # 20:00 in Amsterdam, the night summer time ends
-
-
-class Clock:
-    def __init__(self, moment):
-        self.moment = moment
-
-    def __call__(self):
-        return self.moment
 
 
 async def fire_timers(dc) -> None:

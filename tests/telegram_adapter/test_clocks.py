@@ -7,16 +7,9 @@ from datetime import datetime, timedelta, timezone
 
 from tests.telegram_adapter.conftest import ALICE, BOB, GROUP
 from tests.telegram_adapter.test_telegram import open_private_chats
+from tests.clock import Clock
 
 EVE = datetime(2026, 10, 24, 18, 0, tzinfo=timezone.utc)  # 20:00 in Amsterdam, the night summer time ends
-
-
-class Clock:
-    def __init__(self, moment):
-        self.moment = moment
-
-    def __call__(self):
-        return self.moment
 
 
 async def test_banks_on_the_board_away_and_notify_privately_reminder_held_in_quiet_hours(tg):
