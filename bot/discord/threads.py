@@ -22,7 +22,7 @@ from bot import i18n
 from bot.discord.format import payload
 from bot.i18n import _
 from bot.service import Message, Service
-from bot.places import KnownPlaces
+from bot.known_places import KnownPlaces
 from bot.service.commands import PlaceOpened
 
 log = logging.getLogger(__name__)

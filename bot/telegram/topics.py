@@ -16,7 +16,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.service import Message, Service
-from bot.places import KnownPlaces
+from bot.known_places import KnownPlaces
 from bot.service.commands import PlaceOpened
 
 log = logging.getLogger(__name__)
