@@ -38,6 +38,7 @@ async def show_my_games(ctx: Context, command: c.ShowMyGames) -> list[Message]:
     async with ctx.uow(readonly=True) as uow:
         player = await uow.players.find(user.platform, user.id)
         rows = await uow.games.of_player(player.id, (lifecycle.LOBBY, lifecycle.ACTIVE)) if player else []
+        periods = clocks.periods_of(player.notify) if player else []  # the asker's away periods stop their banks
         for row in rows:
             seat = seat_of(row, user)
             if seat is None:  # resigned from it
@@ -56,7 +57,6 @@ async def show_my_games(ctx: Context, command: c.ShowMyGames) -> list[Message]:
                 line = _("#{id} {game} in {where} — {state} · last move {ago}", id=row.id, game=game.title,
                          where=where, state=state, ago=ago(row.updated_at, now))
                 if live.clocks and "left" in live.clocks:  # a time bank: the asker's, as it stands now
-                    periods = clocks.periods_of(player.notify)
                     said = clocks.spoken(clocks.remaining(live.clocks, seat.seat, now, periods))
                     if seat.seat in live.clocks.get("charged", []):  # running: Discord counts it down by itself
                         said += " ⏳"
