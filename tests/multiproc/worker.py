@@ -2,10 +2,11 @@
 
 It plays its share of the seats of every active game (seat ``s`` of game ``g`` belongs to worker
 ``(g + s) % COUNT``; seats nobody owns are left to the turn timers), fires due timers until the wall-clock time the
-file CLOCK holds (so all workers stop together), then for a few seconds more only delivers; it delivers the
-messages of the platform it serves (even workers Discord, odd ones Telegram) from the outbox, as
-``python -m bot run`` does. It writes ``{"ready": INDEX}`` once its service is up and then waits for CLOCK: the
-test starts the clock when every worker is ready, so a loaded machine's slow start-up does not eat the run.
+file CLOCK holds (so all workers stop together), then, once every worker has stopped writing, only delivers for a
+few seconds more; it delivers the messages of the platform it serves (even workers Discord, odd ones Telegram) from
+the outbox, as ``python -m bot run`` does. It writes ``{"ready": INDEX}`` once its service is up and then waits
+for CLOCK: the test starts the clock when every worker is ready, so a loaded machine's slow start-up does not eat
+the run.
 Every answer is written to OUT as a JSON line the moment it is known:
 
 - ``{"acked": [game, seat, action]}`` a move the service accepted;
@@ -78,10 +79,12 @@ class Worker:
             while time.time() < self.until:  # every game is over: wait for the others
                 await asyncio.sleep(0.1)
             timers.cancel()
+            await asyncio.gather(timers, return_exceptions=True)
+            await self.wait_for_the_others()
             # stay a while: deliver what the others left behind (a reminder a last timer wrote for this platform),
             # longer while some of it is still unsent (a loaded machine), never past 20 s
             stay = time.monotonic() + 20
-            await asyncio.sleep(3)
+            await asyncio.sleep(1)
             while time.monotonic() < stay and await self.service.pending_outbox(self.platform):
                 await asyncio.sleep(0.2)
             await self.service.flush_delivered()
@@ -93,6 +96,16 @@ class Worker:
             await self.service.close()
             pool.close()  # set from outside, so the service leaves it open
             self.write({"done": self.index})
+
+    async def wait_for_the_others(self) -> None:
+        """Say that this worker writes nothing more, and wait (at most 60 s) until every worker has said so.
+        On a loaded machine another worker's last move may be stored seconds after the end; its messages for
+        this worker's platform are only delivered if this worker is still there."""
+        open(f"{self.clock}.idle{self.index}", "w").close()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not all(
+                os.path.exists(f"{self.clock}.idle{i}") for i in range(self.count)):
+            await asyncio.sleep(0.1)
 
     async def timers(self) -> None:
         while True:
