@@ -132,7 +132,7 @@ class Takeback(Base):
 class Timer(Base):
     """A turn deadline: ``remind`` at half time, then ``autoplay`` by an AI; or ``ai``: a strong AI seat is to act
     (the process that claims it thinks, outside any transaction, then commits the move). Valid only for
-    ``version``."""
+    ``version``. ``close`` (seat -1): a finished game's place is closed when it falls due."""
 
     __tablename__ = "timers"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -61,7 +61,6 @@ class DiscordAdapter:
 
     async def close(self, drain: float = 5.0) -> None:
         await self.delivery.close(drain=drain)
-        await self.threads.close()
 
     # ------------------------------------------------------------------ references
     @staticmethod
@@ -108,7 +107,7 @@ class DiscordAdapter:
                 out = [Message(text, user=user, chat=None, kind="error")]
                 await self.deliver(out, interaction, reply_all=True)
                 return
-            await self.threads.reopen(interaction.channel)  # a finished game's thread, asked about again
+            await self.threads.reopen(interaction.channel, chat)  # a finished game's thread, asked about again
             out = await self.service.handle(command_for(chat, user))
             await self.deliver(out, interaction, hand_here=hand_here and chat is not None)
         finally:

@@ -104,6 +104,9 @@ class Sending:
         if message.kind == "home":  # a game starts: its own thread, where the bot may open one
             self.delivery.submit(await self.threads.open(message))
             return
+        if message.kind == "close":  # a finished game's thread, its grace over
+            await self.threads.closed(message, pace)
+            return
         thread = self.threads.thread_of(message)
         try:
             await self._deliver_where(message, thread, pace)

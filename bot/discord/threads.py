@@ -4,8 +4,9 @@ When a game starts the service asks for a place (a ``home`` message naming it an
 public thread is started from the lobby message, named ``<Game> #<id> — <players>``, the people added, and the
 thread reported (``PlaceOpened``); every public message of the game then goes to the thread, and the channel
 keeps one status line per game (whose turn, a link to the thread) edited as the turn changes. At the end the
-result is posted once in the channel too, and the thread archived and locked after ``grace`` seconds; a command
-used in it later reopens it.
+result is posted once in the channel too, and the thread archived and locked after ``grace`` seconds (a timer of
+the service's: ``ClosePlaceLater``, carried out here when its ``close`` message comes); a command used in it later
+reopens it, and the grace begins again.
 
 Without Create Public Threads / Send Messages in Threads, or at Discord's thread limit, the game runs in the
 channel as ever and the channel is told once which permission is missing. A thread deleted or archived mid-game
@@ -13,7 +14,7 @@ channel as ever and the channel is told once which permission is missing. A thre
 """
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import logging
 
 import discord
@@ -21,9 +22,9 @@ import discord
 from bot import i18n
 from bot.discord.format import payload
 from bot.i18n import _
-from bot.service import Message, Service
+from bot.service import ChatRef, Message, Service
 from bot.known_places import KnownPlaces
-from bot.service.commands import PlaceOpened
+from bot.service.commands import ClosePlaceLater, PlaceOpened
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
@@ -43,7 +44,6 @@ class Threads:
         self.places = KnownPlaces(service, PLATFORM, KEPT_IN_CHANNEL)  # game → its thread
         self.names: dict[int, str] = {}  # game → its thread's name (the status line starts with it)
         self.told: set[str] = set()  # channels told which permission is missing
-        self._closing: dict[int, asyncio.Task] = {}  # thread → its archiving after the grace
         self.finished: set[int] = set()  # threads of games that ended (archived by us: no fallback for them)
 
     def thread_of(self, message: Message) -> int | None:
@@ -128,7 +128,7 @@ class Threads:
             channel = self.bot.get_partial_messageable(int(message.chat.id), type=discord.ChannelType.text)
             content = payload(message.text)
             await channel.send(content["content"], embed=content["embed"], files=files(message))
-            self.ended(thread)
+            await self.ended(message, thread)
 
     async def _status_line(self, channel_id: int, slot: str, content: dict) -> None:
         channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.text)
@@ -142,36 +142,31 @@ class Threads:
         sent = await channel.send(content["content"], embed=content["embed"])
         await self.service.slots.remember(PLATFORM, slot, str(channel_id), str(sent.id))
 
-    def ended(self, thread: int) -> None:
-        """The game is over: its thread is archived and locked after the grace."""
+    async def ended(self, message: Message, thread: int) -> None:
+        """The game is over: its thread is archived and locked after the grace — a timer of the service's, so a
+        restart or another process closes it all the same (``closed``)."""
         self.finished.add(thread)
-        old = self._closing.pop(thread, None)
-        if old is not None:
-            old.cancel()
-        self._closing[thread] = asyncio.create_task(self._archive(thread))
+        chat = dataclasses.replace(message.chat, place=str(thread))
+        await self.service.handle(ClosePlaceLater(None, chat, message.game_id, self.grace))
 
-    async def _archive(self, thread: int) -> None:
+    async def closed(self, message: Message, pace) -> None:
+        """The service's ``close`` of a finished game's thread (its grace is over): archived and locked."""
+        thread = int(message.chat.place)
+        self.finished.add(thread)
         try:
-            await asyncio.sleep(self.grace)
+            await pace()
             await self.bot.http.edit_channel(thread, archived=True, locked=True)
-        except asyncio.CancelledError:
-            raise
         except discord.HTTPException as error:
             log.info("could not archive the thread %s: %s", thread, error)
-        finally:
-            self._closing.pop(thread, None)
 
-    async def reopen(self, channel) -> None:
+    async def reopen(self, channel, chat: ChatRef | None) -> None:
         """A command used in a finished game's archived thread: it opens again (and closes after the grace)."""
-        if not isinstance(channel, discord.Thread) or not channel.archived:
+        if not isinstance(channel, discord.Thread) or not channel.archived or chat is None:
             return
         try:
             await channel.edit(archived=False, locked=False)
         except discord.HTTPException as error:
             log.info("could not reopen the thread %s: %s", channel.id, error)
             return
-        self.ended(channel.id)
-
-    async def close(self) -> None:
-        for task in list(self._closing.values()):
-            task.cancel()
+        self.finished.add(channel.id)
+        await self.service.handle(ClosePlaceLater(None, chat, None, self.grace))  # ``chat.place``: this thread

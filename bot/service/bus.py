@@ -51,11 +51,11 @@ HANDLERS: dict[type, Handler] = {
     c.PrivateChatDelivered: people.private_chat_delivered, c.ChatMoved: people.chat_moved,
     c.SendRecord: records.send_record, c.ShowReplay: records.show_replay,
     c.GoAway: away.go_away, c.ComeBack: away.come_back, c.ChangeNotify: notify.change_notify,
-    c.PlaceOpened: places.place_opened, c.PlaceLost: places.place_lost,
+    c.PlaceOpened: places.place_opened, c.PlaceLost: places.place_lost, c.ClosePlaceLater: places.close_later,
 }
 # bookkeeping the adapters report: no person typed it, so no flood guard and no reply on failure
 UNGUARDED = (c.PrivateChatOpened, c.PrivateChatFailed, c.PrivateChatDelivered, c.ChatMoved, c.PlaceOpened,
-             c.PlaceLost)
+             c.PlaceLost, c.ClosePlaceLater)
 
 
 def made_safe(command: c.Command) -> c.Command:

@@ -267,6 +267,15 @@ class PlaceLost(Command):
     game_id: int = 0
 
 
+@dataclass(frozen=True)
+class ClosePlaceLater(Command):
+    """A finished game's place (``chat.place``; the game is ``game_id``, or the one that place belongs to) is to
+    be closed ``after`` seconds from now — a Discord thread archived and locked once people had their say."""
+
+    game_id: int | None = None
+    after: float = 0.0
+
+
 
 # ---------------------------------------------------------------- records and replays
 @dataclass(frozen=True)

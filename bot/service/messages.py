@@ -70,6 +70,8 @@ class Message:
     none. A newer message for a slot supersedes an older one not yet sent (delivery coalesces by slot).
     ``retire``: the slot's message is no longer true (the turn line of a game that ended): adapters delete the
     message they last sent for the slot (or cut it down where they may not) and post nothing.
+    ``kind`` "close" posts nothing either: the game's place (``chat.place``) is closed — a Discord thread archived
+    and locked.
     """
 
     text: str
@@ -78,7 +80,7 @@ class Message:
     buttons: list[list[Button]] = field(default_factory=list)
     slot: str | None = None
     game_id: int | None = None
-    kind: str = "info"  # lobby, board, hand, result, info, error, notice
+    kind: str = "info"  # lobby, board, hand, result, info, error, notice, home, close, ...
     fresh: bool = False
     image: bytes | None = None
     image_name: str | None = None

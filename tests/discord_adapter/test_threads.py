@@ -1,13 +1,17 @@
 """Issue 39, Discord: each game in its own public thread, started from its lobby message, the seated people added;
 every public message of the game goes there; the channel keeps the lobby, one status line per game (edited as
-the turn changes, a link to the thread) and the result; the thread is archived and locked after the grace and
-reopened by a command used in it. Without the permissions or at the thread limit the game runs in the channel and
+the turn changes, a link to the thread) and the result; the thread is archived and locked after the grace (a
+stored timer: after a restart too) and reopened by a command used in it. Without the permissions or at the thread limit the game runs in the channel and
 the channel is told once; a thread deleted or archived mid-game sends the game back to the channel, said once."""
 from __future__ import annotations
 
+import asyncio
 import logging
+from datetime import timedelta
 
 import pytest
+
+from bot.service.context import utc_now
 
 from tests.discord_adapter.conftest import Harness
 from tests.discord_adapter.fake_discord import CHANNEL_ID, THREAD_PERMISSIONS, FakeDiscord
@@ -46,6 +50,17 @@ async def make(database_url):
             await dc.api.stop()
         logging.getLogger().removeHandler(errors)
     assert not errors.records, [r.getMessage() for r in errors.records]
+
+
+async def grace_over(dc, seconds: float = 0.06) -> None:
+    """The grace is over (``seconds`` on): the service's timer fires, and the adapter carries out its close."""
+    await asyncio.sleep(0.06)
+    await dc.bot.adapter.deliver(await dc.service.run_timers(utc_now() + timedelta(seconds=seconds)))
+    await dc.idle()
+
+
+def closed(thread: dict) -> bool:
+    return thread["thread_metadata"]["archived"] and thread["thread_metadata"]["locked"]
 
 
 def channel(dc) -> list[dict]:
@@ -100,12 +115,32 @@ async def test_a_game_lives_in_its_thread_and_the_channel_keeps_a_status_line_an
     assert len(results) == 1
     assert [text(m)[:1] for m in channel(dc)] == ["🏁", "🏆"], [text(m) for m in channel(dc)]
     assert status[0].get("edits", 0) >= 1 or api.messages[int(status[0]["id"])].get("deleted")
-    await dc.wait_for(lambda: thread["thread_metadata"]["archived"] and thread["thread_metadata"]["locked"])
+    assert not closed(thread)  # people may say "good game" there during the grace
+    await grace_over(dc)
+    assert closed(thread)
     no_secret(dc, channel(dc) + api.thread_messages(tid), [dc.alice, dc.bob])
     # asked about later, the thread opens again (and closes after the grace)
     await dc.slash(dc.alice, "log", channel_id=tid)
-    assert ("PATCH", f"/api/v10/channels/{tid}") in api.requests
-    await dc.wait_for(lambda: thread["thread_metadata"]["archived"])
+    assert not closed(thread)
+    await grace_over(dc)
+    assert closed(thread)
+
+
+async def test_a_finished_games_thread_is_closed_after_a_restart_too(make):
+    """The grace is a stored timer: the process that posted the result stops before it is over, and the one
+    started next (or any other on the database) archives and locks the thread when it is."""
+    dc = await make()
+    lobby, _number = await start_game(dc, "koenig_artus", [dc.alice, dc.bob])
+    thread = dc.api.threads[int(lobby["id"])]
+    dc.bot.adapter.threads.grace = 60.0
+    await play_to_the_end(dc, [dc.alice, dc.bob])
+    await dc.idle()
+    await dc.stop_bot()
+    await dc.start_bot()
+    await grace_over(dc, 30)
+    assert not closed(thread)
+    await grace_over(dc, 61)
+    assert closed(thread)
 
 
 async def test_three_games_at_once_each_in_its_own_thread(make):
@@ -135,7 +170,8 @@ async def test_three_games_at_once_each_in_its_own_thread(make):
         inside = api.thread_messages(int(thread["id"]))
         assert [m for m in inside if f"Game #{number} is over" in text(m)]
         assert not [m for m in inside for other in threads if other != number and f"#{other} " in text(m)]
-        await dc.wait_for(lambda t=thread: t["thread_metadata"]["archived"] and t["thread_metadata"]["locked"])
+    await grace_over(dc)
+    assert all(closed(thread) for thread in threads.values())
     shown = [text(m) for m in channel(dc)]
     assert all(t.startswith(("🏁", "🏆")) for t in shown), shown  # lobbies and results (status lines retired)
     assert len([t for t in shown if t.startswith("🏆")]) == 3

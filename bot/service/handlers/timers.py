@@ -1,4 +1,5 @@
-"""Turn timers: a reminder at half time, then an AI plays the turn; and tables left idle are closed.
+"""Turn timers: a reminder at half time, then an AI plays the turn; tables left idle are closed, and so are the
+places of finished games after their grace (``places.CLOSE``).
 
 Timers are rows. Every process runs the loop, but a due timer is claimed by exactly one process (an atomic
 claim in one write transaction; ``FOR UPDATE SKIP LOCKED`` on PostgreSQL), fired against the stored game (a
@@ -19,7 +20,7 @@ from bot.i18n import _, ngettext
 from bot.service import ai_seats, clocks, languages, notifying
 from bot.service.chat_settings import DEFAULT_SETTINGS
 from bot.service.context import Context, aware
-from bot.service.handlers import ai_turns, reminding
+from bot.service.handlers import ai_turns, places, reminding
 from bot.service.messages import Message
 from bot.service.outbox import outbox_rows
 from bot.service.recording import record
@@ -70,6 +71,8 @@ async def _fire(ctx: Context, timer_id: int, game_id: int, seat: int, kind: str,
             await uow.games.lock(game_id)
             if not await uow.timers.take(timer_id, ctx.process_id):
                 return []  # another process took it over
+            if kind == places.CLOSE:  # a finished game's place, its grace over
+                return await places.close_due(ctx, uow, game_id)
             live = await ctx.games.fresh(uow, game_id)
             state = live.state if live else None
             if live is None or seat not in state.to_act() or live.seats[seat].is_ai:
