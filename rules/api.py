@@ -205,6 +205,9 @@ class Game:
     # the sentence that refuses option names the game does not have ({unknown}, or {key}; {known} its options)
     unknown_options: str = N_("{game} has no option “{key}”. Options: {known}.")
     has_hidden_information: bool = True
+    # kinds of private event whose whole content the seat's own view shows right after (a hand as dealt): a
+    # message that shows that view tells them no more; a record, which shows no view between moves, does
+    restated_by_view: frozenset[str] = frozenset()
 
     @property
     def min_players(self) -> int:

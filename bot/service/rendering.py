@@ -113,12 +113,16 @@ def _hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
 def told_lines(game: Game, told: dict, seat: int, names: list[str]) -> list[str]:
     """The lines a hand tells beside the view, in the language current now (the reader's, see ``render``):
     ``{"since": [[seq, seat, [event…]], …], "ended": bool}`` — everything since the seat's last own move (its
-    turn has come, or the game ended) — or ``{"events": [event…]}``, what the seat learnt privately."""
+    turn has come, or the game ended) — or ``{"events": [event…]}``, what the seat learnt privately. Events the view
+    restates (``Game.restated_by_view``: a hand as dealt) are not told twice."""
+    def beside_the_view(events: list[dict]) -> list[Event]:  # what the view below does not show anyway
+        return [event for event in map(Event.from_json, events) if event.kind not in game.restated_by_view]
+
     if "since" in told:
-        log = [(seq, mover, [Event.from_json(e) for e in events]) for seq, mover, events in told["since"]]
+        log = [(seq, mover, beside_the_view(events)) for seq, mover, events in told["since"]]
         return narration.since_last_turn(game, log, seat, names, ended=told.get("ended", False))
     with reading(seat):
-        described = (game.describe_event(Event.from_json(e)) for e in told.get("events", []))
+        described = (game.describe_event(event) for event in beside_the_view(told.get("events", [])))
         return [substitute(line, names) for line in described if line]
 
 

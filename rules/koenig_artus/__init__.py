@@ -65,6 +65,7 @@ class KoenigArtus(TextGame):
     }
     unknown_options = N_("König Artus has the options track and swords, not {unknown}.")
     has_hidden_information = True
+    restated_by_view = frozenset({"dealt"})  # "Your new hand: …" is the hand the view shows
     notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`R7`, `trump green` or `swap 1 6`")
 

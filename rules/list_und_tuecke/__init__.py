@@ -49,6 +49,7 @@ class ListUndTuecke(TextGame):
     players = Players(range(4, 7), N_("Mit List und Tücke is for 4, 5 or 6 players."))
     unknown_options = N_("Mit List und Tücke has no options (unknown: {unknown}).")
     has_hidden_information = True
+    restated_by_view = frozenset({"dealt"})  # "Your new hand: …" is the hand the view shows
     notation, text, summary = notation, text, SUMMARY
     move_examples = N_("`R14`, `pick R14 R10` or `hide B Y`")
 
