@@ -2,6 +2,7 @@
 controllable clock (``ctx.clock``): no sleeps."""
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -311,8 +312,14 @@ async def test_chat_default_clock_bad_input_and_mygames(service):
     service.ctx.clock.at(5)
     mine = await service.ask(c.ShowMyGames(ALICE, None))
     assert f"#{gid} " in mine[0].text and "your time bank: 6d 19h ⏳" in mine[0].text  # her choice is due: running
+    assert mine[0].text.startswith("Your game (1) — 1 waits for you:\n")
     started = (await row_of(service, gid)).clocks["since"]
     assert mine[0].times == [["6d 19h ⏳", int((datetime.fromisoformat(started) + timedelta(days=7)).timestamp())]]
+    hands = (await row_of(service, gid)).state["hands"]
+    await service.act(None, BOB, "keep " + " ".join(map(str, hands[(await seats(service, gid))[BOB.id]][:2])),
+                      game_id=gid)
+    bob = await service.ask(c.ShowMyGames(dataclasses.replace(BOB, locale="nl"), None))  # in his language
+    assert bob[0].text.startswith("Jouw spel (1) — geen wacht op je:\n"), bob[0].text
     live = await service.create_lobby(CHAT, ALICE, "toy", "clock=live")
     assert "clock=" not in live[0].text and (await row_of(service, live[0].game_id)).clocks is None
 

@@ -31,7 +31,7 @@ async def test_mygames_lists_every_game_of_the_person_across_groups_with_links(t
     lines = reply["text"].splitlines()
     mine = [line for line in lines if line.startswith("▶ ")]
     others = [line for line in lines if line.startswith("• ")]
-    assert lines[0] == f"Your games (3) — your turn in {len(mine)}:"
+    assert lines[0] == f"Your games (3) — {waiting(len(mine))}:"
     assert lines[1:] == mine + others  # waiting for you first
     for line, title, where in (("#1", "König Artus Tafelrunde", "North"), ("#2", "Kardinal", "South")):
         assert any(re.fullmatch(rf"(▶ {line} {title} in {where} — your turn|• {line} {title} in {where} — to act: "
@@ -40,7 +40,7 @@ async def test_mygames_lists_every_game_of_the_person_across_groups_with_links(t
     assert not any("#3" in line for line in lines)  # Alice is not seated there
     bob = await tg.say(BOB, BOB["id"], "/mygames", expect=(BOB["id"], "Your game"))  # his games only
     bob_lines = bob["text"].splitlines()
-    assert bob_lines[0] == f"Your games (2) — your turn in {sum(line.startswith('▶ ') for line in bob_lines)}:"
+    assert bob_lines[0] == f"Your games (2) — {waiting(sum(line.startswith('▶ ') for line in bob_lines))}:"
     assert "#4" not in bob["text"]
     # each game waits for exactly one of them (both two-person games with one to act)
     for number in ("#1", "#2"):
@@ -60,3 +60,9 @@ async def test_mygames_in_a_group_answers_there_and_without_games_says_how_to_st
     tg.api.group(GROUP, "North")
     reply = await tg.say(CAROL, GROUP, "/mygames", expect=(GROUP, "no running game"))
     assert "/new &lt;game&gt;" in reply["text"] and not reply.get("reply_markup")  # the fake keeps the HTML sent
+
+
+def waiting(mine: int) -> str:
+    """How the head of /mygames counts the games waiting for the asker."""
+    return "none waits for you" if mine == 0 else f"{mine} waits for you" if mine == 1 else f"{mine} wait for you"
+

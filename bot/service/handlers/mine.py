@@ -71,8 +71,9 @@ async def show_my_games(ctx: Context, command: c.ShowMyGames) -> list[Message]:
         return [Message(text, chat=chat, user=user)]
     entries.sort(key=lambda e: e[:2])
     waiting_on_me = sum(1 for e in entries if not e[0])
-    head = ngettext("Your game ({n}) — your turn in {mine}:", "Your games ({n}) — your turn in {mine}:",
-                    len(entries), mine=waiting_on_me)
+    waiting = ngettext("{n} waits for you", "{n} wait for you", waiting_on_me) if waiting_on_me else \
+        _("none waits for you")
+    head = ngettext("Your game ({n}) — {waiting}:", "Your games ({n}) — {waiting}:", len(entries), waiting=waiting)
     lines = [head] + [e[2] for e in entries[:MOST_SHOWN]]
     if len(entries) > MOST_SHOWN:
         lines.append(_("… and {n} more.", n=len(entries) - MOST_SHOWN))
