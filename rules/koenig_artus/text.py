@@ -110,8 +110,9 @@ def board(view: dict) -> str:
         lines.append(crowned_instead(view, [view["winner"]]) or
                      "🏆 " + mine(view['winner'], N_("Winner: {who}, first to King Arthur's field!"),
                                   N_("You win, first to King Arthur's field!")))
-    elif phase == "play" and view["to_act"][0] != view["viewer"]:  # (your own turn: "Your turn: e.g. …" below)
-        lines.append(_("{who} to play.", who=seat(view['to_act'][0])))
+    elif phase == "play":
+        if view["to_act"][0] != view["viewer"]:  # (your own turn: "Your turn: e.g. …" below)
+            lines.append(_("{who} to play.", who=seat(view['to_act'][0])))
     else:
         if len(view["slots"]) == 6:
             text = mine(view['decider'], N_("{who} landed on a sword field and swaps two trump tokens"),

@@ -410,3 +410,29 @@ def test_a7_a_swap_may_be_deferred_too():
     s.apply(1, {"type": "swap_trump_tokens", "slots": [2, 5]})
     assert [COLOURS[c] for c in s.slots] == ["green", "purple", "blue", "yellow", "red", "black"]
     assert s.phase == "play" and s.to_act() == [(s.dealer + 1) % 3]
+
+
+def test_each_view_names_who_acts_and_the_sword_field_only_when_someone_landed_there():
+    """Through a seeded game, in every view: in the play phase the public and the others' views say whose turn it
+    is, and nobody's says "landed on a sword field" (in your own turn it read "? landed on a sword field and
+    chooses a new trump colour"); at a trump decision every view names the seat that decides."""
+    s = GAME.new_game(3, seed=4)
+    rng = random.Random(5)
+    decisions = plays = 0
+    while not s.is_over():
+        seat = s.to_act()[0]
+        for viewer in (None, 0, 1, 2):
+            view = s.view(viewer)
+            text = GAME.render_view(view)
+            assert "?" not in text.replace("(| ", ""), text
+            if view["phase"] == "play":
+                plays += 1
+                assert "sword field" not in text, text
+                assert ("{P%d} to play." % (seat + 1) in text) == (viewer != seat), text
+            elif view["phase"] != "over":
+                decisions += 1
+                landed = "You landed on a sword field" if viewer == view["decider"] else \
+                    "{P%d} landed on a sword field" % (view["decider"] + 1)
+                assert landed in text, text
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+    assert plays and decisions
