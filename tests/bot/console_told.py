@@ -8,7 +8,8 @@ the last one, after the game ended), each printed line is matched with the narra
 events of the moves stored in that stretch that the seat may see must each be told by a printed line, and no event
 may be told by two printed lines — anywhere in the game — and events are told in the order they happened (Guyenne
 printed "You reveal at castle 6" above the box that told the opponent's pass before it: issue 37, item 7).
-One repetition is not one: the line that goes on with a trick ("Trick: A R9 · B G3 · you B5 → A wins the trick")
+A hand as dealt (``Game.restated_by_view``) is told by the view of the box that brings it, when that view's hand
+is those cards. One repetition is not one: the line that goes on with a trick ("Trick: A R9 · B G3 · you B5 → A wins the trick")
 names again the cards played into it before the person's prompt, since it says what the trick was.
 """
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from bot import i18n
 from bot.console.play import Console, table
 from bot.console.words import _plain, addressed, you as console_you
-from bot.service import build_service, narration
+from bot.service import build_service, narration, rendering
 from rules.api import Event
 
 _PREFIXES = ("│ ", "📢 ", "· ")
@@ -73,6 +74,19 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
         return lines
 
     monkeypatch.setattr(narration, "narrate_lines", spy)
+    shown: list[tuple[int, int, str]] = []  # (prompt, seat, event) a hand's view showed instead of a line
+    hand = rendering._hand
+
+    def hand_spy(g, recipe):
+        prompt = len(answers.cuts) if answers is not None else 0
+        told = recipe.get("told") or {}
+        events = told.get("events", []) + [e for _seq, _mover, events in told.get("since", []) for e in events]
+        for data in events:
+            if data["kind"] in g.restated_by_view and sorted(data["data"]["cards"]) == sorted(recipe["view"]["hand"]):
+                shown.append((prompt, recipe["seat"], json.dumps(data, sort_keys=True)))
+        return hand(g, recipe)
+
+    monkeypatch.setattr(rendering, "_hand", hand_spy)
     monkeypatch.setenv("COLUMNS", "2000")  # lines are matched whole: no wrapping to a terminal's width
     out = io.StringIO()
     service = await build_service(url)
@@ -146,6 +160,9 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
                 for k in keys:
                     told[k] += 1
                     closing_told[k] += k[0] in cards and k[0] < max(cards)  # a later card of its trick in the line
+            for at, viewer, event in shown:  # a hand as dealt, told by the view of the box that brought it
+                if at == prompt and viewer == seat:
+                    told[next(k for k in latest.values() if k[1] == event)] += 1
             low = seqs[prompt - 1] if prompt else -10 ** 9
             for seq, _mover, events in moves:
                 if not low < seq <= seqs[prompt]:
