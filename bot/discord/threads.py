@@ -150,12 +150,21 @@ class Threads:
         await self.service.handle(ClosePlaceLater(None, chat, message.game_id, self.grace))
 
     async def closed(self, message: Message, pace) -> None:
-        """The service's ``close`` of a finished game's thread (its grace is over): archived and locked."""
+        """The service's ``close`` of a finished game's thread (its grace is over): archived and locked — archived
+        only, without Manage Threads."""
         thread = int(message.chat.place)
         self.finished.add(thread)
         try:
             await pace()
             await self.bot.http.edit_channel(thread, archived=True, locked=True)
+            return
+        except discord.HTTPException as error:
+            if error.code != MISSING_PERMISSIONS:
+                log.info("could not archive the thread %s: %s", thread, error)
+                return
+        try:  # locking needs Manage Threads; the bot started the thread, so it may still archive it
+            await pace()
+            await self.bot.http.edit_channel(thread, archived=True)
         except discord.HTTPException as error:
             log.info("could not archive the thread %s: %s", thread, error)
 

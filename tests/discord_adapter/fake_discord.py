@@ -10,9 +10,10 @@ twice); 50027 (a token used after ``token_ttl``, 15 min, configurable for tests)
 Threads (issue 39): a public thread started from a message (its id is the message's, as on Discord), refused
 without Create Public Threads (50013), for a name over 100 characters (50035), a second time for one message
 (160004) and beyond ``thread_limit`` active threads (160006); members added (Send Messages in Threads, else 50013);
-archive and lock by PATCH; an edit in an archived thread (50083); a post in a thread without Send Messages in Threads (50013), in one archived and
+archive and lock by PATCH (locking, or opening a locked thread, without Manage Threads: 50013); an edit in an
+archived thread (50083); a post in a thread without Send Messages in Threads (50013), in one archived and
 locked (50083), or deleted (10003 Unknown Channel); an unlocked archived thread is unarchived by a post, as on
-Discord. ``bot_permissions``: the bot's own (its role's) permissions; ``thread_permissions`` gives it both.
+Discord. ``bot_permissions``: the bot's own (its role's) permissions; ``thread_permissions`` gives it the three.
 
 ``notifications`` records whom each new message notified: a new DM its recipient (unless
 SUPPRESS_NOTIFICATIONS), a new channel message the users it mentions as allowed by ``allowed_mentions``
@@ -37,9 +38,10 @@ OTHER_CHANNEL_ID = 910000000000000003
 MOD_ROLE_ID = 910000000000000009
 MANAGE_GUILD = 1 << 5
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)  # view, send, history, use commands
+MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
-THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+THREAD_PERMISSIONS = MANAGE_THREADS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 BOT_ROLE_ID = 910000000000000008
 PUBLIC_THREAD = 11
 EPHEMERAL = 1 << 6
@@ -647,11 +649,14 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def edit_channel(self, request: web.Request) -> web.Response:
-        """Archive, lock (or reopen) a thread."""
+        """Archive, lock (or reopen) a thread: locking, and opening a locked one, need Manage Threads."""
         thread = self.threads.get(int(request.match_info["cid"]))
         if thread is None or thread.get("deleted"):
             return error(404, 10003, "Unknown Channel")
         body = await request.json()
+        opening_locked = thread["thread_metadata"]["locked"] and body.get("archived") is False
+        if not self.bot_permissions & MANAGE_THREADS and (body.get("locked") or opening_locked):
+            return error(403, 50013, "Missing Permissions")  # (the thread's creator may archive it without)
         for key in ("archived", "locked", "auto_archive_duration"):
             if key in body:
                 thread["thread_metadata"][key] = body[key]

@@ -1,8 +1,9 @@
 """Issue 39, Discord: each game in its own public thread, started from its lobby message, the seated people added;
 every public message of the game goes there; the channel keeps the lobby, one status line per game (edited as
 the turn changes, a link to the thread) and the result; the thread is archived and locked after the grace (a
-stored timer: after a restart too) and reopened by a command used in it. Without the permissions or at the thread limit the game runs in the channel and
-the channel is told once; a thread deleted or archived mid-game sends the game back to the channel, said once."""
+stored timer: after a restart too; archived only without Manage Threads) and reopened by a command used in it.
+Without the permissions or at the thread limit the game runs in the channel and the channel is told once; a
+thread deleted or archived mid-game sends the game back to the channel, said once."""
 from __future__ import annotations
 
 import asyncio
@@ -14,7 +15,7 @@ import pytest
 from bot.service.context import utc_now
 
 from tests.discord_adapter.conftest import Harness
-from tests.discord_adapter.fake_discord import CHANNEL_ID, THREAD_PERMISSIONS, FakeDiscord
+from tests.discord_adapter.fake_discord import CHANNEL_ID, MANAGE_THREADS, THREAD_PERMISSIONS, FakeDiscord
 from tests.discord_adapter.test_discord import act, button, latest_picker, open_table, play_to_the_end
 from tests.telegram_adapter.conftest import ErrorRecords
 
@@ -141,6 +142,23 @@ async def test_a_finished_games_thread_is_closed_after_a_restart_too(make):
     assert not closed(thread)
     await grace_over(dc, 61)
     assert closed(thread)
+
+
+async def test_without_manage_threads_a_finished_games_thread_is_archived_unlocked(make):
+    """Locking a thread needs Manage Threads, which the bot may lack: then it is archived all the same (a post in
+    it opens it again, as Discord does), and a command used there still reopens it."""
+    dc = await make()
+    dc.api.bot_permissions &= ~MANAGE_THREADS
+    lobby, _number = await start_game(dc, "koenig_artus", [dc.alice, dc.bob])
+    thread = dc.api.threads[int(lobby["id"])]
+    await play_to_the_end(dc, [dc.alice, dc.bob])
+    await dc.idle()
+    await grace_over(dc)
+    assert thread["thread_metadata"]["archived"] and not thread["thread_metadata"]["locked"]
+    await dc.slash(dc.alice, "log", channel_id=int(thread["id"]))
+    assert not thread["thread_metadata"]["archived"]
+    await grace_over(dc)
+    assert thread["thread_metadata"]["archived"]
 
 
 async def test_three_games_at_once_each_in_its_own_thread(make):
