@@ -80,10 +80,15 @@ def _board(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:
         for name in r["thinking"]:
             text += "\n" + _("{name} is thinking…", name=name)
         if r.get("clocks"):  # time banks: ⏳ marks those running
-            text += "\n" + _("⏱ Time left: {banks}", banks=", ".join(
-                f"{name} {spoken(left)}{' ⏳' if running else ''}" for name, left, running, *_end in r["clocks"]))
+            text += "\n" + time_left_line((name, left, running) for name, left, running, *_end in r["clocks"])
     rows = [] if r["over"] else [[Button(_("🂠 My hand"), codes.my_hand(r["id"]), "primary")]]
     return text, rows, None
+
+
+def time_left_line(banks) -> str:
+    """The board's line of time banks: ``banks`` as (name, seconds left, running); ⏳ marks those running."""
+    return _("⏱ Time left: {banks}", banks=", ".join(
+        f"{name} {spoken(left)}{' ⏳' if running else ''}" for name, left, running in banks))
 
 
 def _hand(game: Game, r: dict) -> tuple[str, list[list[Button]], Menu | None]:

@@ -11,14 +11,13 @@ from datetime import datetime
 import rules
 from rules.api import Event
 from rules.lang import reading
-from bot.i18n import _
 from bot.render import boards
-from bot.service.clocks import periods_of, remaining, spoken
+from bot.service.clocks import periods_of, remaining
 from bot.service.leagues import game_title, places_with_resigns
 from bot.service import narration
 from bot.service.narration import final_result_lines
 from bot.service.records import ALL, PUBLIC, audience_for, build_record, load_game
-from bot.service.rendering import substitute
+from bot.service.rendering import substitute, time_left_line
 from bot.service.replay import Replay
 
 __all__ = ["game_title", "places_with_resigns", "public_board", "result_lines", "picture", "has_picture",
@@ -100,6 +99,5 @@ def time_left(clocks: dict | None, names: list[str], notify: dict[int, dict | No
         return None
     charged = clocks.get("charged", [])
     seats = sorted(int(s) for s in clocks["left"] if int(s) < len(names))
-    return _("⏱ Time left: {banks}", banks=", ".join(
-        f"{names[s]} {spoken(remaining(clocks, s, now, periods_of(notify.get(s))))}{' ⏳' if s in charged else ''}"
-        for s in seats))
+    return time_left_line((names[s], remaining(clocks, s, now, periods_of(notify.get(s))), s in charged)
+                          for s in seats)
