@@ -59,6 +59,15 @@ class _Answers(io.StringIO):
         return "1\n" if len(self.cuts) <= self.limit else "quit\n"
 
 
+def shown_by_view(game, recipe: dict) -> list[str]:
+    """The events (as JSON) a hand message's recipe brought without a line of their own because its view shows
+    them (``Game.restated_by_view``): each a hand as dealt whose cards are that view's hand."""
+    told = recipe.get("told") or {}
+    events = told.get("events", []) + [e for _seq, _mover, events in told.get("since", []) for e in events]
+    return [json.dumps(data, sort_keys=True) for data in events if data["kind"] in game.restated_by_view
+            and sorted(data["data"]["cards"]) == sorted(recipe["view"]["hand"])]
+
+
 async def told_report(monkeypatch, url: str, game: str, players: int, seed: int, options: str = "",
                       lang: str = "en", limit: int = 600) -> Report:
     calls: list[tuple[int, int | None, str, set]] = []  # (prompt, viewer, text, event keys)
@@ -79,11 +88,7 @@ async def told_report(monkeypatch, url: str, game: str, players: int, seed: int,
 
     def hand_spy(g, recipe):
         prompt = len(answers.cuts) if answers is not None else 0
-        told = recipe.get("told") or {}
-        events = told.get("events", []) + [e for _seq, _mover, events in told.get("since", []) for e in events]
-        for data in events:
-            if data["kind"] in g.restated_by_view and sorted(data["data"]["cards"]) == sorted(recipe["view"]["hand"]):
-                shown.append((prompt, recipe["seat"], json.dumps(data, sort_keys=True)))
+        shown.extend((prompt, recipe["seat"], event) for event in shown_by_view(g, recipe))
         return hand(g, recipe)
 
     monkeypatch.setattr(rendering, "_hand", hand_spy)

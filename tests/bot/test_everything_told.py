@@ -12,6 +12,7 @@ import pytest
 import rules
 from bot.service import ChatRef, UserRef, build_service, narration
 from rules.api import Event
+from tests.bot.console_told import shown_by_view
 
 CHAT = ChatRef("discord", "chan9", "guild9", "general")
 PEOPLE = [UserRef("discord", "11", "Alice"), UserRef("discord", "12", "Bob")]
@@ -101,15 +102,6 @@ async def test_every_event_a_seat_may_see_reaches_its_person(service, monkeypatc
 def shown_by_views(received, user) -> set[str]:
     """The events the person's hand messages brought without a line of their own, because the view below shows
     them: each one's cards are the hand of that message's view."""
-    shown = set()
-    for message in received:
-        recipe = message.recipe or {}
-        if message.user != user or message.kind != "hand" or not recipe.get("told"):
-            continue
-        told = recipe["told"]
-        events = told.get("events", []) + [e for _seq, _seat, events in told.get("since", []) for e in events]
-        for data in events:
-            if data.get("kind") == "dealt" and sorted(data["data"]["cards"]) == sorted(recipe["view"]["hand"]):
-                shown.add(json.dumps(data, sort_keys=True))
-    return shown
+    return {event for message in received if message.user == user and message.kind == "hand" and message.recipe
+            for event in shown_by_view(rules.get_game(message.recipe["game"]), message.recipe)}
 
